@@ -1,0 +1,94 @@
+"""Diagnostics as values.
+
+Readers and the frame graph never raise on bad input: they append a
+:class:`Diagnostic` to a :class:`Diagnostics` list and carry on where they can.
+Codes use libsdformat's ``sdf::ErrorCode`` names where the rule is the same, so
+that a diagnostic can be compared with the reference implementation's.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Code(str, enum.Enum):
+    """Diagnostic codes; the first group mirrors ``sdf::ErrorCode``."""
+
+    FILE_READ = "FILE_READ"
+    DUPLICATE_NAME = "DUPLICATE_NAME"
+    RESERVED_NAME = "RESERVED_NAME"
+    ATTRIBUTE_MISSING = "ATTRIBUTE_MISSING"
+    ATTRIBUTE_INVALID = "ATTRIBUTE_INVALID"
+    ATTRIBUTE_INCORRECT_TYPE = "ATTRIBUTE_INCORRECT_TYPE"
+    ELEMENT_MISSING = "ELEMENT_MISSING"
+    ELEMENT_INVALID = "ELEMENT_INVALID"
+    ELEMENT_INCORRECT_TYPE = "ELEMENT_INCORRECT_TYPE"
+    URI_INVALID = "URI_INVALID"
+    URI_LOOKUP = "URI_LOOKUP"
+    MODEL_CANONICAL_LINK_INVALID = "MODEL_CANONICAL_LINK_INVALID"
+    MODEL_WITHOUT_LINK = "MODEL_WITHOUT_LINK"
+    LINK_INERTIA_INVALID = "LINK_INERTIA_INVALID"
+    JOINT_CHILD_LINK_INVALID = "JOINT_CHILD_LINK_INVALID"
+    JOINT_PARENT_LINK_INVALID = "JOINT_PARENT_LINK_INVALID"
+    JOINT_PARENT_SAME_AS_CHILD = "JOINT_PARENT_SAME_AS_CHILD"
+    JOINT_AXIS_EXPRESSED_IN_INVALID = "JOINT_AXIS_EXPRESSED_IN_INVALID"
+    FRAME_ATTACHED_TO_INVALID = "FRAME_ATTACHED_TO_INVALID"
+    FRAME_ATTACHED_TO_CYCLE = "FRAME_ATTACHED_TO_CYCLE"
+    FRAME_ATTACHED_TO_GRAPH_ERROR = "FRAME_ATTACHED_TO_GRAPH_ERROR"
+    POSE_RELATIVE_TO_INVALID = "POSE_RELATIVE_TO_INVALID"
+    POSE_RELATIVE_TO_CYCLE = "POSE_RELATIVE_TO_CYCLE"
+    POSE_RELATIVE_TO_GRAPH_ERROR = "POSE_RELATIVE_TO_GRAPH_ERROR"
+    MODEL_PLACEMENT_FRAME_INVALID = "MODEL_PLACEMENT_FRAME_INVALID"
+    VERSION_DEPRECATED = "VERSION_DEPRECATED"
+    PARSING_ERROR = "PARSING_ERROR"
+    WARNING = "WARNING"
+    # Our own codes.
+    XML_UNSAFE = "XML_UNSAFE"
+    VERSION_UNSUPPORTED = "VERSION_UNSUPPORTED"
+    NAME_RENAMED = "NAME_RENAMED"
+    INCLUDE_CYCLE = "INCLUDE_CYCLE"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: Code
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self) -> dict:
+        return {"code": self.code.value, "severity": self.severity.value,
+                "message": self.message, "file": self.file, "line": self.line}
+
+    def format(self) -> str:
+        """``file:line: error[CODE]: message``, the compiler-style line."""
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        return f"{where}: {self.severity.value}[{self.code.value}]: {self.message}"
+
+
+class Diagnostics(list):
+    """A list of :class:`Diagnostic` with helpers to add them."""
+
+    def error(self, code: Code, message: str, file: str | None = None,
+              line: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.ERROR, message, file, line))
+
+    def warning(self, code: Code, message: str, file: str | None = None,
+                line: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.WARNING, message, file, line))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self)

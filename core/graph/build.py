@@ -1,0 +1,325 @@
+"""Build the frame graph of a document: name scopes, then edges.
+
+Phase 2 (names) registers every model, link, joint and frame of a scope, checking
+empty, reserved and duplicate names; below SDFormat 1.7 a joint or frame whose
+name collides with a sibling of another kind is renamed (``_joint``,
+``_frame``) as libsdformat does, with a warning.
+
+Phases 3 to 7 connect each vertex's ``attached_to`` and ``relative_to`` edges,
+reporting every reference that names no frame of its scope.
+"""
+from __future__ import annotations
+
+import re
+
+from core.diagnostics import Code, Diagnostics
+from core.graph.frame_graph import (SCOPE_SEPARATOR, WORLD_SENTINEL, FrameGraph, Kind, Scope,
+                                    Vertex)
+from core.model import Document, Frame, Joint, Model, PoseSpec, World
+
+RESERVED_PATTERN = re.compile(r"^__.*__$")
+
+
+class Builder:
+    def __init__(self, diagnostics: Diagnostics):
+        self.graph = FrameGraph()
+        self.diagnostics = diagnostics
+
+    def error(self, code: Code, message: str, source) -> None:
+        self.diagnostics.error(code, message, source.file, source.line)
+
+    def warning(self, code: Code, message: str, source) -> None:
+        self.diagnostics.warning(code, message, source.file, source.line)
+
+    # ---- phase 2: scopes and names -------------------------------------------------
+
+    def build(self, document: Document) -> FrameGraph:
+        if document.model is not None:
+            model = document.model
+            owner = self.graph.add(Kind.MODEL, model.name, None, model, model.source,
+                                   static=model.static)
+            owner.scoped_name = ""
+            self.graph.root = self.model_scope(owner, model, None, prefix="")
+        elif document.world is not None:
+            self.graph.root = self.world_scope(document.world)
+        if self.graph.root is not None:
+            self.connect_scope(self.graph.root)
+        return self.graph
+
+    def check_name(self, name: str, kind: str, source) -> bool:
+        if name == "":
+            self.error(Code.ATTRIBUTE_INVALID, f"{kind} has an empty name", source)
+            return False
+        if name == "world" or RESERVED_PATTERN.match(name):
+            self.error(Code.RESERVED_NAME, f"the {kind} name [{name}] is reserved", source)
+            return False
+        if SCOPE_SEPARATOR in name:
+            self.error(Code.RESERVED_NAME, f"the {kind} name [{name}] contains '::', which is "
+                       "reserved as the scope separator", source)
+            return False
+        return True
+
+    def register(self, scope: Scope, vertex: Vertex, kind_label: str) -> bool:
+        """Add a vertex's name to its scope, or report (or, before 1.7, fix) a clash."""
+        name = vertex.name
+        if name not in scope.names:
+            scope.names[name] = vertex.id
+            return True
+        other = self.graph.vertices[scope.names[name]]
+        where = "world" if scope.is_world else "model"
+        owner = scope.owner.scoped_name or scope.owner.name
+        legacy_rename = scope.version < (1, 7) and other.kind != vertex.kind and \
+            vertex.kind in (Kind.JOINT, Kind.FRAME)
+        if legacy_rename:
+            suffix = "_joint" if vertex.kind is Kind.JOINT else "_frame"
+            new_name, i = name + suffix, 0
+            while new_name in scope.names:
+                new_name, i = f"{name}{suffix}{i}", i + 1
+            self.warning(Code.NAME_RENAMED, f"{kind_label} [{name}] has the name of a sibling "
+                         f"{other.kind.value} in {where} [{owner}]; renamed to [{new_name}] as "
+                         "SDFormat < 1.7 allowed", vertex.source)
+            vertex.name = new_name
+            vertex.scoped_name = scope.prefix + new_name
+            scope.names[new_name] = vertex.id
+            return True
+        self.error(Code.DUPLICATE_NAME, f"{kind_label} with name[{name}] in {where} [{owner}] "
+                   f"has the same name as a sibling {other.kind.value}", vertex.source)
+        return False
+
+    def model_scope(self, owner: Vertex, model: Model, parent: Scope | None,
+                    prefix: str) -> Scope:
+        scope = Scope(owner, parent, False, prefix, model.version)
+        owner.inner = scope
+        for nested in model.models:
+            if not self.check_name(nested.name, "model", nested.source):
+                continue
+            vertex = self.graph.add(Kind.MODEL, nested.name, scope, nested, nested.source,
+                                    static=nested.static or owner.static)
+            if self.register(scope, vertex, "model"):
+                self.model_scope(vertex, nested, scope, vertex.scoped_name + SCOPE_SEPARATOR)
+        for link in model.links:
+            if self.check_name(link.name, "link", link.source):
+                self.register(scope, self.graph.add(Kind.LINK, link.name, scope, link,
+                                                    link.source), "link")
+        for joint in model.joints:
+            if self.check_name(joint.name, "joint", joint.source):
+                self.register(scope, self.graph.add(Kind.JOINT, joint.name, scope, joint,
+                                                    joint.source), "joint")
+        for frame in model.frames:
+            if self.check_name(frame.name, "frame", frame.source):
+                self.register(scope, self.graph.add(Kind.FRAME, frame.name, scope, frame,
+                                                    frame.source), "frame")
+        return scope
+
+    def world_scope(self, world: World) -> Scope:
+        owner = self.graph.add(Kind.WORLD, "world", None, world, world.source)
+        owner.scoped_name = "world"
+        scope = Scope(owner, None, True, "", world.version)
+        owner.inner = scope
+        for model in world.models:
+            if not self.check_name(model.name, "model", model.source):
+                continue
+            vertex = self.graph.add(Kind.MODEL, model.name, scope, model, model.source,
+                                    static=model.static)
+            if self.register(scope, vertex, "model"):
+                self.model_scope(vertex, model, scope, vertex.scoped_name + SCOPE_SEPARATOR)
+        for frame in world.frames:
+            if self.check_name(frame.name, "frame", frame.source):
+                self.register(scope, self.graph.add(Kind.FRAME, frame.name, scope, frame,
+                                                    frame.source), "frame")
+        for joint in world.joints:
+            if self.check_name(joint.name, "joint", joint.source):
+                self.register(scope, self.graph.add(Kind.JOINT, joint.name, scope, joint,
+                                                    joint.source), "joint")
+        return scope
+
+    # ---- phases 3-7: edges -----------------------------------------------------------
+
+    def connect_scope(self, scope: Scope) -> None:
+        if scope.parent is None and not scope.is_world:
+            self.connect_model(scope.owner)
+        for vid in list(scope.vertices):
+            vertex = self.graph.vertices[vid]
+            if vertex.kind is Kind.MODEL:
+                self.connect_model(vertex)
+                self.connect_scope(vertex.inner)
+            elif vertex.kind is Kind.LINK:
+                self.connect_pose(vertex, vertex.element.pose, scope.owner.id)
+            elif vertex.kind is Kind.JOINT:
+                self.connect_joint(vertex)
+            elif vertex.kind is Kind.FRAME:
+                self.connect_frame(vertex)
+
+    def resolve_reference(self, scope: Scope, reference: str, attribute: str, vertex: Vertex,
+                          code: Code, what: str) -> int | None:
+        if reference == "__root__":
+            self.error(Code.ATTRIBUTE_INVALID, f"'__root__' is reserved; it cannot be the value "
+                       f"of {attribute} (in {vertex.kind.value} [{vertex.name}])", vertex.source)
+            return None
+        target = self.graph.lookup(scope, reference)
+        if target is None:
+            kinds = "model or frame" if scope.is_world else "nested model, link, joint or frame"
+            self.error(code, f"{attribute} name[{reference}] specified by {vertex.kind.value} "
+                       f"with name[{vertex.name}] does not match a {kinds} name in "
+                       f"{self.scope_label(scope)}{what}", vertex.source)
+        return target
+
+    def scope_label(self, scope: Scope) -> str:
+        if scope.is_world:
+            return f"world [{scope.owner.element.name}]"
+        return f"model [{scope.owner.scoped_name or scope.owner.name}]"
+
+    def connect_pose(self, vertex: Vertex, pose: PoseSpec, default: int | None) -> None:
+        """relative_to edge: the pose's own frame if it names one, else ``default``."""
+        vertex.pose = pose.value
+        if pose.relative_to is None:
+            vertex.relative_to = default
+            return
+        vertex.relative_to = self.resolve_reference(vertex.scope, pose.relative_to,
+                                                    "relative_to", vertex,
+                                                    Code.POSE_RELATIVE_TO_INVALID, "")
+
+    def connect_joint(self, vertex: Vertex) -> None:
+        joint: Joint = vertex.element
+        scope = vertex.scope
+        child = None
+        if joint.child == "world":
+            self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] has [world] as its "
+                       "child; world may only be a parent", joint.source)
+        elif joint.child == joint.name:
+            self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] names itself as "
+                       "its child frame", joint.source)
+            child = vertex.id
+        elif joint.child:
+            child = self.graph.lookup(scope, joint.child)
+            if child is None:
+                self.error(Code.JOINT_CHILD_LINK_INVALID, f"child frame with name[{joint.child}] "
+                           f"specified by joint with name[{joint.name}] not found in "
+                           f"{self.scope_label(scope)}", joint.source)
+        if child is None:
+            self.error(Code.FRAME_ATTACHED_TO_INVALID, f"joint [{joint.name}] is attached to "
+                       "no frame because its child is invalid", joint.source)
+            if joint.pose.relative_to is None:
+                self.error(Code.POSE_RELATIVE_TO_INVALID, f"the pose of joint [{joint.name}] "
+                           "is relative to its child frame, which is invalid", joint.source)
+        vertex.attached_to = child
+        if joint.parent == joint.name:
+            self.error(Code.JOINT_PARENT_LINK_INVALID, f"joint [{joint.name}] names itself as "
+                       "its parent frame", joint.source)
+            vertex.parent = vertex.id
+        elif joint.parent == "world":
+            vertex.parent = scope.owner.id if scope.is_world else WORLD_SENTINEL
+        elif joint.parent:
+            vertex.parent = self.graph.lookup(scope, joint.parent)
+            if vertex.parent is None:
+                self.error(Code.JOINT_PARENT_LINK_INVALID, f"parent frame with name"
+                           f"[{joint.parent}] specified by joint with name[{joint.name}] not "
+                           f"found in {self.scope_label(scope)}", joint.source)
+                self.error(Code.FRAME_ATTACHED_TO_INVALID, f"the parent frame [{joint.parent}] "
+                           f"of joint [{joint.name}] cannot be resolved to a link", joint.source)
+        if joint.parent and joint.parent == joint.child:
+            self.error(Code.JOINT_PARENT_SAME_AS_CHILD, f"joint [{joint.name}] names [{joint.child}]"
+                       " as both parent and child", joint.source)
+        if joint.pose.relative_to is None:
+            vertex.pose = joint.pose.value
+            vertex.relative_to = child
+        else:
+            self.connect_pose(vertex, joint.pose, child)
+        for axis in joint.axes:
+            if axis.expressed_in is not None and self.graph.lookup(scope, axis.expressed_in) is None:
+                self.error(Code.JOINT_AXIS_EXPRESSED_IN_INVALID, f"axis xyz expressed_in frame "
+                           f"[{axis.expressed_in}] of joint [{joint.name}] not found in "
+                           f"{self.scope_label(scope)}", axis.source)
+                self.error(Code.POSE_RELATIVE_TO_INVALID, f"frame [{axis.expressed_in}] named "
+                           f"by an axis of joint [{joint.name}] does not exist", axis.source)
+
+    def connect_frame(self, vertex: Vertex) -> None:
+        frame: Frame = vertex.element
+        scope = vertex.scope
+        owner = scope.owner.id
+        target = owner
+        if frame.attached_to is not None:
+            target = self.resolve_reference(scope, frame.attached_to, "attached_to", vertex,
+                                            Code.FRAME_ATTACHED_TO_INVALID, "")
+        vertex.attached_to = target
+        self.connect_pose(vertex, frame.pose, target)
+
+    def connect_model(self, vertex: Vertex) -> None:
+        """A model: canonical link, pose in the enclosing scope, placement frame.
+
+        The top-level model (no enclosing scope) is the root frame: it has no
+        relative_to edge.
+        """
+        model: Model = vertex.element
+        if not has_link(model):
+            if not vertex.static:
+                self.error(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] must have at least "
+                           "one link", model.source)
+        elif not vertex.static:
+            vertex.attached_to = self.canonical_link(vertex)
+        if vertex.scope is None:
+            return
+        self.connect_pose(vertex, model.pose, vertex.scope.owner.id)
+        if model.placement_frame is not None:
+            vertex.placement = self.graph.lookup(vertex.inner, model.placement_frame)
+            if vertex.placement is None:
+                self.error(Code.MODEL_PLACEMENT_FRAME_INVALID, f"placement frame "
+                           f"[{model.placement_frame}] of model [{model.name}] is not a frame of "
+                           "that model", model.source)
+                self.error(Code.POSE_RELATIVE_TO_INVALID, f"unable to find the placement frame "
+                           f"[{model.placement_frame}] in model [{model.name}]", model.source)
+                vertex.relative_to = None
+
+    def canonical_link(self, vertex: Vertex) -> int | None:
+        """The canonical link: ``canonical_link`` if given, else the first link, else the
+        canonical link of the first nested model that has one."""
+        model: Model = vertex.element
+        inner = vertex.inner
+        if model.canonical_link is not None:
+            if model.canonical_link == "__root__":
+                self.error(Code.ATTRIBUTE_INVALID, "'__root__' is reserved; it cannot be the "
+                           f"canonical_link of model [{model.name}]", model.source)
+                return None
+            target = self.graph.lookup(inner, model.canonical_link)
+            if target is None or self.graph.vertices[target].kind is not Kind.LINK:
+                self.error(Code.MODEL_CANONICAL_LINK_INVALID, f"canonical_link with name"
+                           f"[{model.canonical_link}] not found in model [{model.name}]",
+                           model.source)
+                return None
+            return target
+        return default_canonical_link(self.graph, vertex)
+
+
+def default_canonical_link(graph: FrameGraph, vertex: Vertex) -> int | None:
+    current = vertex
+    while current is not None and current.inner is not None:
+        model: Model = current.element
+        for link in model.links:
+            vid = current.inner.names.get(link.name)
+            if vid is not None and graph.vertices[vid].kind is Kind.LINK:
+                return vid
+        nxt = None
+        for nested in model.models:
+            vid = current.inner.names.get(nested.name)
+            if vid is not None and has_link(nested):
+                nested_vertex = graph.vertices[vid]
+                if nested.canonical_link is not None:
+                    return graph.lookup(nested_vertex.inner, nested.canonical_link)
+                nxt = nested_vertex
+                break
+        current = nxt
+    return None
+
+
+def has_link(model: Model) -> bool:
+    stack = [model]
+    while stack:
+        m = stack.pop()
+        if m.links:
+            return True
+        stack.extend(m.models)
+    return False
+
+
+def build_graph(document: Document, diagnostics: Diagnostics) -> FrameGraph:
+    return Builder(diagnostics).build(document)

@@ -1,0 +1,81 @@
+"""Load a robot description file into a validated, resolvable frame graph."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.context import Context
+from core.diagnostics import Code, Diagnostics
+from core.graph import FrameGraph, build_graph, relative_pose, validate_graph
+from core.model import Document
+from core.pose import Pose
+
+
+@dataclass
+class LoadResult:
+    document: Document | None
+    graph: FrameGraph | None
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+    @property
+    def ok(self) -> bool:
+        return self.document is not None and not self.diagnostics.has_errors
+
+    def pose(self, frame: str, relative_to: str = "") -> Pose | None:
+        """Pose of ``frame`` relative to ``relative_to`` (scoped names from the root;
+        ``""`` is the root frame: the top model's frame or the world)."""
+        if self.graph is None or self.graph.root is None:
+            return None
+        target = self._vertex(frame)
+        base = self._vertex(relative_to)
+        if target is None or base is None:
+            return None
+        return relative_pose(self.graph, target, base)
+
+    def _vertex(self, name: str) -> int | None:
+        if name in ("", "__model__", "world") and self.graph.root is not None:
+            if name == "" or (name == "world") == self.graph.root.is_world:
+                return self.graph.root.owner.id
+        vertex = self.graph.find(name)
+        return vertex.id if vertex is not None else None
+
+
+def sniff_format(data: bytes) -> str:
+    head = data[:4096].lstrip()
+    return "urdf" if b"<robot" in head and b"<sdf" not in head else "sdf"
+
+
+def load(path: str | Path, context: Context | None = None) -> LoadResult:
+    """Read, build, validate. Never raises on bad input: problems are diagnostics."""
+    from core.xmlio import read_bytes
+
+    context = context if context is not None else Context.from_environment()
+    diagnostics = Diagnostics()
+    data = read_bytes(path, diagnostics)
+    if data is None:
+        return LoadResult(None, None, diagnostics)
+    return _load_data(data, str(path), context, diagnostics)
+
+
+def load_string(text: str | bytes, file: str | None = None,
+                context: Context | None = None) -> LoadResult:
+    context = context if context is not None else Context()
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return _load_data(data, file, context, Diagnostics())
+
+
+def _load_data(data: bytes, file: str | None, context: Context,
+               diagnostics: Diagnostics) -> LoadResult:
+    if sniff_format(data) == "urdf":
+        from core.urdf_reader import read_urdf_string
+        document = read_urdf_string(data, file, diagnostics)
+    else:
+        from core.sdf_reader import read_sdf_string
+        document = read_sdf_string(data, file, context, diagnostics)
+    if document is None:
+        if not diagnostics.has_errors:
+            diagnostics.error(Code.FILE_READ, "unable to read the file", file)
+        return LoadResult(None, None, diagnostics)
+    graph = build_graph(document, diagnostics)
+    validate_graph(graph, diagnostics)
+    return LoadResult(document, graph, diagnostics)

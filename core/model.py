@@ -1,0 +1,130 @@
+"""Format-neutral description of a robot: plain dataclasses filled by the readers.
+
+Every element remembers its source file and line (``Source``) and, where it came
+from XML, the lxml element itself (``xml``) so that converters can carry over
+what the core does not interpret.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.pose import IDENTITY, Pose
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass
+class PoseSpec:
+    """A ``<pose>`` as written: its text and attributes beside its value.
+
+    ``relative_to`` is ``None`` when no attribute was given (or it was empty):
+    the element's default frame applies.
+    """
+    value: Pose = IDENTITY
+    relative_to: str | None = None
+    text: str = ""
+    degrees: bool = False
+    rotation_format: str = "euler_rpy"
+    source: Source = field(default_factory=Source)
+
+
+@dataclass
+class Axis:
+    xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    expressed_in: str | None = None
+    xyz_text: str | None = None
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Inertial:
+    mass: float = 1.0
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    ixx: float = 1.0
+    ixy: float = 0.0
+    ixz: float = 0.0
+    iyy: float = 1.0
+    iyz: float = 0.0
+    izz: float = 1.0
+    source: Source = field(default_factory=Source)
+
+
+@dataclass
+class Link:
+    name: str
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    inertial: Inertial | None = None
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Joint:
+    name: str
+    type: str
+    parent: str
+    child: str
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    axes: list[Axis] = field(default_factory=list)
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Frame:
+    name: str
+    attached_to: str | None = None
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Model:
+    name: str
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    canonical_link: str | None = None
+    placement_frame: str | None = None
+    static: bool = False
+    links: list[Link] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    models: list["Model"] = field(default_factory=list)
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+    # The SDFormat version of the file the model was written in: naming rules differ
+    # below 1.7, and an included model keeps its own file's version.
+    version: tuple[int, int] = (1, 11)
+    # Where the model came from when it was included (the included file's path).
+    included_from: str | None = None
+
+
+@dataclass
+class World:
+    name: str
+    models: list[Model] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+    version: tuple[int, int] = (1, 11)
+
+
+@dataclass
+class Document:
+    """What a file holds: one root model or one or more worlds."""
+    version: str
+    model: Model | None = None
+    worlds: list[World] = field(default_factory=list)
+    file: str | None = None
+    format: str = "sdf"
+
+    @property
+    def world(self) -> World | None:
+        return self.worlds[0] if self.worlds else None

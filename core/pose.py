@@ -1,0 +1,123 @@
+"""Rigid-transform math for poses.
+
+A :class:`Pose` is ``X_AB``: the pose of frame B relative to frame A, stored as a
+position and a unit quaternion ``(w, x, y, z)``. Plain floats rather than numpy
+arrays: composing millions of tiny transforms is faster in pure Python than
+through numpy's per-call overhead, and the tests check these formulas against
+``scipy.spatial.transform.Rotation``.
+
+Euler angles follow SDFormat and URDF: fixed axes, roll about X, then pitch about
+Y, then yaw about Z (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Pose:
+    position: Vec3 = (0.0, 0.0, 0.0)
+    rotation: Quat = (1.0, 0.0, 0.0, 0.0)
+
+    @staticmethod
+    def identity() -> "Pose":
+        return IDENTITY
+
+    @staticmethod
+    def from_rpy(xyz: Vec3, rpy: Vec3) -> "Pose":
+        return Pose(tuple(float(v) for v in xyz), quat_from_rpy(*rpy))
+
+    @staticmethod
+    def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> "Pose":
+        x, y, z, w = xyzw
+        return Pose(tuple(float(v) for v in xyz), normalize_quat((w, x, y, z)))
+
+    def __mul__(self, other: "Pose") -> "Pose":
+        """``X_AB * X_BC = X_AC``."""
+        px, py, pz = rotate(self.rotation, other.position)
+        ax, ay, az = self.position
+        return Pose((ax + px, ay + py, az + pz), quat_mul(self.rotation, other.rotation))
+
+    def inverse(self) -> "Pose":
+        w, x, y, z = self.rotation
+        conj = (w, -x, -y, -z)
+        px, py, pz = rotate(conj, self.position)
+        return Pose((-px, -py, -pz), conj)
+
+    def rpy(self) -> Vec3:
+        return rpy_from_quat(self.rotation)
+
+    def canonical(self) -> "Pose":
+        """Same pose with the quaternion's scalar part made non-negative."""
+        w, x, y, z = self.rotation
+        if w < 0:
+            return Pose(self.position, (-w, -x, -y, -z))
+        return self
+
+    def as_list(self) -> list[float]:
+        """``[x, y, z, qw, qx, qy, qz]`` with ``qw >= 0``, the conformance format."""
+        pose = self.canonical()
+        return [*pose.position, *pose.rotation]
+
+
+IDENTITY = Pose()
+
+
+def quat_from_rpy(roll: float, pitch: float, yaw: float) -> Quat:
+    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
+    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
+    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
+    return (cr * cp * cy + sr * sp * sy,
+            sr * cp * cy - cr * sp * sy,
+            cr * sp * cy + sr * cp * sy,
+            cr * cp * sy - sr * sp * cy)
+
+
+def rpy_from_quat(q: Quat) -> Vec3:
+    w, x, y, z = q
+    sinp = 2 * (w * y - z * x)
+    sinp = max(-1.0, min(1.0, sinp))
+    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = math.asin(sinp)
+    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return (roll, pitch, yaw)
+
+
+def normalize_quat(q: Quat) -> Quat:
+    norm = math.sqrt(sum(c * c for c in q))
+    if norm == 0 or not math.isfinite(norm):
+        return (1.0, 0.0, 0.0, 0.0)
+    return tuple(c / norm for c in q)  # type: ignore[return-value]
+
+
+def quat_mul(a: Quat, b: Quat) -> Quat:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def rotate(q: Quat, v: Vec3) -> Vec3:
+    """Rotate vector ``v`` by unit quaternion ``q``."""
+    w, x, y, z = q
+    vx, vy, vz = v
+    # t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
+    tx = 2 * (y * vz - z * vy)
+    ty = 2 * (z * vx - x * vz)
+    tz = 2 * (x * vy - y * vx)
+    return (vx + w * tx + (y * tz - z * ty),
+            vy + w * ty + (z * tx - x * tz),
+            vz + w * tz + (x * ty - y * tx))
+
+
+def pose_gap(a: Pose, b: Pose) -> float:
+    """Largest of the position distance and the rotation angle between two poses."""
+    dp = math.dist(a.position, b.position)
+    dot = abs(sum(x * y for x, y in zip(a.rotation, b.rotation)))
+    return max(dp, 2 * math.acos(min(1.0, dot)))

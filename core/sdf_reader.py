@@ -1,0 +1,422 @@
+"""Phase 1: read an SDFormat document (versions 1.0 to 1.11) into ``core.model``.
+
+Version differences are normalised here, the way libsdformat's conversion files
+do, so that later phases see one semantics:
+
+* 1.4 and older: every joint axis is expressed in the parent model frame
+  (``expressed_in="__model__"``);
+* 1.5 and 1.6: ``//pose/@frame`` means ``relative_to``, and
+  ``use_parent_model_frame`` true means ``expressed_in="__model__"``;
+* below 1.7, sibling names of different kinds may collide: ``core.names``
+  renames the joint or frame as libsdformat does.
+
+The reader checks values (numbers, poses, required attributes) and reports
+bad ones; it never raises on bad input.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from core import values
+from core.context import Context
+from core.diagnostics import Code, Diagnostics
+from core.model import (Axis, Document, Frame, Inertial, Joint, Link, Model, PoseSpec,
+                        Source, World)
+from core.pose import IDENTITY, Pose
+from core.xmlio import parse_xml, read_bytes
+
+NEWEST_VERSION = (1, 11)
+SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
+
+
+def parse_version(text: str | None) -> tuple[int, int] | None:
+    try:
+        major, minor = (text or "").strip().split(".")
+        return int(major), int(minor)
+    except ValueError:
+        return None
+
+
+@dataclass
+class ReadState:
+    """What every reader function needs: where we are and where findings go."""
+    file: str | None
+    version: tuple[int, int]
+    diagnostics: Diagnostics
+    context: Context
+    include_stack: tuple[str, ...] = ()
+
+    def src(self, el) -> Source:
+        return Source(self.file, el.sourceline if el is not None else None)
+
+    def error(self, code: Code, message: str, el=None) -> None:
+        self.diagnostics.error(code, message, self.file, el.sourceline if el is not None else None)
+
+    def warning(self, code: Code, message: str, el=None) -> None:
+        self.diagnostics.warning(code, message, self.file, el.sourceline if el is not None else None)
+
+
+def children(el, tag: str):
+    return [c for c in el if c.tag == tag]
+
+
+def child(el, tag: str):
+    for c in el:
+        if c.tag == tag:
+            return c
+    return None
+
+
+def child_text(el, tag: str) -> str | None:
+    c = child(el, tag)
+    if c is None:
+        return None
+    return (c.text or "").strip()
+
+
+def read_sdf_file(path: str | Path, context: Context, diagnostics: Diagnostics,
+                  include_stack: tuple[str, ...] = ()) -> Document | None:
+    file = str(path)
+    data = read_bytes(path, diagnostics)
+    if data is None:
+        return None
+    return read_sdf_string(data, file, context, diagnostics, include_stack)
+
+
+def read_sdf_string(data: bytes | str, file: str | None, context: Context,
+                    diagnostics: Diagnostics, include_stack: tuple[str, ...] = ()) -> Document | None:
+    root = parse_xml(data, file, diagnostics)
+    if root is None:
+        return None
+    if root.tag != "sdf":
+        diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> "
+                          "(this is not an SDFormat file)", file, root.sourceline)
+        return None
+    version_text = root.get("version")
+    version = parse_version(version_text)
+    if version is None:
+        diagnostics.error(Code.FILE_READ, "<sdf> has no valid version attribute "
+                          f"(found {version_text!r})", file, root.sourceline)
+        return None
+    if version > NEWEST_VERSION:
+        diagnostics.error(Code.VERSION_UNSUPPORTED,
+                          f"SDFormat version {version_text} is newer than the newest this "
+                          f"reader supports ({NEWEST_VERSION[0]}.{NEWEST_VERSION[1]})",
+                          file, root.sourceline)
+        return None
+    state = ReadState(file, version, diagnostics, context, include_stack)
+    return read_root(root, state, version_text.strip())
+
+
+def read_root(root, state: ReadState, version_text: str) -> Document:
+    doc = Document(version=version_text, file=state.file)
+    values.check_values(root, state)
+    models = children(root, "model")
+    worlds = children(root, "world")
+    others = [c for c in root if isinstance(c.tag, str) and c.tag in ("light", "actor")]
+    if len(models) > 1:
+        state.error(Code.ELEMENT_INCORRECT_TYPE,
+                    "the root <sdf> may hold only one <model>; only the first is read",
+                    models[1])
+    if models and worlds:
+        state.error(Code.ELEMENT_INCORRECT_TYPE, "the root <sdf> holds both a <model> and a "
+                    "<world>; only one kind of root is allowed", worlds[0])
+    if models:
+        doc.model = read_model(models[0], state, top_level=True)
+    seen_worlds: set[str] = set()
+    for el in worlds:
+        world = read_world(el, state)
+        if world is None:
+            continue
+        if world.name in seen_worlds:
+            state.error(Code.DUPLICATE_NAME, f"world with name[{world.name}] already exists; "
+                        "each world must have a unique name", el)
+            continue
+        seen_worlds.add(world.name)
+        doc.worlds.append(world)
+    if not models and not worlds and not others:
+        state.error(Code.ELEMENT_MISSING, "the <sdf> element holds no <model> or <world>", root)
+    return doc
+
+
+def required_name(el, state: ReadState) -> str | None:
+    name = el.get("name")
+    if name is None:
+        state.error(Code.ATTRIBUTE_MISSING,
+                    f"required attribute [name] in element <{el.tag}> is not specified", el)
+        return None
+    return name
+
+
+def read_bool(el, state: ReadState, default: bool = False) -> bool:
+    if el is None:
+        return default
+    text = (el.text or "").strip().lower()
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text!r} is not a boolean", el)
+    return default
+
+
+def read_pose(parent_el, state: ReadState) -> PoseSpec:
+    """Read the ``<pose>`` child of ``parent_el`` (identity when absent)."""
+    el = child(parent_el, "pose")
+    if el is None:
+        return PoseSpec(source=state.src(parent_el))
+    return read_pose_element(el, state)
+
+
+def read_pose_element(el, state: ReadState) -> PoseSpec:
+    relative_to = el.get("relative_to")
+    legacy_frame = el.get("frame")
+    if state.version < (1, 7) and legacy_frame is not None and relative_to is None:
+        relative_to = legacy_frame
+    if relative_to is not None:
+        relative_to = relative_to.strip() or None
+    text = el.text or ""
+    degrees_attr = (el.get("degrees") or "false").strip().lower()
+    degrees = degrees_attr in ("true", "1")
+    if degrees_attr not in ("true", "1", "false", "0"):
+        state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
+                    "a boolean", el)
+    rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
+    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el))
+    tokens = text.split()
+    if not tokens:
+        return spec
+    numbers = _floats(tokens)
+    if rotation_format == "euler_rpy":
+        if numbers is None or len(numbers) != 6:
+            state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not six numbers "
+                        "'x y z roll pitch yaw'", el)
+            return spec
+        rpy = numbers[3:]
+        if degrees:
+            rpy = [math.radians(a) for a in rpy]
+        spec.value = Pose.from_rpy(tuple(numbers[:3]), tuple(rpy))
+    elif rotation_format == "quat_xyzw":
+        if numbers is None or len(numbers) != 7:
+            state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not seven numbers "
+                        "'x y z qx qy qz qw'", el)
+            return spec
+        if degrees:
+            state.error(Code.ELEMENT_INVALID, "<pose degrees='true'> cannot be combined with "
+                        "rotation_format='quat_xyzw'", el)
+        spec.value = Pose.from_quat_xyzw(tuple(numbers[:3]), tuple(numbers[3:]))
+    else:
+        state.error(Code.ATTRIBUTE_INVALID, f"<pose> rotation_format={rotation_format!r} is not "
+                    "'euler_rpy' or 'quat_xyzw'", el)
+    return spec
+
+
+def _floats(tokens: list[str]) -> list[float] | None:
+    try:
+        numbers = [float(t) for t in tokens]
+    except ValueError:
+        return None
+    if not all(math.isfinite(n) for n in numbers):
+        return None
+    return numbers
+
+
+def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
+    numbers = _floats((el.text or "").split())
+    if numbers is None or len(numbers) != 3:
+        state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} is not "
+                    "three numbers", el)
+        return None
+    return (numbers[0], numbers[1], numbers[2])
+
+
+def read_double(el, state: ReadState, default: float) -> float:
+    if el is None:
+        return default
+    numbers = _floats((el.text or "").split())
+    if numbers is None or len(numbers) != 1:
+        state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} is not "
+                    "a number", el)
+        return default
+    return numbers[0]
+
+
+def read_model(el, state: ReadState, top_level: bool = False) -> Model | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    model = Model(name=name, source=state.src(el), xml=el, version=state.version)
+    model.pose = read_pose(el, state)
+    if top_level and model.pose.relative_to is not None:
+        state.error(Code.ATTRIBUTE_INVALID, "the pose of the top-level model "
+                    f"[{name}] must not have a relative_to attribute (found "
+                    f"relative_to='{model.pose.relative_to}')", child(el, "pose"))
+        model.pose.relative_to = None
+    canonical = el.get("canonical_link")
+    model.canonical_link = canonical.strip() if canonical and canonical.strip() else None
+    placement = el.get("placement_frame")
+    model.placement_frame = placement.strip() if placement and placement.strip() else None
+    model.static = read_bool(child(el, "static"), state)
+    for c in el:
+        tag = c.tag
+        if tag == "link":
+            link = read_link(c, state)
+            if link is not None:
+                model.links.append(link)
+        elif tag == "joint":
+            joint = read_joint(c, state)
+            if joint is not None:
+                model.joints.append(joint)
+        elif tag == "frame":
+            frame = read_frame(c, state)
+            if frame is not None:
+                model.frames.append(frame)
+        elif tag == "model":
+            nested = read_model(c, state)
+            if nested is not None:
+                model.models.append(nested)
+        elif tag == "include":
+            from core.compose import read_include  # composition reads files recursively
+            nested = read_include(c, state, parent_model=model)
+            if nested is not None:
+                model.models.append(nested)
+    return model
+
+
+def read_link(el, state: ReadState) -> Link | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    link = Link(name=name, pose=read_pose(el, state), source=state.src(el), xml=el)
+    inertial_el = child(el, "inertial")
+    if inertial_el is not None:
+        link.inertial = read_inertial(inertial_el, state)
+        check_inertia(link, inertial_el, state)
+    check_unique_children(el, ("collision", "visual", "sensor", "light"), state)
+    return link
+
+
+def read_inertial(el, state: ReadState) -> Inertial:
+    inertial = Inertial(source=state.src(el))
+    inertial.pose = read_pose(el, state)
+    inertial.mass = read_double(child(el, "mass"), state, 1.0)
+    inertia = child(el, "inertia")
+    if inertia is not None:
+        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            default = 1.0 if key in ("ixx", "iyy", "izz") else 0.0
+            setattr(inertial, key, read_double(child(inertia, key), state, default))
+    return inertial
+
+
+def check_inertia(link: Link, el, state: ReadState) -> None:
+    """Mass must be non-negative and the inertia tensor physically valid."""
+    from core.inertia import inertia_problem
+    problem = inertia_problem(link.inertial)
+    if problem:
+        state.error(Code.LINK_INERTIA_INVALID,
+                    f"link [{link.name}] has invalid inertia: {problem}", el)
+
+
+def check_unique_children(el, tags: tuple[str, ...], state: ReadState) -> None:
+    for tag in tags:
+        seen: set[str] = set()
+        for c in children(el, tag):
+            name = c.get("name")
+            if name is None:
+                continue
+            if name in seen:
+                state.error(Code.DUPLICATE_NAME, f"{tag} with name[{name}] already exists in "
+                            f"<{el.tag} name='{el.get('name')}'>", c)
+            seen.add(name)
+
+
+def read_joint(el, state: ReadState) -> Joint | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    joint_type = el.get("type")
+    if joint_type is None:
+        state.error(Code.ATTRIBUTE_MISSING, f"joint [{name}] has no type attribute", el)
+        joint_type = ""
+    parent = child_text(el, "parent")
+    child_name = child_text(el, "child")
+    if parent is None:
+        state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <parent>", el)
+    if child_name is None:
+        state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <child>", el)
+    joint = Joint(name=name, type=joint_type.strip(), parent=parent or "", child=child_name or "",
+                  pose=read_pose(el, state), source=state.src(el), xml=el)
+    for tag in ("axis", "axis2"):
+        axis_el = child(el, tag)
+        if axis_el is not None:
+            joint.axes.append(read_axis(axis_el, joint, state))
+    return joint
+
+
+def read_axis(el, joint: Joint, state: ReadState) -> Axis:
+    axis = Axis(source=state.src(el), xml=el)
+    xyz_el = child(el, "xyz")
+    if xyz_el is not None:
+        axis.xyz_text = xyz_el.text or ""
+        vector = read_vector3(xyz_el, state)
+        if vector is not None:
+            norm = math.sqrt(sum(v * v for v in vector))
+            if norm == 0:
+                state.error(Code.ELEMENT_INVALID, f"the <xyz> axis of joint [{joint.name}] has "
+                            "zero norm", xyz_el)
+            else:
+                axis.xyz = tuple(v / norm for v in vector)
+        expressed_in = xyz_el.get("expressed_in")
+        if expressed_in is not None and expressed_in.strip():
+            axis.expressed_in = expressed_in.strip()
+    if state.version < (1, 5):
+        axis.expressed_in = "__model__"
+    elif state.version < (1, 7):
+        upmf = child(el, "use_parent_model_frame")
+        if upmf is not None and read_bool(upmf, state):
+            axis.expressed_in = "__model__"
+    return axis
+
+
+def read_frame(el, state: ReadState) -> Frame | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    attached_to = el.get("attached_to")
+    if attached_to is None and el.get("affixed_to") is not None:
+        attached_to = el.get("affixed_to")
+        state.warning(Code.WARNING, f"frame [{name}] uses affixed_to, the proposal's name for "
+                      "attached_to; read as attached_to", el)
+    if attached_to is not None:
+        attached_to = attached_to.strip() or None
+    return Frame(name=name, attached_to=attached_to, pose=read_pose(el, state),
+                 source=state.src(el), xml=el)
+
+
+def read_world(el, state: ReadState) -> World | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    world = World(name=name, source=state.src(el), xml=el, version=state.version)
+    for c in el:
+        tag = c.tag
+        if tag == "model":
+            model = read_model(c, state)
+            if model is not None:
+                world.models.append(model)
+        elif tag == "frame":
+            frame = read_frame(c, state)
+            if frame is not None:
+                world.frames.append(frame)
+        elif tag == "joint":
+            joint = read_joint(c, state)
+            if joint is not None:
+                world.joints.append(joint)
+        elif tag == "include":
+            from core.compose import read_include
+            model = read_include(c, state, parent_model=None)
+            if model is not None:
+                world.models.append(model)
+    return world

@@ -1,0 +1,74 @@
+"""Value checks for scalar SDFormat elements (a small slice of the SDFormat schema).
+
+libsdformat validates every element against its schema and refuses a file whose
+``<linear>bad</linear>`` cannot be read. The frame-graph core needs only a few
+elements, but a file with unreadable values is invalid all the same, so the
+reader checks the value types of the common scalar elements listed here.
+"""
+from __future__ import annotations
+
+import math
+
+from core.diagnostics import Code
+
+DOUBLE, VECTOR3, COLOR, BOOL, INT = "a number", "three numbers", "a colour", "a boolean", "an integer"
+
+# Keyed by (parent tag, tag) first, then by tag alone.
+BY_PARENT = {
+    ("world", "gravity"): VECTOR3,
+    ("world", "magnetic_field"): VECTOR3,
+    ("world", "wind"): None,
+    ("link", "gravity"): BOOL,
+    ("box", "size"): VECTOR3,
+    ("mesh", "scale"): VECTOR3,
+    ("velocity_decay", "linear"): DOUBLE,
+    ("velocity_decay", "angular"): DOUBLE,
+    ("inertial", "mass"): DOUBLE,
+    ("scene", "ambient"): COLOR,
+    ("scene", "background"): COLOR,
+}
+BY_TAG = {
+    "ixx": DOUBLE, "ixy": DOUBLE, "ixz": DOUBLE, "iyy": DOUBLE, "iyz": DOUBLE, "izz": DOUBLE,
+    "radius": DOUBLE, "length": DOUBLE, "mu": DOUBLE, "mu2": DOUBLE,
+    "static": BOOL, "self_collide": BOOL, "kinematic": BOOL, "enable_wind": BOOL,
+    "allow_auto_disable": BOOL,
+    "ambient": COLOR, "diffuse": COLOR, "specular": COLOR, "emissive": COLOR,
+}
+
+
+def value_problem(kind: str, text: str) -> bool:
+    tokens = text.split()
+    if kind == BOOL:
+        return text.strip().lower() not in ("true", "false", "1", "0")
+    try:
+        numbers = [float(t) for t in tokens]
+    except ValueError:
+        return True
+    if not all(math.isfinite(n) for n in numbers):
+        return True
+    if kind == DOUBLE:
+        return len(numbers) != 1
+    if kind == INT:
+        return len(numbers) != 1 or not numbers[0].is_integer()
+    if kind == VECTOR3:
+        return len(numbers) != 3
+    if kind == COLOR:
+        return len(numbers) not in (3, 4) or any(n < 0 or n > 1 for n in numbers)
+    return False
+
+
+def check_values(root, state) -> None:
+    """Report every listed element whose text cannot be read as its type."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or len(el):
+            continue
+        parent = el.getparent()
+        parent_tag = parent.tag if parent is not None else None
+        kind = BY_PARENT.get((parent_tag, el.tag), BY_TAG.get(el.tag))
+        if kind is None:
+            continue
+        text = el.text or ""
+        if not text.strip():
+            continue
+        if value_problem(kind, text):
+            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)

@@ -1,0 +1,107 @@
+"""Our frame resolution agrees with the reference implementation (libsdformat 12).
+
+Every SDF fixture under tests/fixtures/ (recursively) whose ``<sdf version>`` is at most
+1.9 (what libsdformat 12 reads) and which the reference loads without errors is compared:
+same validity, and every link, joint, frame and nested model pose that the reference gives
+is in ours within 1e-9 (position distance and rotation angle, q ~ -q).
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from tests.reference import compare_reports, pose_gap
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TOL = 1e-9
+MAX_VERSION = (1, 9)
+# The comparison must not pass by comparing (almost) nothing.
+MIN_COMPARED = 20
+
+
+def sdf_version(path: Path) -> tuple[int, ...] | None:
+    """The root ``<sdf version="...">`` as a tuple of ints, or None (not SDF, unreadable)."""
+    try:
+        for _, element in etree.iterparse(str(path), events=("start",), resolve_entities=False,
+                                          no_network=True, load_dtd=False):
+            if etree.QName(element).localname != "sdf":
+                return None
+            return tuple(int(part) for part in element.get("version", "").strip().split("."))
+    except (etree.XMLSyntaxError, ValueError, OSError):
+        return None
+    return None
+
+
+def candidates() -> list[Path]:
+    found = []
+    for path in sorted(FIXTURES.rglob("*.sdf")):
+        version = sdf_version(path)
+        if version is not None and version <= MAX_VERSION:
+            found.append(path)
+    return found
+
+
+CANDIDATES = candidates()
+
+
+def _id(path: Path) -> str:
+    return path.relative_to(FIXTURES).as_posix()
+
+
+@pytest.mark.parametrize("path", CANDIDATES, ids=[_id(p) for p in CANDIDATES])
+def test_agrees_with_reference(path, sdf_reference):
+    from core import frames_report, load
+
+    reference = sdf_reference(path)
+    if not reference.get("ok"):
+        codes = sorted({d.get("code") for d in reference.get("diagnostics", [])})
+        pytest.skip(f"not a valid fixture for the reference {codes}")
+    ours = frames_report(load(path))
+    problems = compare_reports(reference, ours, TOL)
+    assert not problems, f"{_id(path)} disagrees with the reference:\n  " + "\n  ".join(problems)
+
+
+def test_enough_fixtures_compared(sdf_reference):
+    valid = [p for p in CANDIDATES if sdf_reference(p).get("ok")]
+    assert len(valid) >= MIN_COMPARED, (
+        f"only {len(valid)} valid SDF <= 1.9 fixtures under {FIXTURES} "
+        f"(of {len(CANDIDATES)} candidates); the agreement test needs >= {MIN_COMPARED}")
+
+
+# The comparison itself.
+
+def _report(pose, ok=True):
+    return {"ok": ok, "diagnostics": [], "links": {"L": pose}, "joints": {}, "frames": {},
+            "models": {}}
+
+
+def _rot_x(angle):
+    return [0.0, 0.0, 0.0, math.cos(angle / 2), math.sin(angle / 2), 0.0, 0.0]
+
+
+def test_comparison_catches_small_differences():
+    base = [1.0, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0]
+    moved = [1.0 + 1e-6, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0]
+    assert compare_reports(_report(base), _report(moved), TOL)
+    assert compare_reports(_report(_rot_x(0.3)), _report(_rot_x(0.3 + 1e-6)), TOL)
+    assert compare_reports(_report(base, ok=True), _report(base, ok=False), TOL)
+    assert compare_reports(_report(base), {**_report(base), "links": {}}, TOL)
+
+
+def test_comparison_accepts_equal_poses():
+    q = _rot_x(2.0)
+    assert not compare_reports(_report(q), _report(q[:3] + [-c for c in q[3:]]), TOL)  # q ~ -q
+    assert not compare_reports(_report(_rot_x(0.3)), _report(_rot_x(0.3 + 1e-11)), TOL)
+    assert not compare_reports(_report([1.0, 2.0, 3.0, 1.0, 0, 0, 0]),
+                               _report([1.0 + 1e-11, 2.0, 3.0, 1.0, 0, 0, 0]), TOL)
+    # A pose the reference cannot resolve (null) is not compared.
+    assert not compare_reports(_report(None), _report([0.0] * 3 + [1.0, 0, 0, 0]), TOL)
+
+
+def test_pose_gap_measures_angle_accurately():
+    assert pose_gap(_rot_x(0.0), _rot_x(1e-9)) == pytest.approx(1e-9, rel=1e-6)
+    assert pose_gap(_rot_x(0.1), _rot_x(-0.1)) == pytest.approx(0.2, rel=1e-12)
+    assert pose_gap(_rot_x(math.pi - 0.05), _rot_x(-math.pi + 0.05)) == pytest.approx(0.1)
