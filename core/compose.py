@@ -67,6 +67,8 @@ def _read_included_model(path: str, uri: str, state, stack, sub: Diagnostics, el
     values.check_values(root, inner)
     tops = [c for c in root if isinstance(c.tag, str) and c.tag in ("model", "actor", "light")]
     models = [c for c in tops if c.tag == "model"]
+    if tops and not models:
+        return None  # a light or an actor: no frames to add
     if not models:
         state.error(Code.ELEMENT_MISSING, f"included file [{path}] has no top-level <model>", el)
         return None

@@ -117,9 +117,12 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
     worlds = children(root, "world")
     others = [c for c in root if isinstance(c.tag, str) and c.tag in ("light", "actor")]
     if len(models) > 1:
-        state.error(Code.ELEMENT_INCORRECT_TYPE,
-                    "the root <sdf> may hold only one <model>; only the first is read",
-                    models[1])
+        names = [m.get("name") for m in models]
+        duplicate = len(set(names)) < len(names)
+        state.error(Code.DUPLICATE_NAME if duplicate else Code.ELEMENT_INCORRECT_TYPE,
+                    "the root <sdf> may hold only one <model>" +
+                    (f" (and model name [{names[0]}] is repeated)" if duplicate else "") +
+                    "; only the first is read", models[1])
     if models and worlds:
         state.error(Code.ELEMENT_INCORRECT_TYPE, "the root <sdf> holds both a <model> and a "
                     "<world>; only one kind of root is allowed", worlds[0])
@@ -403,6 +406,9 @@ def read_world(el, state: ReadState) -> World | None:
     for c in el:
         tag = c.tag
         if tag == "model":
+            if state.version < (1, 8):
+                from core.legacy import unflatten
+                unflatten(c)
             model = read_model(c, state)
             if model is not None:
                 world.models.append(model)

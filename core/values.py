@@ -32,8 +32,12 @@ BY_TAG = {
     "radius": DOUBLE, "length": DOUBLE, "mu": DOUBLE, "mu2": DOUBLE,
     "static": BOOL, "self_collide": BOOL, "kinematic": BOOL, "enable_wind": BOOL,
     "allow_auto_disable": BOOL,
-    "ambient": COLOR, "diffuse": COLOR, "specular": COLOR, "emissive": COLOR,
 }
+for _tag in ("ambient", "diffuse", "specular", "emissive"):
+    BY_PARENT[("material", _tag)] = COLOR
+    BY_PARENT[("light", _tag)] = COLOR
+
+SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
 
 
 def value_problem(kind: str, text: str) -> bool:
@@ -59,6 +63,7 @@ def value_problem(kind: str, text: str) -> bool:
 
 def check_values(root, state) -> None:
     """Report every listed element whose text cannot be read as its type."""
+    check_materials(root, state)
     for el in root.iter():
         if not isinstance(el.tag, str) or len(el):
             continue
@@ -72,3 +77,24 @@ def check_values(root, state) -> None:
             continue
         if value_problem(kind, text):
             state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
+
+
+def check_materials(root, state) -> None:
+    """A material script needs a uri and a name; a normal-map shader needs its map."""
+    for material in root.iter("material"):
+        script = material.find("script")
+        if script is not None:
+            for tag in ("uri", "name"):
+                found = [c for c in script.findall(tag) if (c.text or "").strip()]
+                if not found:
+                    state.error(Code.ELEMENT_MISSING, f"material <script> has no <{tag}>", script)
+        shader = material.find("shader")
+        if shader is not None:
+            shader_type = (shader.get("type") or "pixel").strip()
+            if shader_type not in SHADER_TYPES:
+                state.error(Code.ELEMENT_INVALID, f"material <shader type='{shader_type}'> is "
+                            f"not one of {sorted(SHADER_TYPES)}", shader)
+            elif shader_type.startswith("normal_map") and \
+                    not (shader.findtext("normal_map") or "").strip():
+                state.error(Code.ELEMENT_MISSING, f"material <shader type='{shader_type}'> has no "
+                            "<normal_map>", shader)

@@ -19,10 +19,22 @@ from core.diagnostics import Code, Diagnostics
 MAX_BYTES = 512 * 1024 * 1024
 
 
-def _parser() -> etree.XMLParser:
+def _parser(recover: bool = False) -> etree.XMLParser:
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                            dtd_validation=False, huge_tree=False, remove_pis=True,
-                           collect_ids=False)
+                           collect_ids=False, recover=recover)
+
+
+# Errors that libsdformat's XML parser does not treat as fatal: an undeclared
+# namespace prefix on a custom element, and stray content after the root element.
+# The document is re-read leniently and the finding kept as a warning.
+LENIENT_MESSAGES = ("Namespace prefix", "Extra content at the end of the document")
+
+
+def _lenient(exc: etree.XMLSyntaxError) -> bool:
+    entries = list(exc.error_log) or [exc]
+    return all(any(m in (getattr(e, "message", None) or str(e)) for m in LENIENT_MESSAGES)
+               for e in entries)
 
 
 def read_bytes(path: str | Path, diagnostics: Diagnostics) -> bytes | None:
@@ -45,8 +57,11 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
         tree = etree.fromstring(data, _parser()).getroottree()
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
-        diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line)
-        return None
+        if not _lenient(exc):
+            diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line)
+            return None
+        diagnostics.warning(Code.WARNING, f"XML: {exc.msg}", file, line)
+        tree = etree.fromstring(data, _parser(recover=True)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
         return None
@@ -65,10 +80,3 @@ def _declares_entities(dtd) -> bool:
         return any(True for _ in dtd.iterentities())
     except Exception:  # pragma: no cover - lxml builds without DTD introspection
         return True
-
-
-def strip_namespace(tag) -> str | None:
-    """Local name of an element tag; None for comments and processing instructions."""
-    if not isinstance(tag, str):
-        return None
-    return tag

@@ -155,6 +155,8 @@ class Builder:
         if reference == "__root__":
             self.error(Code.ATTRIBUTE_INVALID, f"'__root__' is reserved; it cannot be the value "
                        f"of {attribute} (in {vertex.kind.value} [{vertex.name}])", vertex.source)
+            self.error(code, f"{attribute} name[__root__] specified by {vertex.kind.value} "
+                       f"[{vertex.name}] names no frame", vertex.source)
             return None
         target = self.graph.lookup(scope, reference)
         if target is None:
@@ -183,10 +185,14 @@ class Builder:
         joint: Joint = vertex.element
         scope = vertex.scope
         child = None
+        for role, value in (("parent", joint.parent), ("child", joint.child)):
+            if value == "__root__":
+                self.error(Code.RESERVED_NAME, f"the {role} name [__root__] of joint "
+                           f"[{joint.name}] is reserved and not a valid frame", joint.source)
         if joint.child == "world":
             self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] has [world] as its "
                        "child; world may only be a parent", joint.source)
-        elif joint.child == joint.name:
+        elif joint.child == vertex.name:
             self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] names itself as "
                        "its child frame", joint.source)
             child = vertex.id
@@ -203,7 +209,7 @@ class Builder:
                 self.error(Code.POSE_RELATIVE_TO_INVALID, f"the pose of joint [{joint.name}] "
                            "is relative to its child frame, which is invalid", joint.source)
         vertex.attached_to = child
-        if joint.parent == joint.name:
+        if joint.parent == vertex.name:
             self.error(Code.JOINT_PARENT_LINK_INVALID, f"joint [{joint.name}] names itself as "
                        "its parent frame", joint.source)
             vertex.parent = vertex.id
@@ -251,15 +257,14 @@ class Builder:
         relative_to edge.
         """
         model: Model = vertex.element
-        if not has_link(model):
+        if not model.links and not model.models:
             if not vertex.static:
                 self.error(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] must have at least "
                            "one link", model.source)
         elif not vertex.static:
             vertex.attached_to = self.canonical_link(vertex)
-        if vertex.scope is None:
-            return
-        self.connect_pose(vertex, model.pose, vertex.scope.owner.id)
+        if vertex.scope is not None:
+            self.connect_pose(vertex, model.pose, vertex.scope.owner.id)
         if model.placement_frame is not None:
             vertex.placement = self.graph.lookup(vertex.inner, model.placement_frame)
             if vertex.placement is None:
@@ -268,7 +273,8 @@ class Builder:
                            "that model", model.source)
                 self.error(Code.POSE_RELATIVE_TO_INVALID, f"unable to find the placement frame "
                            f"[{model.placement_frame}] in model [{model.name}]", model.source)
-                vertex.relative_to = None
+                if vertex.scope is not None:
+                    vertex.relative_to = None
 
     def canonical_link(self, vertex: Vertex) -> int | None:
         """The canonical link: ``canonical_link`` if given, else the first link, else the
@@ -279,7 +285,6 @@ class Builder:
             if model.canonical_link == "__root__":
                 self.error(Code.ATTRIBUTE_INVALID, "'__root__' is reserved; it cannot be the "
                            f"canonical_link of model [{model.name}]", model.source)
-                return None
             target = self.graph.lookup(inner, model.canonical_link)
             if target is None or self.graph.vertices[target].kind is not Kind.LINK:
                 self.error(Code.MODEL_CANONICAL_LINK_INVALID, f"canonical_link with name"
@@ -301,8 +306,12 @@ def default_canonical_link(graph: FrameGraph, vertex: Vertex) -> int | None:
         nxt = None
         for nested in model.models:
             vid = current.inner.names.get(nested.name)
-            if vid is not None and has_link(nested):
-                nested_vertex = graph.vertices[vid]
+            if vid is None:
+                continue
+            nested_vertex = graph.vertices[vid]
+            if nested_vertex.static and not has_link(nested):
+                return vid  # a static model is a sink of the attached_to graph
+            if has_link(nested):
                 if nested.canonical_link is not None:
                     return graph.lookup(nested_vertex.inner, nested.canonical_link)
                 nxt = nested_vertex
