@@ -8,7 +8,7 @@ from core.context import Context
 from core.diagnostics import Code, Diagnostics
 from core.graph import FrameGraph, build_graph, relative_pose, validate_graph
 from core.model import Document
-from core.pose import Pose
+from core.pose import Pose, rotate
 
 
 @dataclass
@@ -31,6 +31,38 @@ class LoadResult:
         if target is None or base is None:
             return None
         return relative_pose(self.graph, target, base)
+
+    def attached_link(self, frame: str) -> str | None:
+        """Scoped name of the link ``frame`` is attached to (``world`` for a frame fixed
+        to the world, a static model's name for a frame of a static model)."""
+        vid = self._vertex(frame) if self.graph is not None else None
+        if vid is None:
+            return None
+        sink = self.graph.attached_link.get(vid)
+        if sink is None:
+            return None
+        return self.graph.vertices[sink].scoped_name
+
+    def axis_in_joint_frame(self, joint: str, index: int = 0) -> tuple[float, float, float] | None:
+        """Unit axis ``index`` (0 for axis, 1 for axis2) of ``joint``, expressed in the
+        joint frame whatever its ``expressed_in`` (or legacy parent-model-frame) says."""
+        vid = self._vertex(joint) if self.graph is not None else None
+        if vid is None:
+            return None
+        vertex = self.graph.vertices[vid]
+        axes = getattr(vertex.element, "axes", [])
+        if index >= len(axes):
+            return None
+        axis = axes[index]
+        if axis.expressed_in is None:
+            return axis.xyz
+        frame = self.graph.lookup(vertex.scope, axis.expressed_in)
+        if frame is None:
+            return None
+        pose = relative_pose(self.graph, frame, vid)
+        if pose is None:
+            return None
+        return rotate(pose.rotation, axis.xyz)
 
     def _vertex(self, name: str) -> int | None:
         if name in ("", "__model__", "world") and self.graph.root is not None:

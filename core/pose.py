@@ -117,7 +117,13 @@ def rotate(q: Quat, v: Vec3) -> Vec3:
 
 
 def pose_gap(a: Pose, b: Pose) -> float:
-    """Largest of the position distance and the rotation angle between two poses."""
+    """Largest of the position distance and the rotation angle between two poses.
+
+    The angle is ``2 atan2(|v|, |w|)`` of the relative quaternion, which stays
+    accurate for tiny angles where ``acos`` of a dot product loses half the digits.
+    """
     dp = math.dist(a.position, b.position)
-    dot = abs(sum(x * y for x, y in zip(a.rotation, b.rotation)))
-    return max(dp, 2 * math.acos(min(1.0, dot)))
+    aw, ax, ay, az = a.rotation
+    w, x, y, z = quat_mul((aw, -ax, -ay, -az), b.rotation)
+    angle = 2 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w))
+    return max(dp, angle)

@@ -84,6 +84,10 @@ class Builder:
             return True
         self.error(Code.DUPLICATE_NAME, f"{kind_label} with name[{name}] in {where} [{owner}] "
                    f"has the same name as a sibling {other.kind.value}", vertex.source)
+        # The duplicate was the last vertex added: drop it so that nothing refers to it.
+        assert self.graph.vertices[-1] is vertex and scope.vertices[-1] == vertex.id
+        self.graph.vertices.pop()
+        scope.vertices.pop()
         return False
 
     def model_scope(self, owner: Vertex, model: Model, parent: Scope | None,
