@@ -56,12 +56,75 @@ class Inertial:
 
 
 @dataclass
+class Geometry:
+    """A shape: ``kind`` is box, cylinder, sphere, mesh, plane, capsule, ellipsoid,
+    heightmap...; ``size`` (box), ``radius``, ``length``, ``uri`` and ``scale`` (mesh)
+    hold the numbers, ``texts`` the attribute or element text they came from."""
+    kind: str
+    size: tuple[float, float, float] | None = None
+    radius: float | None = None
+    length: float | None = None
+    uri: str | None = None
+    scale: tuple[float, float, float] | None = None
+    texts: dict[str, str] = field(default_factory=dict)
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Material:
+    name: str | None = None
+    color: tuple[float, float, float, float] | None = None
+    color_text: str | None = None
+    texture: str | None = None
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
+class Shape:
+    """A link's visual or collision."""
+    name: str | None
+    pose: PoseSpec = field(default_factory=PoseSpec)
+    geometry: Geometry | None = None
+    material: Material | None = None
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+
+
+@dataclass
 class Link:
     name: str
     pose: PoseSpec = field(default_factory=PoseSpec)
     inertial: Inertial | None = None
+    visuals: list[Shape] = field(default_factory=list)
+    collisions: list[Shape] = field(default_factory=list)
     source: Source = field(default_factory=Source)
     xml: Any = None
+
+
+@dataclass
+class Limit:
+    lower: float | None = None
+    upper: float | None = None
+    effort: float | None = None
+    velocity: float | None = None
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Dynamics:
+    damping: float | None = None
+    friction: float | None = None
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Mimic:
+    joint: str
+    multiplier: float = 1.0
+    offset: float = 0.0
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,6 +135,11 @@ class Joint:
     child: str
     pose: PoseSpec = field(default_factory=PoseSpec)
     axes: list[Axis] = field(default_factory=list)
+    limit: Limit | None = None
+    dynamics: Dynamics | None = None
+    mimic: Mimic | None = None
+    # URDF-only elements kept as their XML (calibration, safety_controller).
+    extras: dict[str, Any] = field(default_factory=dict)
     source: Source = field(default_factory=Source)
     xml: Any = None
 
@@ -98,6 +166,10 @@ class Model:
     models: list["Model"] = field(default_factory=list)
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF: robot-level materials, transmissions and <gazebo> blocks, kept as XML.
+    materials: dict[str, Material] = field(default_factory=dict)
+    transmissions: list[Any] = field(default_factory=list)
+    gazebo: list[Any] = field(default_factory=list)
     # The SDFormat version of the file the model was written in: naming rules differ
     # below 1.7, and an included model keeps its own file's version.
     version: tuple[int, int] = (1, 11)

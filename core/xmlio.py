@@ -31,10 +31,10 @@ def _parser(recover: bool = False) -> etree.XMLParser:
 LENIENT_MESSAGES = ("Namespace prefix", "Extra content at the end of the document")
 
 
-def _lenient(exc: etree.XMLSyntaxError) -> bool:
-    entries = list(exc.error_log) or [exc]
-    return all(any(m in (getattr(e, "message", None) or str(e)) for m in LENIENT_MESSAGES)
-               for e in entries)
+def _lenient(parser: etree.XMLParser, exc: etree.XMLSyntaxError) -> bool:
+    """Whether every error of this parse (the parser's own log) is a lenient one."""
+    messages = [entry.message for entry in parser.error_log] or [exc.msg]
+    return all(any(m in message for m in LENIENT_MESSAGES) for message in messages)
 
 
 def read_bytes(path: str | Path, diagnostics: Diagnostics) -> bytes | None:
@@ -60,11 +60,12 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
                           "entity expansion is disabled for safety: remove the DTD",
                           file, entity)
         return None
+    parser = _parser()
     try:
-        tree = etree.fromstring(data, _parser()).getroottree()
+        tree = etree.fromstring(data, parser).getroottree()
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
-        if not _lenient(exc):
+        if not _lenient(parser, exc):
             diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line)
             return None
         diagnostics.warning(Code.WARNING, f"XML: {exc.msg}", file, line)

@@ -36,6 +36,7 @@ class Builder:
     def build(self, document: Document) -> FrameGraph:
         if document.model is not None:
             model = document.model
+            self.check_name(model.name, "model", model.source, model.version)
             owner = self.graph.add(Kind.MODEL, model.name, None, model, model.source,
                                    static=model.static)
             owner.scoped_name = ""
@@ -46,10 +47,16 @@ class Builder:
             self.connect_scope(self.graph.root)
         return self.graph
 
-    def check_name(self, name: str, kind: str, source) -> bool:
+    def check_name(self, name: str, kind: str, source, version=(1, 11)) -> bool:
+        """Names must be non-empty and not reserved. Before 1.7 a link may be named
+        ``world`` (the legacy spec then connects ``<parent>world</parent>`` to it)."""
         if name == "":
             self.error(Code.ATTRIBUTE_INVALID, f"{kind} has an empty name", source)
             return False
+        if name == "world" and kind == "link" and version < (1, 7):
+            self.warning(Code.WARNING, "a link named [world] is allowed before SDFormat 1.7 "
+                         "but reserved from 1.7 on", source)
+            return True
         if name == "world" or RESERVED_PATTERN.match(name):
             self.error(Code.RESERVED_NAME, f"the {kind} name [{name}] is reserved", source)
             return False
@@ -102,7 +109,7 @@ class Builder:
             if self.register(scope, vertex, "model"):
                 self.model_scope(vertex, nested, scope, vertex.scoped_name + SCOPE_SEPARATOR)
         for link in model.links:
-            if self.check_name(link.name, "link", link.source):
+            if self.check_name(link.name, "link", link.source, model.version):
                 self.register(scope, self.graph.add(Kind.LINK, link.name, scope, link,
                                                     link.source), "link")
         for joint in model.joints:
@@ -193,7 +200,15 @@ class Builder:
             if value == "__root__":
                 self.error(Code.RESERVED_NAME, f"the {role} name [__root__] of joint "
                            f"[{joint.name}] is reserved and not a valid frame", joint.source)
-        if joint.child == "world":
+        legacy = scope.version < (1, 7)
+        if joint.child == "world" and legacy and "world" not in scope.names:
+            self.warning(Code.WARNING, f"joint [{joint.name}] has [world] as its child, which "
+                         "SDFormat < 1.7 allowed (the world as a fixed frame) and 1.7 forbids; "
+                         "its pose is not resolved", joint.source)
+            vertex.attached_to = None
+            vertex.parent = self.graph.lookup(scope, joint.parent)
+            return
+        if joint.child == "world" and not (legacy and "world" in scope.names):
             self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] has [world] as its "
                        "child; world may only be a parent", joint.source)
         elif joint.child == vertex.name:
@@ -217,7 +232,7 @@ class Builder:
             self.error(Code.JOINT_PARENT_LINK_INVALID, f"joint [{joint.name}] names itself as "
                        "its parent frame", joint.source)
             vertex.parent = vertex.id
-        elif joint.parent == "world":
+        elif joint.parent == "world" and not (legacy and "world" in scope.names):
             vertex.parent = scope.owner.id if scope.is_world else WORLD_SENTINEL
         elif joint.parent:
             vertex.parent = self.graph.lookup(scope, joint.parent)
@@ -262,7 +277,12 @@ class Builder:
         """
         model: Model = vertex.element
         if not model.links and not model.models:
-            if not vertex.static:
+            if vertex.static:
+                pass
+            elif model.version < (1, 7):
+                self.warning(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] has no link; "
+                             "SDFormat 1.7 and later require one", model.source)
+            else:
                 self.error(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] must have at least "
                            "one link", model.source)
         elif not vertex.static:

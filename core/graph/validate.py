@@ -15,6 +15,13 @@ def is_attached_sink(vertex: Vertex) -> bool:
     return vertex.kind in (Kind.LINK, Kind.WORLD) or (vertex.kind is Kind.MODEL and vertex.static)
 
 
+def is_legacy_world_child(vertex: Vertex) -> bool:
+    """A pre-1.7 joint whose child is the world: allowed then, left out of the graph."""
+    return vertex.kind is Kind.JOINT and vertex.element.child == "world" and \
+        vertex.scope is not None and vertex.scope.version < (1, 7) and \
+        "world" not in vertex.scope.names
+
+
 def resolve_attached(graph: FrameGraph, diagnostics: Diagnostics) -> None:
     """Fill ``graph.attached_link`` (vertex -> link, world or static model it rides on)."""
     vertices = graph.vertices
@@ -123,7 +130,7 @@ def push(graph: FrameGraph, vid: int, stack: list, state: list[int], broken: set
 def check_joints(graph: FrameGraph, diagnostics: Diagnostics) -> None:
     """A joint's parent and child must resolve to different links; a child never to world."""
     for vertex in graph.vertices:
-        if vertex.kind is not Kind.JOINT:
+        if vertex.kind is not Kind.JOINT or is_legacy_world_child(vertex):
             continue
         joint = vertex.element
         child_link = graph.attached_link.get(vertex.attached_to) \
