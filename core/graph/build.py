@@ -18,6 +18,10 @@ from core.graph.frame_graph import (SCOPE_SEPARATOR, WORLD_SENTINEL, FrameGraph,
 from core.model import Document, Frame, Joint, Model, PoseSpec, World
 
 RESERVED_PATTERN = re.compile(r"^__.*__$")
+# The legacy document describes SDFormat 1.4, where a link could be named ``world``, a
+# joint's child could be the world, and a model could be empty. libsdformat applies
+# the 1.7 rules to 1.5 and 1.6 files, so the 1.4 allowances stop at 1.4.
+LEGACY_1_4 = (1, 5)
 
 
 class Builder:
@@ -53,9 +57,9 @@ class Builder:
         if name == "":
             self.error(Code.ATTRIBUTE_INVALID, f"{kind} has an empty name", source)
             return False
-        if name == "world" and kind == "link" and version < (1, 7):
-            self.warning(Code.WARNING, "a link named [world] is allowed before SDFormat 1.7 "
-                         "but reserved from 1.7 on", source)
+        if name == "world" and kind == "link" and version < LEGACY_1_4:
+            self.warning(Code.WARNING, "a link named [world] is allowed in SDFormat 1.4 "
+                         "but reserved from 1.5 on", source)
             return True
         if name == "world" or RESERVED_PATTERN.match(name):
             self.error(Code.RESERVED_NAME, f"the {kind} name [{name}] is reserved", source)
@@ -200,10 +204,10 @@ class Builder:
             if value == "__root__":
                 self.error(Code.RESERVED_NAME, f"the {role} name [__root__] of joint "
                            f"[{joint.name}] is reserved and not a valid frame", joint.source)
-        legacy = scope.version < (1, 7)
+        legacy = scope.version < LEGACY_1_4
         if joint.child == "world" and legacy and "world" not in scope.names:
             self.warning(Code.WARNING, f"joint [{joint.name}] has [world] as its child, which "
-                         "SDFormat < 1.7 allowed (the world as a fixed frame) and 1.7 forbids; "
+                         "SDFormat 1.4 allowed (the world as a fixed frame) and later versions forbid; "
                          "its pose is not resolved", joint.source)
             vertex.attached_to = None
             vertex.parent = self.graph.lookup(scope, joint.parent)
@@ -279,9 +283,9 @@ class Builder:
         if not model.links and not model.models:
             if vertex.static:
                 pass
-            elif model.version < (1, 7):
+            elif model.version < LEGACY_1_4:
                 self.warning(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] has no link; "
-                             "SDFormat 1.7 and later require one", model.source)
+                             "SDFormat 1.5 and later require one", model.source)
             else:
                 self.error(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] must have at least "
                            "one link", model.source)

@@ -16,9 +16,9 @@ def is_attached_sink(vertex: Vertex) -> bool:
 
 
 def is_legacy_world_child(vertex: Vertex) -> bool:
-    """A pre-1.7 joint whose child is the world: allowed then, left out of the graph."""
+    """A 1.4 joint whose child is the world: allowed then, left out of the graph."""
     return vertex.kind is Kind.JOINT and vertex.element.child == "world" and \
-        vertex.scope is not None and vertex.scope.version < (1, 7) and \
+        vertex.scope is not None and vertex.scope.version < (1, 5) and \
         "world" not in vertex.scope.names
 
 
