@@ -31,6 +31,9 @@ class PoseSpec:
     degrees: bool = False
     rotation_format: str = "euler_rpy"
     source: Source = field(default_factory=Source)
+    # URDF <origin>: the xyz and rpy attribute texts as written (None when absent).
+    xyz_text: str | None = None
+    rpy_text: str | None = None
 
 
 @dataclass

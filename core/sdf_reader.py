@@ -140,7 +140,7 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
         seen_worlds.add(world.name)
         doc.worlds.append(world)
     if not models and not worlds and not others:
-        state.error(Code.ELEMENT_MISSING, "the <sdf> element holds no <model> or <world>", root)
+        state.warning(Code.ELEMENT_MISSING, "the <sdf> element holds no <model> or <world>", root)
     return doc
 
 

@@ -1,93 +1,368 @@
 """Read a URDF file into ``core.model`` with URDF's frame conventions.
 
-A URDF joint's origin is its pose relative to the parent link, and the child
-link's frame is the joint frame: so a joint becomes a pose ``relative_to`` its
-parent link and its child link a pose ``relative_to`` the joint, with the
-original ``xyz``/``rpy`` text kept.
+A URDF joint's ``<origin>`` is its pose relative to the parent link, and the
+child link's frame is the joint frame: so a joint becomes a pose ``relative_to``
+its parent link and its child link a pose ``relative_to`` the joint. Every
+origin keeps its ``xyz``/``rpy`` attribute text so that emitters can copy it.
+
+A root link named ``world`` is URDF's convention for the fixed world: it becomes
+no link, and its joints get ``world`` as parent and a pose relative to the model
+frame (which coincides with the world frame).
+
+URDF validation (duplicate names, missing links, a link with two parents,
+several roots, loops, missing or unreadable attributes, limits with
+lower > upper) is reported as diagnostics with file:line.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from core.diagnostics import Code, Diagnostics
-from core.model import Axis, Document, Joint, Link, Model, PoseSpec, Source
+from core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
+                        Material, Mimic, Model, PoseSpec, Shape, Source)
 from core.pose import IDENTITY, Pose
 from core.xmlio import parse_xml
 
-JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
+JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+WORLD = "world"
 
 
-def _numbers(text: str | None, count: int):
+@dataclass
+class UrdfState:
+    file: str | None
+    diagnostics: Diagnostics
+
+    def src(self, el) -> Source:
+        return Source(self.file, el.sourceline if el is not None else None)
+
+    def error(self, code: Code, message: str, el) -> None:
+        self.diagnostics.error(code, message, self.file, el.sourceline if el is not None else None)
+
+    def warning(self, code: Code, message: str, el) -> None:
+        self.diagnostics.warning(code, message, self.file,
+                                 el.sourceline if el is not None else None)
+
+
+def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
+            required: bool = False) -> list[float] | None:
+    """The ``count`` finite numbers of ``el/@attribute``; a diagnostic when unreadable."""
+    text = el.get(attribute)
+    if text is None:
+        if required:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+                        el)
+        if default is None:
+            return None
+        text = default
     try:
-        values = [float(t) for t in (text or "").split()]
+        values = [float(t) for t in text.split()]
     except ValueError:
-        return None
+        values = []
     if len(values) != count or not all(math.isfinite(v) for v in values):
+        state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
+                    f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
     return values
 
 
-def read_origin(el, file: str | None, diagnostics: Diagnostics, relative_to: str | None) -> PoseSpec:
-    origin = el.find("origin") if el is not None else None
+def number(el, attribute: str, state: UrdfState, default: float | None = None,
+           required: bool = False) -> float | None:
+    values = numbers(el, attribute, 1, state, None if default is None else repr(default), required)
+    return values[0] if values else default
+
+
+def read_origin(parent_el, state: UrdfState, relative_to: str | None) -> PoseSpec:
+    origin = parent_el.find("origin")
     if origin is None:
-        return PoseSpec(IDENTITY, relative_to, "", source=Source(file, el.sourceline if el is not None else None))
-    xyz_text = origin.get("xyz", "0 0 0")
-    rpy_text = origin.get("rpy", "0 0 0")
-    xyz = _numbers(xyz_text, 3)
-    rpy = _numbers(rpy_text, 3)
-    if xyz is None or rpy is None:
-        bad = "xyz" if xyz is None else "rpy"
-        diagnostics.error(Code.ATTRIBUTE_INVALID, f"<origin {bad}='{origin.get(bad)}'> is not "
-                          "three finite numbers", file, origin.sourceline)
-        xyz, rpy = xyz or [0.0] * 3, rpy or [0.0] * 3
+        return PoseSpec(IDENTITY, relative_to, "", source=state.src(parent_el))
+    xyz = numbers(origin, "xyz", 3, state, "0 0 0") or [0.0, 0.0, 0.0]
+    rpy = numbers(origin, "rpy", 3, state, "0 0 0") or [0.0, 0.0, 0.0]
+    xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
     return PoseSpec(Pose.from_rpy(tuple(xyz), tuple(rpy)), relative_to,
-                    f"{xyz_text} {rpy_text}", source=Source(file, origin.sourceline))
+                    f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}", source=state.src(origin),
+                    xyz_text=xyz_text, rpy_text=rpy_text)
 
 
 def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) -> Document | None:
     root = parse_xml(data, file, diagnostics)
     if root is None:
         return None
+    state = UrdfState(file, diagnostics)
     if root.tag != "robot":
-        diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>",
-                          file, root.sourceline)
+        state.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>", root)
         return None
     name = root.get("name")
     if not name:
-        diagnostics.error(Code.ATTRIBUTE_MISSING, "<robot> has no name", file, root.sourceline)
+        state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
         name = "robot"
-    model = Model(name=name, source=Source(file, root.sourceline), xml=root, version=(1, 11))
-    child_joint: dict[str, str] = {}
-    joints = []
-    for el in root.findall("joint"):
-        jname = el.get("name")
-        parent = el.find("parent")
-        child = el.find("child")
-        if not jname or parent is None or child is None:
-            diagnostics.error(Code.ATTRIBUTE_MISSING, "<joint> needs a name, <parent link> and "
-                              "<child link>", file, el.sourceline)
-            continue
-        jtype = el.get("type", "")
-        if jtype not in JOINT_TYPES:
-            diagnostics.error(Code.ATTRIBUTE_INVALID, f"joint [{jname}] has unknown type "
-                              f"[{jtype}]", file, el.sourceline)
-        parent_link = parent.get("link", "")
-        child_link = child.get("link", "")
-        joint = Joint(name=jname, type=jtype, parent=parent_link, child=child_link,
-                      pose=read_origin(el, file, diagnostics, parent_link or None),
-                      source=Source(file, el.sourceline), xml=el)
-        axis_el = el.find("axis")
-        xyz = _numbers(axis_el.get("xyz") if axis_el is not None else "1 0 0", 3) or [1.0, 0, 0]
-        joint.axes.append(Axis(tuple(xyz), None, axis_el.get("xyz") if axis_el is not None else None,
-                               Source(file, (axis_el if axis_el is not None else el).sourceline)))
-        joints.append(joint)
-        child_joint[child_link] = jname
-    for el in root.findall("link"):
-        lname = el.get("name")
-        if not lname:
-            diagnostics.error(Code.ATTRIBUTE_MISSING, "<link> has no name", file, el.sourceline)
-            continue
-        pose = PoseSpec(IDENTITY, child_joint.get(lname), "", source=Source(file, el.sourceline))
-        model.links.append(Link(name=lname, pose=pose, source=Source(file, el.sourceline), xml=el))
-    model.joints = joints
+    model = Model(name=name, source=state.src(root), xml=root, version=(1, 11))
+    for el in root.findall("material"):
+        material = read_material(el, state, {})
+        if material.name:
+            model.materials[material.name] = material
+    links = read_links(root, state, model)
+    joints = read_joints(root, state, links)
+    check_tree(root, state, links, joints)
+    attach_frames(model, links, joints)
+    model.transmissions = root.findall("transmission")
+    model.gazebo = root.findall("gazebo")
     return Document(version="1.11", model=model, file=file, format="urdf")
+
+
+def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
+    links: dict[str, Link] = {}
+    for el in root.findall("link"):
+        name = el.get("name")
+        if not name:
+            state.error(Code.ATTRIBUTE_MISSING, "<link> needs a name", el)
+            continue
+        if name in links:
+            state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
+            continue
+        link = Link(name=name, source=state.src(el), xml=el)
+        inertial_el = el.find("inertial")
+        if inertial_el is not None:
+            link.inertial = read_inertial(inertial_el, state)
+        link.visuals = [read_shape(v, state, model) for v in el.findall("visual")]
+        link.collisions = [read_shape(c, state, model) for c in el.findall("collision")]
+        links[name] = link
+    return links
+
+
+def read_inertial(el, state: UrdfState) -> Inertial:
+    inertial = Inertial(source=state.src(el), pose=read_origin(el, state, None))
+    mass = el.find("mass")
+    if mass is None:
+        state.error(Code.ELEMENT_MISSING, "<inertial> needs a <mass>", el)
+    else:
+        inertial.mass = number(mass, "value", state, 0.0, required=True)
+    inertia = el.find("inertia")
+    if inertia is None:
+        state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
+    else:
+        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            setattr(inertial, key, number(inertia, key, state, 0.0, required=True))
+    return inertial
+
+
+def read_shape(el, state: UrdfState, model: Model) -> Shape:
+    shape = Shape(name=el.get("name"), pose=read_origin(el, state, None), source=state.src(el),
+                  xml=el)
+    geometry = el.find("geometry")
+    if geometry is None:
+        state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
+    else:
+        shape.geometry = read_geometry(geometry, state)
+    material = el.find("material")
+    if material is not None:
+        shape.material = read_material(material, state, model.materials)
+    return shape
+
+
+def read_geometry(el, state: UrdfState) -> Geometry | None:
+    shapes = [c for c in el if isinstance(c.tag, str)]
+    if len(shapes) != 1:
+        state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
+        if not shapes:
+            return None
+    shape = shapes[0]
+    geometry = Geometry(kind=shape.tag, source=state.src(shape), xml=shape,
+                        texts={k: v for k, v in shape.attrib.items()})
+    if shape.tag == "box":
+        size = numbers(shape, "size", 3, state, required=True)
+        geometry.size = tuple(size) if size else None
+    elif shape.tag == "cylinder":
+        geometry.radius = number(shape, "radius", state, required=True)
+        geometry.length = number(shape, "length", state, required=True)
+    elif shape.tag == "sphere":
+        geometry.radius = number(shape, "radius", state, required=True)
+    elif shape.tag == "mesh":
+        geometry.uri = shape.get("filename")
+        if not geometry.uri:
+            state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
+        scale = numbers(shape, "scale", 3, state)
+        geometry.scale = tuple(scale) if scale else None
+    else:
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
+    return geometry
+
+
+def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
+    material = Material(name=el.get("name"), source=state.src(el), xml=el)
+    color = el.find("color")
+    if color is not None:
+        rgba = numbers(color, "rgba", 4, state, required=True)
+        if rgba is not None:
+            material.color = tuple(rgba)
+            material.color_text = color.get("rgba")
+    texture = el.find("texture")
+    if texture is not None:
+        material.texture = texture.get("filename")
+    if color is None and texture is None and material.name:
+        known = defined.get(material.name)
+        if known is None:
+            state.warning(Code.URDF_MATERIAL_UNDEFINED, f"material [{material.name}] is not "
+                          "defined at robot level", el)
+        else:
+            material.color, material.color_text = known.color, known.color_text
+            material.texture = known.texture
+    return material
+
+
+def read_joints(root, state: UrdfState, links: dict[str, Link]) -> dict[str, Joint]:
+    joints: dict[str, Joint] = {}
+    for el in root.findall("joint"):
+        joint = read_joint(el, state, links)
+        if joint is None:
+            continue
+        if joint.name in joints:
+            state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
+            continue
+        joints[joint.name] = joint
+    return joints
+
+
+def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
+    name = el.get("name")
+    if not name:
+        state.error(Code.ATTRIBUTE_MISSING, "<joint> needs a name", el)
+        return None
+    joint_type = el.get("type")
+    if joint_type not in JOINT_TYPES:
+        state.error(Code.ATTRIBUTE_INVALID if joint_type else Code.ATTRIBUTE_MISSING,
+                    f"joint [{name}] has type [{joint_type}], not one of {', '.join(JOINT_TYPES)}",
+                    el)
+        return None
+    ends = {}
+    for role, code in (("parent", Code.JOINT_PARENT_LINK_INVALID),
+                       ("child", Code.JOINT_CHILD_LINK_INVALID)):
+        end = el.find(role)
+        link_name = end.get("link") if end is not None else None
+        if not link_name:
+            state.error(Code.ELEMENT_MISSING, f"joint [{name}] needs <{role} link='...'/>", el)
+            return None
+        if link_name not in links:
+            state.error(code, f"{role} link [{link_name}] of joint [{name}] is not a link of the "
+                        "robot", end)
+            return None
+        ends[role] = link_name
+    joint = Joint(name=name, type=joint_type, parent=ends["parent"], child=ends["child"],
+                  pose=read_origin(el, state, ends["parent"]), source=state.src(el), xml=el)
+    axis_el = el.find("axis")
+    if joint_type not in ("fixed", "floating"):
+        xyz = numbers(axis_el, "xyz", 3, state, "1 0 0") if axis_el is not None else [1.0, 0, 0]
+        xyz = xyz or [1.0, 0.0, 0.0]
+        norm = math.sqrt(sum(v * v for v in xyz))
+        if norm == 0:
+            state.error(Code.ATTRIBUTE_INVALID, f"the axis of joint [{name}] has zero length",
+                        axis_el)
+            norm = 1.0
+        joint.axes.append(Axis(tuple(v / norm for v in xyz), None,
+                               axis_el.get("xyz") if axis_el is not None else None,
+                               state.src(axis_el if axis_el is not None else el), axis_el))
+    joint.limit = read_limit(el, joint, state)
+    dynamics = el.find("dynamics")
+    if dynamics is not None:
+        joint.dynamics = Dynamics(number(dynamics, "damping", state, 0.0),
+                                  number(dynamics, "friction", state, 0.0),
+                                  dict(dynamics.attrib))
+    mimic = el.find("mimic")
+    if mimic is not None:
+        if not mimic.get("joint"):
+            state.error(Code.ATTRIBUTE_MISSING, f"<mimic> of joint [{name}] needs a joint", mimic)
+        else:
+            joint.mimic = Mimic(mimic.get("joint"), number(mimic, "multiplier", state, 1.0),
+                                number(mimic, "offset", state, 0.0), dict(mimic.attrib))
+    for tag, attributes in (("calibration", ("rising", "falling", "reference_position")),
+                            ("safety_controller", ("soft_lower_limit", "soft_upper_limit",
+                                                   "k_position", "k_velocity"))):
+        extra = el.find(tag)
+        if extra is not None:
+            for attribute in attributes:
+                number(extra, attribute, state)
+            if tag == "safety_controller":
+                number(extra, "k_velocity", state, required=True)
+            joint.extras[tag] = extra
+    return joint
+
+
+def read_limit(el, joint: Joint, state: UrdfState) -> Limit | None:
+    limit_el = el.find("limit")
+    if limit_el is None:
+        if joint.type in ("revolute", "prismatic"):
+            state.error(Code.ELEMENT_MISSING, f"{joint.type} joint [{joint.name}] needs a <limit>",
+                        el)
+        return None
+    needs_all = joint.type in ("revolute", "prismatic")
+    limit = Limit(number(limit_el, "lower", state, 0.0), number(limit_el, "upper", state, 0.0),
+                  number(limit_el, "effort", state, None, required=needs_all),
+                  number(limit_el, "velocity", state, None, required=needs_all),
+                  dict(limit_el.attrib))
+    if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
+            and needs_all:
+        state.error(Code.URDF_LIMIT_INVALID, f"joint [{joint.name}] has lower limit "
+                    f"{limit.lower} above its upper limit {limit.upper}", limit_el)
+    return limit
+
+
+def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str, Joint]) -> None:
+    """Each link is the child of at most one joint, one root, no loops."""
+    parent_joint: dict[str, Joint] = {}
+    for joint in joints.values():
+        if joint.child in parent_joint:
+            first = parent_joint[joint.child]
+            state.diagnostics.error(Code.URDF_MULTIPLE_PARENTS, f"link [{joint.child}] is the "
+                                    f"child of joints [{first.name}] and [{joint.name}]; a URDF "
+                                    "is a tree", state.file, joint.source.line)
+            continue
+        parent_joint[joint.child] = joint
+    roots = [name for name in links if name not in parent_joint]
+    if len(roots) > 1:
+        state.error(Code.URDF_MULTIPLE_ROOTS, f"the robot has several root links "
+                    f"({', '.join(roots)}); a URDF has exactly one", root)
+    elif not roots and links:
+        state.error(Code.URDF_NO_ROOT, "every link is the child of a joint: the joints form a "
+                    "loop and there is no root link", root)
+    if not links:
+        state.error(Code.ELEMENT_MISSING, "the robot has no link", root)
+    children: dict[str, list[str]] = {}
+    for joint in parent_joint.values():
+        children.setdefault(joint.parent, []).append(joint.child)
+    reached: set[str] = set()
+    stack = list(roots)
+    while stack:
+        name = stack.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        stack.extend(children.get(name, []))
+    reported: set[str] = set()
+    for name in links:
+        if name in reached or name in reported:
+            continue
+        # Walk up the parents until a link repeats: its parent joint closes the loop.
+        seen: list[str] = []
+        current = name
+        while current in parent_joint and current not in seen:
+            seen.append(current)
+            current = parent_joint[current].parent
+        reported.update(seen)
+        if current in seen:
+            closing = parent_joint[current]
+            loop = seen[seen.index(current):]
+            state.diagnostics.error(Code.URDF_KINEMATIC_LOOP, f"joint [{closing.name}] closes a "
+                                    f"kinematic loop through links [{', '.join(loop)}]",
+                                    state.file, closing.source.line)
+
+
+def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]) -> None:
+    """URDF frames as SDF relations: joint relative to parent link, child link at joint."""
+    world_is_root = WORLD in links and not any(j.child == WORLD for j in joints.values())
+    for joint in joints.values():
+        links[joint.child].pose = PoseSpec(IDENTITY, joint.name, "",
+                                           source=links[joint.child].source)
+        if world_is_root and joint.parent == WORLD:
+            joint.pose.relative_to = "__model__"
+    model.links = [link for name, link in links.items() if not (world_is_root and name == WORLD)]
+    model.joints = list(joints.values())

@@ -1,0 +1,78 @@
+"""The URDF reader: every element, URDF frame conventions, and validation."""
+import math
+from pathlib import Path
+
+import pytest
+
+from core import Code, load
+from core.pose import Pose, pose_gap
+
+FIXTURES = Path(__file__).parent / "fixtures" / "urdf"
+
+INVALID = {
+    "urdf_duplicate_link.urdf": ({Code.DUPLICATE_NAME}, 4),
+    "urdf_duplicate_joint.urdf": ({Code.DUPLICATE_NAME}, 5),
+    "urdf_joint_missing_child_link.urdf": ({Code.JOINT_CHILD_LINK_INVALID}, 6),
+    "urdf_link_with_two_parents.urdf": ({Code.URDF_MULTIPLE_PARENTS}, 5),
+    "urdf_several_root_links.urdf": ({Code.URDF_MULTIPLE_ROOTS}, 2),
+    "urdf_kinematic_loop.urdf": ({Code.URDF_KINEMATIC_LOOP}, 5),
+    "urdf_joint_missing_type.urdf": ({Code.ATTRIBUTE_MISSING}, 4),
+    "urdf_origin_unparsable.urdf": ({Code.ATTRIBUTE_INVALID}, 5),
+    "urdf_origin_not_finite.urdf": ({Code.ATTRIBUTE_INVALID}, 5),
+    "urdf_limit_lower_above_upper.urdf": ({Code.URDF_LIMIT_INVALID}, 6),
+    "urdf_inertial_missing_mass_value.urdf": ({Code.ATTRIBUTE_MISSING}, 5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_urdf_is_diagnosed_with_its_line(name):
+    result = load(FIXTURES / name)
+    assert not result.ok
+    want_codes, line = INVALID[name]
+    first = [d for d in result.diagnostics if d.is_error][0]
+    assert first.code in want_codes and first.line == line, first.format()
+    assert first.file.endswith(name)
+
+
+def test_every_element_is_read():
+    result = load(FIXTURES / "urdf_every_element.urdf")
+    assert result.ok, [d.format() for d in result.diagnostics]
+    model = result.document.model
+    assert result.document.format == "urdf"
+    assert [link.name for link in model.links] == ["base", "arm", "slider", "wheel", "tool0",
+                                                   "float", "plane"]
+    joints = {j.name: j for j in model.joints}
+    shoulder = joints["shoulder"]
+    assert shoulder.pose.xyz_text == "0.1 0 0.2"
+    assert shoulder.pose.rpy_text == "0 1.5707963267948966 0"
+    assert (shoulder.limit.lower, shoulder.limit.upper, shoulder.limit.effort,
+            shoulder.limit.velocity) == (-1.57, 1.57, 10.0, 2.0)
+    assert (shoulder.dynamics.damping, shoulder.dynamics.friction) == (0.5, 0.1)
+    assert set(shoulder.extras) == {"calibration", "safety_controller"}
+    assert joints["slide"].mimic.joint == "shoulder" and joints["slide"].mimic.multiplier == 0.5
+    assert joints["spin"].axes[0].xyz == (0.0, 1.0, 0.0)
+    assert joints["world_to_base"].parent == "world"
+    base = model.links[0]
+    assert base.inertial.mass == 2.5
+    assert base.visuals[0].geometry.size == (0.4, 0.3, 0.1)
+    assert base.visuals[0].material.color == (0, 0, 0.8, 1)   # from the robot-level material
+    assert base.collisions[0].geometry.kind == "cylinder"
+    arm_visual = model.links[1].visuals[0]
+    assert arm_visual.geometry.uri == "package://every_element/meshes/arm.stl"
+    assert arm_visual.geometry.scale == (0.001, 0.001, 0.001)
+    assert arm_visual.material.texture == "package://every_element/red.png"
+    assert len(model.transmissions) == 1 and len(model.gazebo) == 2
+
+
+def test_urdf_frames_follow_the_kinematic_tree():
+    result = load(FIXTURES / "urdf_every_element.urdf")
+    # base is 0.1 above the world (= model frame); shoulder is at 0.1 0 0.2 in base,
+    # pitched 90 degrees; slider is 0.2 along the shoulder frame's y.
+    assert pose_gap(result.pose("base"), Pose.from_rpy((0, 0, 0.1), (0, 0, 0))) < 1e-12
+    shoulder = Pose.from_rpy((0, 0, 0.1), (0, 0, 0)) * Pose.from_rpy((0.1, 0, 0.2),
+                                                                     (0, math.pi / 2, 0))
+    assert pose_gap(result.pose("arm"), shoulder) < 1e-12
+    assert pose_gap(result.pose("shoulder"), shoulder) < 1e-12
+    slider = shoulder * Pose.from_rpy((0, 0.2, 0), (0.1, 0.2, 0.3))
+    assert pose_gap(result.pose("slider"), slider) < 1e-12
+    assert result.attached_link("shoulder") == "arm"
