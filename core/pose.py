@@ -78,12 +78,29 @@ def quat_from_rpy(roll: float, pitch: float, yaw: float) -> Quat:
 
 
 def rpy_from_quat(q: Quat) -> Vec3:
+    """Fixed-axis roll, pitch, yaw of a unit quaternion, accurate near gimbal lock.
+
+    Yaw comes from ``atan2(r10, r00)``; then the yaw is removed
+    (``R' = Rz(-yaw) R = Ry(pitch) Rx(roll)``) and pitch and roll are read from
+    entries of ``R'`` that stay large. Whatever yaw's conditioning near
+    pitch = +-90 degrees, the three angles then rebuild ``R`` to rounding error.
+    """
     w, x, y, z = q
-    sinp = 2 * (w * y - z * x)
-    sinp = max(-1.0, min(1.0, sinp))
-    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
-    pitch = math.asin(sinp)
-    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    r00 = 1 - 2 * (y * y + z * z)
+    r01 = 2 * (x * y - w * z)
+    r02 = 2 * (x * z + w * y)
+    r10 = 2 * (x * y + w * z)
+    r11 = 1 - 2 * (x * x + z * z)
+    r12 = 2 * (y * z - w * x)
+    r20 = 2 * (x * z - w * y)
+    yaw = math.atan2(r10, r00) if math.hypot(r00, r10) > 1e-300 else 0.0
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    # Rows of R' = Rz(-yaw) @ R that are needed.
+    p00 = cy * r00 + sy * r10
+    p11 = -sy * r01 + cy * r11
+    p12 = -sy * r02 + cy * r12
+    pitch = math.atan2(-r20, p00)
+    roll = math.atan2(-p12, p11)
     return (roll, pitch, yaw)
 
 

@@ -59,3 +59,11 @@ def test_inverse_composes_to_identity(p, r):
 def test_quaternion_pose_is_normalised_and_canonical():
     pose = Pose.from_quat_xyzw((1, 2, 3), (0, 0, 0, -2))
     assert pose.as_list() == [1.0, 2.0, 3.0, 1.0, -0.0, -0.0, -0.0]
+
+
+@given(angles, st.sampled_from([math.pi / 2, -math.pi / 2]), angles,
+       st.floats(-1e-7, 1e-7, allow_nan=False))
+def test_rpy_extraction_is_exact_near_gimbal_lock(roll, pitch, yaw, nudge):
+    original = Pose.from_rpy((0, 0, 0), (roll, pitch + nudge, yaw))
+    rebuilt = Pose.from_rpy((0, 0, 0), original.rpy())
+    assert pose_gap(original, rebuilt) < 1e-12
