@@ -55,6 +55,8 @@ class Inertial:
     iyy: float = 1.0
     iyz: float = 0.0
     izz: float = 1.0
+    # The numbers' texts as written (mass, ixx...), for emitters that copy them.
+    texts: dict[str, str] = field(default_factory=dict)
     source: Source = field(default_factory=Source)
 
 

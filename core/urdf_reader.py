@@ -137,12 +137,16 @@ def read_inertial(el, state: UrdfState) -> Inertial:
         state.error(Code.ELEMENT_MISSING, "<inertial> needs a <mass>", el)
     else:
         inertial.mass = number(mass, "value", state, 0.0, required=True)
+        if mass.get("value") is not None:
+            inertial.texts["mass"] = mass.get("value")
     inertia = el.find("inertia")
     if inertia is None:
         state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
     else:
         for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
             setattr(inertial, key, number(inertia, key, state, 0.0, required=True))
+            if inertia.get(key) is not None:
+                inertial.texts[key] = inertia.get(key)
     return inertial
 
 

@@ -1,0 +1,58 @@
+"""The custom-element convention shared by ``urdf2sdf`` and ``sdf2urdf``.
+
+Whatever SDFormat cannot express (a planar or floating joint, calibration,
+safety_controller, transmissions, robot-level materials, URDF names that SDF
+generates) is written into the SDF as elements and attributes in the namespace
+``URDF_NS`` with the prefix ``urdf``. libsdformat keeps such custom elements and
+ignores them; ``sdf2urdf`` turns them back into the URDF they came from.
+
+A URDF element is carried as a *namespaced copy*: the same element tree with
+every tag put in the namespace, attributes and text unchanged.
+"""
+from __future__ import annotations
+
+import copy
+
+from lxml import etree
+
+URDF_NS = "urn:urdf-sdf:urdf"
+PREFIX = "urdf"
+
+
+def qname(tag: str) -> str:
+    """``{URDF_NS}tag``: the lxml name of a custom element or attribute."""
+    return f"{{{URDF_NS}}}{tag}"
+
+
+def namespaced_copy(el):
+    """A copy of URDF element ``el`` with every tag in ``URDF_NS``; comments are dropped."""
+    out = etree.Element(qname(el.tag), nsmap={PREFIX: URDF_NS})
+    for key, value in el.attrib.items():
+        out.set(key, value)
+    out.text = el.text
+    out.tail = None
+    for child in el:
+        if isinstance(child.tag, str):
+            out.append(namespaced_copy(child))
+    return out
+
+
+def plain_copy(el):
+    """The inverse of :func:`namespaced_copy`: tags back out of ``URDF_NS``."""
+    tag = etree.QName(el).localname
+    out = etree.Element(tag)
+    for key, value in el.attrib.items():
+        out.set(key, value)
+    out.text = el.text
+    for child in el:
+        if isinstance(child.tag, str):
+            out.append(plain_copy(child))
+    return out
+
+
+def is_custom(el) -> bool:
+    return isinstance(el.tag, str) and el.tag.startswith(f"{{{URDF_NS}}}")
+
+
+def deep_copy(el):
+    return copy.deepcopy(el)

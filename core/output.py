@@ -1,0 +1,41 @@
+"""Write command output atomically, never over an input file."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+class OutputError(Exception):
+    """The output cannot be written where it was asked (a usage problem)."""
+
+
+def write_output(data: bytes, destination: str | None, inputs: list[str] = ()) -> None:
+    """Write ``data`` to ``destination`` (stdout for None or ``-``).
+
+    A file is written to a temporary file in the same directory and renamed
+    into place, so a reader never sees half a file; an input file is never the
+    destination.
+    """
+    if destination in (None, "-"):
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    target = Path(destination)
+    for source in inputs:
+        if source not in (None, "-") and Path(source).exists() and target.exists() \
+                and os.path.samefile(source, target):
+            raise OutputError(f"refusing to overwrite the input file {source}")
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise OutputError(f"output directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
