@@ -95,7 +95,7 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
             leaf = link.name not in parents and link.name not in referenced
             if leaf and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
-        else:
+        elif joint.type not in FREE_JOINT_TYPES:
             diagnostics.warning(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
                                 f"{joint.type} joint [{joint.name}]; it stays a link (SDF gives "
                                 "a link without <inertial> a mass of 1)",
@@ -249,8 +249,10 @@ class Writer:
                 self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]; renamed "
                           f"[{name}]", shape.source)
         shape_el = sub(link_el, kind, name=name)
-        if shape.name != name:
-            shape_el.set(qname("name"), shape.name or "")
+        if not shape.name:
+            shape_el.set(qname("unnamed"), "true")
+        elif shape.name != name:
+            shape_el.set(qname("name"), shape.name)
         text = origin_text(shape.pose)
         if text:
             sub(shape_el, "pose", text)
