@@ -36,13 +36,6 @@ class PoseSpec:
     rpy_text: str | None = None
 
 
-@dataclass
-class Axis:
-    xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
-    expressed_in: str | None = None
-    xyz_text: str | None = None
-    source: Source = field(default_factory=Source)
-    xml: Any = None
 
 
 @dataclass
@@ -130,6 +123,18 @@ class Mimic:
     multiplier: float = 1.0
     offset: float = 0.0
     texts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Axis:
+    xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    expressed_in: str | None = None
+    xyz_text: str | None = None
+    source: Source = field(default_factory=Source)
+    xml: Any = None
+    limit: Limit | None = None
+    dynamics: Dynamics | None = None
+    mimic: Mimic | None = None
 
 
 @dataclass

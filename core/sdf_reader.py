@@ -22,8 +22,9 @@ from pathlib import Path
 from core import values
 from core.context import Context
 from core.diagnostics import Code, Diagnostics
-from core.model import (Axis, Document, Frame, Inertial, Joint, Link, Model, PoseSpec,
-                        Source, World)
+from core.custom import qname
+from core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
+                        Material, Mimic, Model, PoseSpec, Shape, Source, World)
 from core.pose import IDENTITY, Pose
 from core.xmlio import parse_xml, read_bytes
 
@@ -298,7 +299,56 @@ def read_link(el, state: ReadState) -> Link | None:
         link.inertial = read_inertial(inertial_el, state)
         check_inertia(link, inertial_el, state)
     check_unique_children(el, ("collision", "visual", "sensor", "light"), state)
+    link.visuals = [read_shape(c, state) for c in children(el, "visual")]
+    link.collisions = [read_shape(c, state) for c in children(el, "collision")]
     return link
+
+
+def read_shape(el, state: ReadState) -> Shape:
+    """A ``<visual>`` or ``<collision>``: name, pose, geometry and (visual) material."""
+    shape = Shape(name=el.get("name"), pose=read_pose(el, state), source=state.src(el), xml=el)
+    geometry_el = child(el, "geometry")
+    if geometry_el is not None:
+        shapes = [c for c in geometry_el if isinstance(c.tag, str)]
+        if shapes:
+            shape.geometry = read_geometry(shapes[0], state)
+    material_el = child(el, "material")
+    if material_el is not None:
+        shape.material = read_material(material_el, state)
+    return shape
+
+
+def read_geometry(el, state: ReadState) -> Geometry:
+    texts = {c.tag: (c.text or "").strip() for c in el if isinstance(c.tag, str)}
+    geometry = Geometry(kind=el.tag, texts=texts, source=state.src(el), xml=el)
+    if el.tag == "box" and child(el, "size") is not None:
+        geometry.size = read_vector3(child(el, "size"), state)
+    if child(el, "radius") is not None:
+        geometry.radius = read_double(child(el, "radius"), state, 0.0)
+    if child(el, "length") is not None:
+        geometry.length = read_double(child(el, "length"), state, 0.0)
+    if el.tag == "mesh":
+        geometry.uri = texts.get("uri")
+        if child(el, "scale") is not None:
+            geometry.scale = read_vector3(child(el, "scale"), state)
+    return geometry
+
+
+def read_material(el, state: ReadState) -> Material:
+    material = Material(name=el.get(qname("name")), source=state.src(el), xml=el)
+    for tag in ("diffuse", "ambient"):
+        color_el = child(el, tag)
+        if color_el is None:
+            continue
+        numbers = _floats((color_el.text or "").split())
+        if numbers is not None and len(numbers) in (3, 4):
+            material.color = tuple(numbers) + ((1.0,) if len(numbers) == 3 else ())
+            material.color_text = (color_el.text or "").strip()
+            break
+    texture = child(el, qname("texture"))
+    if texture is not None:
+        material.texture = texture.get("filename")
+    return material
 
 
 def read_inertial(el, state: ReadState) -> Inertial:
@@ -355,11 +405,33 @@ def read_joint(el, state: ReadState) -> Joint | None:
         axis_el = child(el, tag)
         if axis_el is not None:
             joint.axes.append(read_axis(axis_el, joint, state))
+    if joint.axes:
+        first = joint.axes[0]
+        joint.limit, joint.dynamics, joint.mimic = first.limit, first.dynamics, first.mimic
     return joint
 
 
 def read_axis(el, joint: Joint, state: ReadState) -> Axis:
     axis = Axis(source=state.src(el), xml=el)
+    limit_el = child(el, "limit")
+    if limit_el is not None:
+        axis.limit = Limit(*(read_double(child(limit_el, key), state, None)
+                             for key in ("lower", "upper", "effort", "velocity")),
+                           texts={c.tag: (c.text or "").strip() for c in limit_el
+                                  if isinstance(c.tag, str)})
+    dynamics_el = child(el, "dynamics")
+    if dynamics_el is not None:
+        axis.dynamics = Dynamics(read_double(child(dynamics_el, "damping"), state, None),
+                                 read_double(child(dynamics_el, "friction"), state, None),
+                                 texts={c.tag: (c.text or "").strip() for c in dynamics_el
+                                        if isinstance(c.tag, str)})
+    mimic_el = child(el, "mimic")
+    if mimic_el is not None and mimic_el.get("joint"):
+        axis.mimic = Mimic(mimic_el.get("joint"),
+                           read_double(child(mimic_el, "multiplier"), state, 1.0),
+                           read_double(child(mimic_el, "offset"), state, 0.0),
+                           texts={c.tag: (c.text or "").strip() for c in mimic_el
+                                  if isinstance(c.tag, str)})
     xyz_el = child(el, "xyz")
     if xyz_el is not None:
         axis.xyz_text = xyz_el.text or ""

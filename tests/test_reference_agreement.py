@@ -20,6 +20,30 @@ TOL = 1e-9
 MAX_VERSION = (1, 9)
 # The comparison must not pass by comparing (almost) nothing.
 MIN_COMPARED = 20
+# Fixtures that libsdformat 12 accepts and we reject, on purpose: the spec (and libsdformat
+# 14, which ../shared/conformance/expected.json records) says they are invalid, or our XML
+# hardening refuses them. Each must keep disagreeing in exactly that way (we reject);
+# when it agrees, take it off this list.
+_EXPRESSED_IN = ("libsdformat 12 does not check //axis/xyz/@expressed_in when loading; "
+                 "libsdformat 14 does (conformance case joint_axis_invalid_expressed_in.sdf: "
+                 "JOINT_AXIS_EXPRESSED_IN_INVALID)")
+_XML_UNSAFE = ("we refuse a DTD with entity declarations (XML_UNSAFE) by design; "
+               "libsdformat's TinyXML2 leaves the entity unexpanded and loads the file")
+KNOWN_DIFFERENCES = {
+    "core/xml_billion_laughs.sdf": _XML_UNSAFE,
+    "core/xml_external_entity.sdf": _XML_UNSAFE,
+    "spec/joint_axis_expressed_in_missing.sdf": _EXPRESSED_IN,
+    "spec/joint_axis_xyz_expressed_in_own_model_name.sdf": _EXPRESSED_IN,
+    "spec/nested_scope_joint_parent_outside_nested_model.sdf":
+        "libsdformat 12 does not check the <parent> of a joint inside a nested model "
+        "(even a name that exists nowhere loads without error)",
+    "spec/nested_scope_world_joint_child_unqualified.sdf":
+        "libsdformat 12 ignores //world/joint (no World::Joint before libsdformat 14), "
+        "so it never resolves the unqualified child",
+    "spec/world_frame_name_same_as_model.sdf":
+        "libsdformat 12 renames a //world/frame that collides with a model (M -> M_frame) "
+        "with only a console warning; the spec requires unique sibling names",
+}
 
 
 def sdf_version(path: Path) -> tuple[int, ...] | None:
@@ -61,6 +85,14 @@ def test_agrees_with_reference(path, sdf_reference):
         pytest.skip(f"not a valid fixture for the reference {codes}")
     ours = frames_report(load(path))
     problems = compare_reports(reference, ours, TOL)
+    known = KNOWN_DIFFERENCES.get(_id(path))
+    if known:
+        assert problems, (f"{_id(path)} now agrees with the reference: "
+                          "remove it from KNOWN_DIFFERENCES")
+        assert not ours.get("ok"), (f"{_id(path)} is a known validity difference but we "
+                                    "accept it; it disagrees otherwise:\n  "
+                                    + "\n  ".join(problems))
+        pytest.xfail(known)
     assert not problems, f"{_id(path)} disagrees with the reference:\n  " + "\n  ".join(problems)
 
 
@@ -69,6 +101,12 @@ def test_enough_fixtures_compared(sdf_reference):
     assert len(valid) >= MIN_COMPARED, (
         f"only {len(valid)} valid SDF <= 1.9 fixtures under {FIXTURES} "
         f"(of {len(CANDIDATES)} candidates); the agreement test needs >= {MIN_COMPARED}")
+
+
+def test_known_differences_are_fixtures():
+    ids = {_id(p) for p in CANDIDATES}
+    stale = sorted(set(KNOWN_DIFFERENCES) - ids)
+    assert not stale, f"KNOWN_DIFFERENCES names files that are not SDF <= 1.9 fixtures: {stale}"
 
 
 # The comparison itself.
