@@ -56,3 +56,26 @@ def is_custom(el) -> bool:
 
 def deep_copy(el):
     return copy.deepcopy(el)
+
+
+def custom_children(el, tag: str) -> list:
+    """The ``urdf:TAG`` children of an SDF element (None-safe)."""
+    if el is None:
+        return []
+    return [c for c in el if isinstance(c.tag, str) and c.tag == qname(tag)]
+
+
+def custom_joints(model_el) -> list[dict]:
+    """URDF joints SDF cannot express (floating, planar), carried as ``<urdf:joint>``:
+    ``{"name", "type", "parent", "child", "axis", "xml"}`` for each."""
+    joints = []
+    for el in custom_children(model_el, "joint"):
+        parent = el.find(qname("parent"))
+        child = el.find(qname("child"))
+        axis = el.find(qname("axis"))
+        if parent is None or child is None or not el.get("name"):
+            continue
+        joints.append({"name": el.get("name"), "type": el.get("type", ""),
+                       "parent": parent.get("link", ""), "child": child.get("link", ""),
+                       "axis": axis.get("xyz") if axis is not None else None, "xml": el})
+    return joints

@@ -104,6 +104,13 @@ def rpy_from_quat(q: Quat) -> Vec3:
     return (roll, pitch, yaw)
 
 
+def quat_from_axis_angle(axis: Vec3, angle: float) -> Quat:
+    """Rotation by ``angle`` about unit vector ``axis``."""
+    half = angle / 2
+    s = math.sin(half)
+    return (math.cos(half), axis[0] * s, axis[1] * s, axis[2] * s)
+
+
 def normalize_quat(q: Quat) -> Quat:
     norm = math.sqrt(sum(c * c for c in q))
     if norm == 0 or not math.isfinite(norm):

@@ -1,0 +1,227 @@
+"""The kinematic tree of a loaded model: links, joints, and forward kinematics.
+
+Built from the frame graph, so it is the same for SDFormat and URDF input: a
+joint connects the link its parent frame is attached to with the link its
+child frame is attached to; ``X_PJ`` is the joint frame in the parent link frame
+and ``X_JC`` the child link frame in the joint frame (identity for URDF).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.custom import custom_joints
+from core.graph import Kind, relative_pose, root_pose
+from core.graph.frame_graph import WORLD_SENTINEL
+from core.pose import IDENTITY, Pose, quat_from_axis_angle
+
+WORLD = "world"
+
+
+@dataclass
+class KinematicJoint:
+    name: str
+    type: str
+    parent: str          # scoped link name, or "world"
+    child: str
+    X_PJ: Pose
+    X_JC: Pose
+    axes: list[tuple[float, float, float]]
+    element: object
+    vertex: int
+
+    def motion(self, q: float) -> Pose:
+        """Joint frame motion ``X_JpJc(q)`` for one-degree-of-freedom joints."""
+        if not self.axes or self.type not in ("revolute", "continuous", "prismatic"):
+            return IDENTITY
+        axis = self.axes[0]
+        if self.type == "prismatic":
+            return Pose((axis[0] * q, axis[1] * q, axis[2] * q))
+        return Pose((0.0, 0.0, 0.0), quat_from_axis_angle(axis, q))
+
+
+@dataclass
+class KinematicTree:
+    links: list[str] = field(default_factory=list)
+    joints: list[KinematicJoint] = field(default_factory=list)
+    link_poses: dict[str, Pose] = field(default_factory=dict)     # zero configuration
+    parent_joint: dict[str, KinematicJoint] = field(default_factory=dict)
+    children: dict[str, list[KinematicJoint]] = field(default_factory=dict)
+    extra_parents: list[KinematicJoint] = field(default_factory=list)
+
+    @property
+    def roots(self) -> list[str]:
+        return [name for name in self.links if name not in self.parent_joint]
+
+    def loop_joints(self) -> list[KinematicJoint]:
+        """Joints that close a kinematic loop: a second parent of a link, or a cycle."""
+        closing = list(self.extra_parents)
+        reached = set()
+        stack = list(self.roots) + [WORLD]
+        while stack:
+            name = stack.pop()
+            if name in reached:
+                continue
+            reached.add(name)
+            stack.extend(j.child for j in self.children.get(name, []))
+        seen_cycles: set[str] = set()
+        for name in self.links:
+            if name in reached or name in seen_cycles:
+                continue
+            path: list[str] = []
+            current = name
+            while current in self.parent_joint and current not in path:
+                path.append(current)
+                current = self.parent_joint[current].parent
+            seen_cycles.update(path)
+            if current in path:
+                closing.append(self.parent_joint[current])
+        return closing
+
+    def forward(self, q: dict[str, float] | None = None) -> dict[str, Pose]:
+        """Every link's pose relative to the root frame at configuration ``q``
+        (joint name -> position; missing joints at zero)."""
+        q = q or {}
+        poses: dict[str, Pose] = {}
+        stack = [(root, self.link_poses[root]) for root in self.roots]
+        if WORLD in self.children:
+            stack.append((WORLD, IDENTITY))
+        while stack:
+            name, pose = stack.pop()
+            if name in poses:
+                continue
+            if name != WORLD:
+                poses[name] = pose
+            for joint in self.children.get(name, []):
+                child = pose * joint.X_PJ * joint.motion(q.get(joint.name, 0.0)) * joint.X_JC
+                stack.append((joint.child, child))
+        return poses
+
+
+def build_tree(result, scope=None) -> KinematicTree:
+    """The kinematic tree of the model owning ``scope`` (default: the root scope) in
+    ``result`` (a valid ``core.loader.LoadResult``). Names are scoped from that model;
+    poses are relative to its frame."""
+    graph = result.graph
+    scope = scope if scope is not None else graph.root
+    view = _ScopeView(graph, scope)
+    tree = KinematicTree()
+    vertices = graph.vertices
+    for vertex in view.members(Kind.LINK):
+        name = view.name(vertex.id)
+        tree.links.append(name)
+        tree.link_poses[name] = view.pose(vertex.id)
+    for vertex in view.members(Kind.JOINT):
+        if vertex.attached_to is None:
+            continue
+        child_link = graph.attached_link.get(vertex.attached_to)
+        if child_link is None or vertices[child_link].kind is not Kind.LINK:
+            continue
+        parent_link = _parent_link(graph, vertex)
+        if parent_link is None:
+            continue
+        joint = _kinematic_joint(result, view, vertex, parent_link, child_link)
+        tree.joints.append(joint)
+        if joint.child in tree.parent_joint:
+            tree.extra_parents.append(joint)
+            continue
+        tree.parent_joint[joint.child] = joint
+        tree.children.setdefault(joint.parent, []).append(joint)
+    add_custom_joints(tree, view, scope)
+    return tree
+
+
+def add_custom_joints(tree: KinematicTree, view: "_ScopeView", scope) -> None:
+    """``<urdf:joint>`` elements (floating and planar joints that urdf2sdf could not write
+    as SDF joints) connect their free child link to its parent, at the pose it has."""
+    model_xml = getattr(scope.owner.element, "xml", None)
+    for custom in custom_joints(model_xml):
+        parent, child = custom["parent"], custom["child"]
+        if child not in tree.link_poses or child in tree.parent_joint or \
+                (parent not in tree.link_poses and parent != WORLD):
+            continue
+        parent_pose = tree.link_poses.get(parent, IDENTITY)
+        X_PJ = parent_pose.inverse() * tree.link_poses[child]
+        axes = []
+        if custom["axis"]:
+            try:
+                x, y, z = (float(v) for v in custom["axis"].split())
+                norm = (x * x + y * y + z * z) ** 0.5
+                axes = [(x / norm, y / norm, z / norm)] if norm else []
+            except ValueError:
+                axes = []
+        element = CustomJointElement(custom["name"], custom["type"], custom["xml"])
+        joint = KinematicJoint(custom["name"], custom["type"], parent, child, X_PJ, IDENTITY,
+                               axes, element, -1)
+        tree.joints.append(joint)
+        tree.parent_joint[child] = joint
+        tree.children.setdefault(parent, []).append(joint)
+
+
+@dataclass
+class CustomJointElement:
+    """What a ``<urdf:joint>`` provides where a core.model.Joint would be."""
+    name: str
+    type: str
+    xml: object
+
+    @property
+    def source(self):
+        from core.model import Source
+        return Source(None, self.xml.sourceline)
+
+
+class _ScopeView:
+    """Vertices of one model's subtree, named and posed relative to that model."""
+
+    def __init__(self, graph, scope):
+        self.graph = graph
+        self.scope = scope
+        self.prefix = scope.prefix
+        self.base = scope.owner.id
+
+    def members(self, kind: Kind):
+        for vertex in self.graph.vertices:
+            if vertex.kind is kind and vertex.scope is not None and \
+                    vertex.scoped_name.startswith(self.prefix):
+                yield vertex
+
+    def name(self, vid: int) -> str:
+        return self.graph.vertices[vid].scoped_name[len(self.prefix):]
+
+    def pose(self, vid: int) -> Pose:
+        if self.scope.owner.scope is None:
+            return root_pose(self.graph, vid)
+        return relative_pose(self.graph, vid, self.base)
+
+
+def _parent_link(graph, vertex) -> int | None:
+    """The link vertex (or WORLD_SENTINEL for the world) a joint's parent frame rides on."""
+    if vertex.parent in (None,):
+        return None
+    if vertex.parent == WORLD_SENTINEL:
+        return WORLD_SENTINEL
+    sink = graph.attached_link.get(vertex.parent)
+    if sink is None:
+        return None
+    if graph.vertices[sink].kind is Kind.WORLD:
+        return WORLD_SENTINEL
+    if graph.vertices[sink].kind is not Kind.LINK:
+        return None
+    return sink
+
+
+def _kinematic_joint(result, view: _ScopeView, vertex, parent_link: int,
+                     child_link: int) -> KinematicJoint:
+    graph = result.graph
+    if parent_link == WORLD_SENTINEL:
+        parent_name = WORLD
+        X_PJ = view.pose(vertex.id)
+    else:
+        parent_name = view.name(parent_link)
+        X_PJ = relative_pose(graph, vertex.id, parent_link)
+    X_JC = relative_pose(graph, child_link, vertex.id)
+    axes = [result.axis_in_joint_frame(vertex.scoped_name, i)
+            for i in range(len(getattr(vertex.element, "axes", [])))]
+    return KinematicJoint(view.name(vertex.id), vertex.element.type, parent_name,
+                          view.name(child_link), X_PJ, X_JC,
+                          [a for a in axes if a is not None], vertex.element, vertex.id)

@@ -1,0 +1,246 @@
+"""URDF parity: can this SDF model become a URDF by copying ``xyz``/``rpy`` text?
+
+A model has parity when it is a kinematic tree whose poses form URDF-style
+chains (the pose frame semantics proposal, "Parity with URDF"):
+
+* every joint pose is ``relative_to`` its parent link, directly or through
+  frames, with at most one non-identity pose on the way (whose text becomes the
+  URDF ``<origin>``); what a frame is attached to does not change zero-configuration
+  poses, so it does not matter here;
+* every child link sits at its joint: identity poses all the way to the joint;
+* the root link sits at the model frame; axes are in the joint frame;
+* explicit frames are posed relative to the link they are attached to, the same
+  way, so that each can become a fixed joint with copied text;
+* no nested models, and only joint types URDF has.
+
+Each rule has a stable code (``URDF_PARITY_*``) and the report names every
+element that breaks one, and why. ``copyable`` records, per joint and frame, the
+pose whose text can be copied (or ``None`` for the identity), so that ``sdf2urdf``
+copies text wherever the structure allows, also when parity fails elsewhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.diagnostics import Code, Diagnostic, Severity
+from core.graph import Kind, Vertex
+from core.model import PoseSpec
+from core.pose import IDENTITY
+
+URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
+
+RULES = {
+    "URDF_PARITY_NESTED_MODEL": "URDF has no nested models: a nested model's links can only be "
+                                "flattened with computed poses.",
+    "URDF_PARITY_JOINT_TYPE": "The joint type has no URDF counterpart (ball, universal, screw, "
+                              "gearbox, revolute2).",
+    "URDF_PARITY_NOT_A_TREE": "URDF kinematics is a tree: one root link, each link the child "
+                              "of at most one joint, no loops.",
+    "URDF_PARITY_JOINT_POSE": "A URDF joint origin is the joint frame in its parent link: the "
+                              "joint pose must be relative_to the parent link, directly or "
+                              "through frames, with at most one non-identity pose on the way.",
+    "URDF_PARITY_CHILD_LINK_POSE": "A URDF child link frame is its joint frame: the link pose "
+                                   "must be the identity relative_to its joint (directly or "
+                                   "through identity frames).",
+    "URDF_PARITY_ROOT_LINK_POSE": "The URDF root link frame is the robot frame: the root link "
+                                  "must sit at the model frame.",
+    "URDF_PARITY_AXIS_FRAME": "A URDF axis is expressed in the joint frame: xyz/@expressed_in "
+                              "must be empty (or the joint itself).",
+    "URDF_PARITY_FRAME_POSE": "A frame becomes a fixed joint whose origin is the frame in its "
+                              "attached link: its pose must be relative_to that link (directly "
+                              "or through frames), with at most one non-identity pose on the "
+                              "way.",
+}
+
+
+def is_identity(spec: PoseSpec) -> bool:
+    value = spec.value
+    return value.position == (0.0, 0.0, 0.0) and value.rotation == (1.0, 0.0, 0.0, 0.0)
+
+
+def is_text_copyable(spec: PoseSpec) -> bool:
+    """Six Euler numbers in radians: the text splits into URDF xyz and rpy."""
+    return spec.rotation_format == "euler_rpy" and not spec.degrees and \
+        len(spec.text.split()) in (0, 6)
+
+
+@dataclass
+class ParityReport:
+    model: str
+    findings: list[Diagnostic] = field(default_factory=list)
+    # joint or frame name -> the single pose whose text is its URDF origin (None: identity).
+    copyable: dict[str, PoseSpec | None] = field(default_factory=dict)
+
+    @property
+    def holds(self) -> bool:
+        return not self.findings
+
+    def add(self, code: str, where, message: str) -> None:
+        """Record a broken rule; ``where`` is a vertex, an element with a source, or None."""
+        source = getattr(where, "source", where)
+        self.findings.append(Diagnostic(Code(code), Severity.ERROR, message,
+                                        getattr(source, "file", None),
+                                        getattr(source, "line", None)))
+
+
+def check_parity(result, scope=None) -> ParityReport:
+    """Check URDF parity of the model owning ``scope`` (default: the root model)."""
+    from core.kinematics import build_tree
+
+    graph = result.graph
+    scope = scope if scope is not None else graph.root
+    owner = scope.owner
+    report = ParityReport(owner.scoped_name or owner.name)
+    for vid in scope.vertices:
+        vertex = graph.vertices[vid]
+        if vertex.kind is Kind.MODEL:
+            report.add("URDF_PARITY_NESTED_MODEL", vertex, f"nested model [{vertex.name}]: "
+                       + RULES["URDF_PARITY_NESTED_MODEL"])
+    tree = build_tree(result, scope)
+    check_tree_shape(tree, report)
+    child_at_joint = {}
+    for joint in tree.joints:
+        if joint.vertex < 0:
+            continue  # a <urdf:joint>: checked by check_custom_joint
+        vertex = graph.vertices[joint.vertex]
+        if joint.type not in URDF_JOINT_TYPES:
+            report.add("URDF_PARITY_JOINT_TYPE", vertex, f"joint [{joint.name}] is of type "
+                       f"[{joint.type}]: " + RULES["URDF_PARITY_JOINT_TYPE"])
+        child = graph.find(joint.child)
+        if child is not None and identity_chain_to(graph, child, joint.vertex):
+            child_at_joint[joint.child] = joint.vertex
+    for joint in tree.joints:
+        if joint.vertex < 0:
+            check_custom_joint(graph, scope, joint, child_at_joint, report)
+            continue
+        check_joint(graph, joint, child_at_joint, report)
+        check_child_link(graph, joint, child_at_joint, report)
+    for name in tree.roots:
+        vertex = graph.find(name)
+        if vertex is not None and not identity_chain_to(graph, vertex, scope.owner.id):
+            report.add("URDF_PARITY_ROOT_LINK_POSE", vertex, f"root link [{name}] is not at the "
+                       "model frame: " + RULES["URDF_PARITY_ROOT_LINK_POSE"])
+    for vid in scope.vertices:
+        vertex = graph.vertices[vid]
+        if vertex.kind is Kind.FRAME:
+            check_frame(graph, vertex, child_at_joint, report)
+    return report
+
+
+def check_tree_shape(tree, report: ParityReport) -> None:
+    roots = tree.roots
+    if len(roots) > 1:
+        report.add("URDF_PARITY_NOT_A_TREE", None, f"several root links ({', '.join(roots)}): "
+                   + RULES["URDF_PARITY_NOT_A_TREE"])
+    for joint in tree.loop_joints():
+        report.add("URDF_PARITY_NOT_A_TREE", joint.element, f"joint [{joint.name}] closes a "
+                   "kinematic loop: " + RULES["URDF_PARITY_NOT_A_TREE"])
+
+
+def pose_spec(vertex: Vertex) -> PoseSpec | None:
+    return getattr(vertex.element, "pose", None)
+
+
+def relative_chain(graph, vertex: Vertex, stop: set[int], through):
+    """Follow relative_to edges from ``vertex`` until a vertex in ``stop``.
+
+    Every vertex passed on the way must satisfy ``through``. Returns the pose
+    specs met (vertex's own first), or None when the chain leaves the allowed path.
+    """
+    specs: list[PoseSpec] = []
+    current = vertex
+    seen = set()
+    while current.id not in stop:
+        if current.id in seen or current.relative_to is None or current.id != vertex.id \
+                and not through(current):
+            return None
+        seen.add(current.id)
+        spec = pose_spec(current)
+        if spec is None:
+            return None
+        specs.append(spec)
+        current = graph.vertices[current.relative_to]
+    return specs
+
+
+def single_pose(specs: list[PoseSpec]) -> tuple[bool, PoseSpec | None]:
+    """Whether at most one spec is non-identity and copyable; and that one."""
+    moving = [s for s in specs if not is_identity(s)]
+    if len(moving) > 1 or any(not is_text_copyable(s) for s in moving):
+        return False, None
+    return True, (moving[0] if moving else None)
+
+
+def identity_chain_to(graph, vertex: Vertex, target: int) -> bool:
+    specs = relative_chain(graph, vertex, {target}, lambda v: v.kind is Kind.FRAME)
+    return specs is not None and all(is_identity(s) for s in specs)
+
+
+def link_equivalents(graph, link_vid: int, child_at_joint: dict) -> set[int]:
+    """The link and the joint it sits at with an identity pose: the same frame."""
+    name = graph.vertices[link_vid].scoped_name
+    equivalent = {link_vid}
+    if name in child_at_joint:
+        equivalent.add(child_at_joint[name])
+    return equivalent
+
+
+def check_joint(graph, joint, child_at_joint: dict, report: ParityReport) -> None:
+    vertex = graph.vertices[joint.vertex]
+    if joint.parent == "world":
+        targets = {vertex.scope.owner.id}
+    else:
+        targets = link_equivalents(graph, graph.find(joint.parent).id, child_at_joint)
+    specs = relative_chain(graph, vertex, targets, lambda v: v.kind is Kind.FRAME)
+    ok, spec = single_pose(specs) if specs is not None else (False, None)
+    if ok:
+        report.copyable[joint.name] = spec
+    else:
+        relative_to = vertex.element.pose.relative_to or f"its child [{joint.child}] (default)"
+        report.add("URDF_PARITY_JOINT_POSE", vertex, f"joint [{joint.name}] pose is relative to "
+                   f"{relative_to}, not to its parent link [{joint.parent}]: "
+                   + RULES["URDF_PARITY_JOINT_POSE"])
+    for axis in getattr(vertex.element, "axes", []):
+        if axis.expressed_in not in (None, vertex.name):
+            report.add("URDF_PARITY_AXIS_FRAME", axis.source, f"an axis of joint [{joint.name}] "
+                       f"is expressed in [{axis.expressed_in}]: " + RULES["URDF_PARITY_AXIS_FRAME"])
+
+
+def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
+    """A ``<urdf:joint>``'s free child link must be posed relative to the parent link."""
+    child = graph.lookup(scope, joint.child)
+    if joint.parent == "world":
+        targets = {scope.owner.id}
+    else:
+        targets = link_equivalents(graph, graph.lookup(scope, joint.parent), child_at_joint)
+    specs = relative_chain(graph, graph.vertices[child], targets,
+                           lambda v: v.kind is Kind.FRAME)
+    ok, spec = single_pose(specs) if specs is not None else (False, None)
+    if ok:
+        report.copyable[joint.name] = spec
+    else:
+        report.add("URDF_PARITY_JOINT_POSE", graph.vertices[child], f"link [{joint.child}] of "
+                   f"{joint.type} joint [{joint.name}] is not posed relative to its parent link "
+                   f"[{joint.parent}]: " + RULES["URDF_PARITY_JOINT_POSE"])
+
+
+def check_child_link(graph, joint, child_at_joint: dict, report: ParityReport) -> None:
+    if joint.child not in child_at_joint:
+        vertex = graph.find(joint.child)
+        report.add("URDF_PARITY_CHILD_LINK_POSE", vertex, f"link [{joint.child}] does not sit at "
+                   f"its joint [{joint.name}]: " + RULES["URDF_PARITY_CHILD_LINK_POSE"])
+
+
+def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityReport) -> None:
+    link = graph.attached_link.get(vertex.id)
+    if link is None or graph.vertices[link].kind is not Kind.LINK:
+        return
+    targets = link_equivalents(graph, link, child_at_joint)
+    specs = relative_chain(graph, vertex, targets, lambda v: v.kind is Kind.FRAME)
+    ok, spec = single_pose(specs) if specs is not None else (False, None)
+    if ok:
+        report.copyable[vertex.scoped_name[len(vertex.scope.prefix):]] = spec
+    else:
+        report.add("URDF_PARITY_FRAME_POSE", vertex, f"frame [{vertex.name}] is not posed "
+                   f"relative to its link [{graph.vertices[link].scoped_name}]: "
+                   + RULES["URDF_PARITY_FRAME_POSE"])
