@@ -34,6 +34,8 @@ class PoseSpec:
     # URDF <origin>: the xyz and rpy attribute texts as written (None when absent).
     xyz_text: str | None = None
     rpy_text: str | None = None
+    # SDF: the <pose> element itself, for custom markup on it.
+    xml: Any = None
 
 
 

@@ -188,7 +188,7 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
         state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
                     "a boolean", el)
     rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
-    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el))
+    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el), xml=el)
     tokens = text.split()
     if not tokens:
         return spec

@@ -69,14 +69,16 @@ def convert_urdf(result: LoadResult, options: Options) -> Conversion:
         diagnostics.error(Code.FILE_READ, "the input is not a URDF file", result.document.file)
         return Conversion(None, None, diagnostics)
     model = result.document.model
-    lumped_frames = []
+    lumped_frames, lumped_elements = [], None
     if options.lump_fixed:
         from urdf2sdf.lump import lump_fixed_joints
-        model, lumped_frames = lump_fixed_joints(model, result, diagnostics)
+        model, lumped_frames, lumped_elements = lump_fixed_joints(model, diagnostics)
     plan = make_plan(model, options, bool(lumped_frames), diagnostics)
     if plan is None:
         return Conversion(None, None, diagnostics)
     writer = Writer(model, result, options, plan, diagnostics)
+    if lumped_elements is not None:  # a lumped link's name finds its surviving link
+        writer.elements = lumped_elements
     root = writer.write(lumped_frames)
     return Conversion(to_bytes(root), plan.version, diagnostics)
 
@@ -130,6 +132,21 @@ def gazebo_references(model: Model) -> set[str]:
     return {block.get("reference") for block in model.gazebo if block.get("reference")}
 
 
+def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
+                     keep_empty: bool = False):
+    """``<pose>`` with the URDF origin's text; ``urdf:origin`` lists the attributes the
+    origin had when it lacked one, so that sdf2urdf writes back exactly the same."""
+    text = origin_text(pose)
+    if not text and not keep_empty and relative_to is None:
+        return None
+    pose_el = sub(parent_el, "pose", text or None, relative_to=relative_to)
+    present = [name for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text))
+               if value is not None]
+    if text and len(present) == 1:
+        pose_el.set(qname("origin"), present[0])
+    return pose_el
+
+
 def origin_text(pose: PoseSpec) -> str:
     """``xyz rpy`` as written in the URDF (``0 0 0`` for an absent attribute), or ``""``
     when there was no ``<origin>``."""
@@ -181,7 +198,7 @@ class Writer:
         if self.model.gazebo:
             from urdf2sdf.gazebo import apply_gazebo_extensions
             apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
-                                    self.plan.version)
+                                    self.plan.version, self.model.source.file)
         return root
 
     # ---- poses ------------------------------------------------------------------------
@@ -196,8 +213,7 @@ class Writer:
         if joint is not None:
             if self.options.relative:
                 if joint.type in FREE_JOINT_TYPES:
-                    sub(link_el, "pose", origin_text(joint.pose) or None,
-                        relative_to=self.joint_parent_frame(joint))
+                    pose_from_origin(link_el, joint.pose, self.joint_parent_frame(joint))
                 else:
                     sub(link_el, "pose", relative_to=joint.name)
             else:
@@ -220,8 +236,7 @@ class Writer:
         frame_el = sub(model_el, "frame", name=link.name, attached_to=joint.parent)
         frame_el.set(qname("joint"), joint.name)
         if self.options.relative:
-            sub(frame_el, "pose", origin_text(joint.pose) or None,
-                relative_to=self.joint_parent_frame(joint))
+            pose_from_origin(frame_el, joint.pose, self.joint_parent_frame(joint))
         else:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
         self.elements[link.name] = frame_el
@@ -229,9 +244,7 @@ class Writer:
     def write_inertial(self, link_el, link: Link) -> None:
         inertial = link.inertial
         inertial_el = sub(link_el, "inertial")
-        text = origin_text(inertial.pose)
-        if text:
-            sub(inertial_el, "pose", text)
+        pose_from_origin(inertial_el, inertial.pose)
         sub(inertial_el, "mass", inertial.texts.get("mass", repr(inertial.mass)))
         inertia_el = sub(inertial_el, "inertia")
         for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
@@ -253,9 +266,7 @@ class Writer:
             shape_el.set(qname("unnamed"), "true")
         elif shape.name != name:
             shape_el.set(qname("name"), shape.name)
-        text = origin_text(shape.pose)
-        if text:
-            sub(shape_el, "pose", text)
+        pose_from_origin(shape_el, shape.pose)
         if shape.geometry is not None:
             self.write_geometry(shape_el, shape.geometry)
         if kind == "visual" and shape.material is not None:
@@ -308,8 +319,7 @@ class Writer:
     def write_joint(self, model_el, joint: Joint):
         joint_el = sub(model_el, "joint", name=joint.name, type=joint.type)
         if self.options.relative:
-            sub(joint_el, "pose", origin_text(joint.pose) or None,
-                relative_to=self.joint_parent_frame(joint))
+            pose_from_origin(joint_el, joint.pose, self.joint_parent_frame(joint))
         sub(joint_el, "parent", joint.parent)
         sub(joint_el, "child", joint.child)
         if joint.type != "fixed" and joint.axes:

@@ -77,8 +77,54 @@ def root_pose(graph: FrameGraph, vid: int) -> Pose | None:
     return pose
 
 
+# Walking up from both frames to their nearest common relative_to ancestor costs the
+# distance between them; beyond this many steps the root-relative poses are used.
+NEAREST_ANCESTOR_STEPS = 64
+
+
+def edge_pose(graph: FrameGraph, vid: int) -> Pose | None:
+    """``X_TV``: vertex ``vid``'s pose relative to its relative_to target T."""
+    vertex = graph.vertices[vid]
+    if vertex.kind is Kind.MODEL and vertex.placement is not None and vertex.placement != vid:
+        if local_pose(graph, vid) is None:
+            return None
+        placement = _product(graph, down_path(graph, vertex.inner, vertex.placement))
+        return vertex.pose * placement.inverse()
+    return vertex.pose
+
+
 def relative_pose(graph: FrameGraph, frame: int, relative_to: int) -> Pose | None:
-    """``X_RF``: the pose of ``frame`` relative to ``relative_to``."""
+    """``X_RF``: the pose of ``frame`` relative to ``relative_to``.
+
+    Composes the relative_to edges between the two frames and their nearest
+    common ancestor, so that frames posed on one another resolve exactly (an
+    identity chain gives exactly the identity); far-apart frames go through the
+    root-relative poses.
+    """
+    if frame == relative_to:
+        return IDENTITY
+    if frame in graph.relative_broken or relative_to in graph.relative_broken:
+        return None
+    up_frame = {frame: IDENTITY}      # ancestor -> X_ancestor_frame
+    up_base = {relative_to: IDENTITY}
+    ends = [frame, relative_to]
+    for _ in range(NEAREST_ANCESTOR_STEPS):
+        for side, (mine, theirs) in enumerate(((up_frame, up_base), (up_base, up_frame))):
+            current = ends[side]
+            if current in theirs:
+                return theirs[current].inverse() * mine[current] if side == 0 else \
+                    mine[current].inverse() * theirs[current]
+            target = graph.vertices[current].relative_to
+            if graph.vertices[current].scope is None or target is None:
+                continue
+            edge = edge_pose(graph, current)
+            if edge is None:
+                return None
+            mine[target] = edge * mine[current]
+            ends[side] = target
+            if target in theirs:
+                return theirs[target].inverse() * mine[target] if side == 0 else \
+                    mine[target].inverse() * theirs[target]
     a = root_pose(graph, relative_to)
     b = root_pose(graph, frame)
     if a is None or b is None:

@@ -1,0 +1,504 @@
+"""SDFormat -> URDF conversion policy.
+
+URDF frames: a child link's frame *is* its joint frame, and a joint origin is the
+joint frame in the parent link's (URDF) frame. For each link L with parent joint
+J, ``X_JL`` (L in J) is generally not the identity in SDF; everything written in
+L's frame (inertial, visuals, collisions, frames attached to L) is re-expressed
+in J's frame by ``X_JL``. Where the URDF-parity checker found that the structure
+allows it, the ``xyz``/``rpy`` text is copied instead of computed.
+
+Nested models are flattened with ``Options.separator`` between scope names;
+explicit frames become a fixed joint and a massless link; custom ``urdf:``
+elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
+errors, or with ``approximate`` documented approximations with a warning each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from core.custom import custom_children, custom_joints, plain_copy, qname
+from core.diagnostics import Code, Diagnostics
+from core.graph import Kind, relative_pose
+from core.kinematics import KinematicJoint, KinematicTree, build_tree
+from core.model import Link, PoseSpec, Shape
+from core.parity import check_parity
+from core.pose import IDENTITY, Pose
+from core.sdf_writer import number_text, numbers_text
+
+URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
+APPROXIMABLE = {"ball", "universal", "revolute2", "screw", "gearbox"}
+
+
+@dataclass
+class Options:
+    model: str | None = None
+    separator: str = "::"
+    drop_frames: bool = False
+    approximate: bool = False
+    uri_scheme: str | None = None
+
+
+@dataclass
+class Conversion:
+    xml: bytes | None
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    parity_holds: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.xml is not None and not self.diagnostics.has_errors
+
+
+def convert_sdf(result, options: Options) -> Conversion:
+    diagnostics = Diagnostics(result.diagnostics)
+    if not result.ok or result.graph is None:
+        return Conversion(None, diagnostics)
+    scope = choose_model(result, options, diagnostics)
+    if scope is None:
+        return Conversion(None, diagnostics)
+    writer = UrdfWriter(result, scope, options, diagnostics)
+    root = writer.write()
+    if root is None or diagnostics.has_errors:
+        return Conversion(None, diagnostics)
+    etree.indent(root, space="  ")
+    data = etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return Conversion(data, diagnostics, writer.parity.holds)
+
+
+def choose_model(result, options: Options, diagnostics: Diagnostics):
+    """The scope of the model to convert: the root model, or one model of a world."""
+    graph = result.graph
+    root = graph.root
+    file = result.document.file
+    if not root.is_world:
+        if options.model not in (None, root.owner.name):
+            diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the file's model "
+                              f"is [{root.owner.name}]", file)
+            return None
+        return root
+    models = [graph.vertices[v] for v in root.vertices if graph.vertices[v].kind is Kind.MODEL]
+    if options.model is not None:
+        chosen = [m for m in models if m.name == options.model]
+        if not chosen:
+            diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the world has no "
+                              f"such model (it has {', '.join(m.name for m in models) or 'none'})",
+                              file)
+            return None
+        return chosen[0].inner
+    if len(models) != 1:
+        what = "no model" if not models else \
+            f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with --model"
+        diagnostics.error(Code.ELEMENT_MISSING, f"the world holds {what}", file)
+        return None
+    return models[0].inner
+
+
+def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
+    """``{"xyz": ..., "rpy": ...}`` texts of a copyable pose, or None for the identity.
+
+    A ``urdf:origin`` attribute (written by urdf2sdf) names the only attribute the
+    URDF origin had, and only that one is given back.
+    """
+    if spec is None:
+        return None
+    tokens = spec.text.split()
+    if len(tokens) != 6:
+        return None
+    texts = {"xyz": " ".join(tokens[:3]), "rpy": " ".join(tokens[3:])}
+    only = spec.xml.get(qname("origin")) if spec.xml is not None else None
+    if only in texts:
+        return {only: texts[only]}
+    return texts
+
+
+def copied_origin(parent_el, spec: PoseSpec | None) -> None:
+    """``<origin>`` with the pose's text; nothing for an identity pose without text."""
+    texts = split_pose_text(spec)
+    if texts is not None:
+        etree.SubElement(parent_el, "origin", **texts)
+
+
+class UrdfWriter:
+    def __init__(self, result, scope, options: Options, diagnostics: Diagnostics):
+        self.result = result
+        self.graph = result.graph
+        self.scope = scope
+        self.options = options
+        self.diagnostics = diagnostics
+        self.parity = check_parity(result, scope)
+        self.tree: KinematicTree = build_tree(result, scope)
+        self.model_el = getattr(scope.owner.element, "xml", None)
+        self.file = result.document.file
+        # X_JL of each link: where the SDF link frame sits in its URDF frame (joint frame).
+        self.urdf_frame: dict[str, Pose] = {}
+        self.link_names: set[str] = set()
+
+    def name(self, scoped: str) -> str:
+        return scoped.replace("::", self.options.separator)
+
+    def error(self, code: Code, message: str, source=None) -> None:
+        self.diagnostics.error(code, message, getattr(source, "file", None) or self.file,
+                               getattr(source, "line", None))
+
+    def warn(self, message: str, source=None) -> None:
+        self.diagnostics.warning(Code.WARNING, message,
+                                 getattr(source, "file", None) or self.file,
+                                 getattr(source, "line", None))
+
+    # ---- structure --------------------------------------------------------------------
+
+    def write(self):
+        if not self.check_structure():
+            return None
+        owner = self.scope.owner
+        robot = etree.Element("robot", name=owner.name)
+        for material in custom_children(self.model_el, "material"):
+            robot.append(plain_copy(material))
+        joints = self.urdf_joints()
+        if joints is None:
+            return None
+        if any(j.parent == "world" for j in joints) or owner.static:
+            etree.SubElement(robot, "link", name="world")
+        for joint in joints:
+            self.urdf_frame[joint.child] = joint.X_JC
+        for link_name in self.tree.links:
+            self.write_link(robot, link_name)
+        if owner.static:
+            self.write_static_weld(robot)
+        for joint in joints:
+            self.write_joint(robot, joint)
+        if not self.options.drop_frames:
+            self.write_frames(robot)
+        else:
+            self.warn_dropped_frames()
+        for transmission in custom_children(self.model_el, "transmission"):
+            robot.append(plain_copy(transmission))
+        return robot
+
+    def check_structure(self) -> bool:
+        tree = self.tree
+        if not tree.links:
+            self.error(Code.MODEL_WITHOUT_LINK, f"model [{self.scope.owner.name}] has no link; a "
+                       "URDF needs at least one", self.scope.owner.source)
+            return False
+        ok = True
+        for joint in tree.loop_joints():
+            self.error(Code.URDF_KINEMATIC_LOOP, f"joint [{joint.name}] closes a kinematic loop "
+                       f"(link [{joint.child}] already has a parent); URDF is a tree",
+                       joint.element.source)
+            ok = False
+        roots = tree.roots
+        if len(roots) > 1:
+            self.error(Code.URDF_MULTIPLE_ROOTS, f"model [{self.scope.owner.name}] has several "
+                       f"root links ({', '.join(roots)}); a URDF has exactly one",
+                       self.scope.owner.source)
+            ok = False
+        return ok
+
+    def urdf_joints(self) -> list[KinematicJoint] | None:
+        """The tree's joints, with types URDF lacks refused or approximated."""
+        joints = []
+        for joint in self.tree.joints:
+            if joint.type in URDF_JOINT_TYPES:
+                joints.append(joint)
+            elif self.options.approximate and joint.type in APPROXIMABLE:
+                joints.extend(self.approximate(joint))
+            else:
+                hint = " (--approximate maps it to URDF joints)" \
+                    if joint.type in APPROXIMABLE else ""
+                self.error(Code.URDF_PARITY_JOINT_TYPE, f"joint [{joint.name}] is of type "
+                           f"[{joint.type}], which URDF cannot express{hint}",
+                           joint.element.source)
+        return None if self.diagnostics.has_errors else joints
+
+    def approximate(self, joint: KinematicJoint) -> list[KinematicJoint]:
+        """Documented approximations of joint types URDF lacks.
+
+        universal, revolute2: two revolute joints about axis and axis2 through a
+        massless link ``NAME_link``; ball: three revolute joints about x, y, z through
+        two massless links; screw, gearbox: one revolute joint about the axis (the
+        thread pitch or gear ratio is lost).
+        """
+        axes = list(joint.axes) or [(0.0, 0.0, 1.0)]
+        if joint.type in ("universal", "revolute2"):
+            axes = (axes + [(1.0, 0.0, 0.0)])[:2] if len(axes) < 2 else axes[:2]
+        elif joint.type == "ball":
+            axes = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
+        else:
+            axes = axes[:1]
+        self.warn(f"{joint.type} joint [{joint.name}] approximated by "
+                  f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
+                  + ("" if len(axes) == 1 else " through massless links")
+                  + (" (the coupling is lost)" if joint.type in ("screw", "gearbox") else ""),
+                  joint.element.source)
+        chain = []
+        parent, X_PJ = joint.parent, joint.X_PJ
+        for i, axis in enumerate(axes):
+            last = i == len(axes) - 1
+            child = joint.child if last else f"{joint.name}_link{i + 1 if len(axes) > 2 else ''}"
+            name = joint.name if i == 0 else f"{joint.name}_{i + 1}"
+            chain.append(KinematicJoint(name, "revolute", parent, child, X_PJ,
+                                        joint.X_JC if last else IDENTITY, [axis],
+                                        joint.element, joint.vertex))
+            if not last:
+                self.tree.links.append(child)
+                self.tree.link_poses[child] = IDENTITY
+            parent, X_PJ = child, IDENTITY
+        return chain
+
+    # ---- links ------------------------------------------------------------------------
+
+    def link_element(self, link_name: str) -> Link | None:
+        vertex = self.graph.lookup(self.scope, link_name)
+        if vertex is None:
+            return None
+        element = self.graph.vertices[vertex].element
+        return element if isinstance(element, Link) else None
+
+    def write_link(self, robot, link_name: str) -> None:
+        link_el = etree.SubElement(robot, "link", name=self.name(link_name))
+        self.link_names.add(link_name)
+        link = self.link_element(link_name)
+        if link is None:
+            return  # a massless link made by an approximation
+        X_UL = self.urdf_frame.get(link_name, IDENTITY)
+        if link.inertial is not None:
+            self.write_inertial(link_el, link, X_UL)
+        for shape in link.visuals:
+            self.write_shape(link_el, "visual", shape, link_name, X_UL)
+        for shape in link.collisions:
+            self.write_shape(link_el, "collision", shape, link_name, X_UL)
+        self.keep_sdf_extras(robot, link)
+
+    def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
+        """A pose given in a link's element (relative to the link unless relative_to)."""
+        if spec.relative_to is None:
+            return spec.value
+        frame = self.graph.lookup(self.scope, spec.relative_to)
+        link = self.graph.lookup(self.scope, link_name)
+        return relative_pose(self.graph, frame, link) * spec.value
+
+    def origin(self, parent_el, X_UL: Pose, link_name: str, spec: PoseSpec) -> None:
+        """``<origin>`` of something posed in link ``link_name``: copied text when the
+        link frame is the URDF frame and the pose is plain, else computed."""
+        if X_UL == IDENTITY and spec.relative_to is None and is_plain(spec):
+            copied_origin(parent_el, spec)
+            return
+        write_computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
+
+    def write_inertial(self, link_el, link: Link, X_UL: Pose) -> None:
+        inertial = link.inertial
+        inertial_el = etree.SubElement(link_el, "inertial")
+        self.origin(inertial_el, X_UL, self.link_key(link), inertial.pose)
+        etree.SubElement(inertial_el, "mass", value=number_text(inertial.mass))
+        etree.SubElement(inertial_el, "inertia", **{
+            key: number_text(getattr(inertial, key))
+            for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")})
+
+    def link_key(self, link: Link) -> str:
+        for name in self.tree.links:
+            if self.link_element(name) is link:
+                return name
+        return link.name
+
+    def write_shape(self, link_el, kind: str, shape: Shape, link_name: str, X_UL: Pose) -> None:
+        if shape.geometry is None or shape.geometry.kind not in ("box", "cylinder", "sphere",
+                                                                 "mesh"):
+            what = shape.geometry.kind if shape.geometry is not None else "no"
+            self.warn(f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which "
+                      "URDF cannot express; it is left out", shape.source)
+            return
+        shape_el = etree.SubElement(link_el, kind)
+        xml = shape.xml
+        if not (xml is not None and xml.get(qname("unnamed")) == "true"):
+            original = xml.get(qname("name")) if xml is not None else None
+            shape_el.set("name", original or shape.name or "")
+        self.origin(shape_el, X_UL, link_name, shape.pose)
+        self.write_geometry(shape_el, shape)
+        if kind == "visual" and shape.material is not None:
+            self.write_material(shape_el, shape, link_name)
+
+    def write_geometry(self, shape_el, shape: Shape) -> None:
+        geometry = shape.geometry
+        geometry_el = etree.SubElement(shape_el, "geometry")
+        texts = geometry.texts
+        if geometry.kind == "box":
+            etree.SubElement(geometry_el, "box", size=texts.get("size", "1 1 1"))
+        elif geometry.kind == "cylinder":
+            etree.SubElement(geometry_el, "cylinder", radius=texts.get("radius", "1"),
+                             length=texts.get("length", "1"))
+        elif geometry.kind == "sphere":
+            etree.SubElement(geometry_el, "sphere", radius=texts.get("radius", "1"))
+        else:
+            mesh = etree.SubElement(geometry_el, "mesh", filename=self.mesh_uri(geometry.uri or ""))
+            if "scale" in texts:
+                mesh.set("scale", texts["scale"])
+
+    def mesh_uri(self, uri: str) -> str:
+        if self.options.uri_scheme == "package" and uri.startswith("model://"):
+            return "package://" + uri[len("model://"):]
+        return uri
+
+    def write_material(self, shape_el, shape: Shape, link_name: str) -> None:
+        material = shape.material
+        name = material.name or f"{self.name(link_name)}_{shape.name}_material"
+        material_el = etree.SubElement(shape_el, "material", name=name)
+        if material.xml is not None and material.xml.get(qname("reference")) == "true":
+            return
+        if material.color is not None:
+            etree.SubElement(material_el, "color",
+                             rgba=material.color_text if material.color_text and
+                             len(material.color_text.split()) == 4 else numbers_text(material.color))
+        if material.texture is not None:
+            etree.SubElement(material_el, "texture", filename=material.texture)
+
+    def keep_sdf_extras(self, robot, link: Link) -> None:
+        """SDF-only link content (sensors, lights...) travels in a <gazebo> block."""
+        if link.xml is None:
+            return
+        extras = [c for c in link.xml if isinstance(c.tag, str) and
+                  c.tag in ("sensor", "light", "projector", "audio_source", "audio_sink",
+                            "battery", "particle_emitter")]
+        if extras:
+            block = etree.SubElement(robot, "gazebo", reference=self.name(link.name))
+            for extra in extras:
+                block.append(etree.fromstring(etree.tostring(extra)))
+
+    # ---- joints -----------------------------------------------------------------------
+
+    def write_joint(self, robot, joint: KinematicJoint) -> None:
+        if joint.vertex < 0:
+            self.write_custom_joint(robot, joint)
+            return
+        joint_el = etree.SubElement(robot, "joint", name=self.name(joint.name), type=joint.type)
+        self.joint_origin(joint_el, joint)
+        etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
+        etree.SubElement(joint_el, "child", link=self.name(joint.child))
+        if joint.type != "fixed" and joint.axes:
+            self.write_axis(joint_el, joint)
+        self.write_limits(joint_el, joint)
+        for tag in ("calibration", "safety_controller", "mimic"):
+            for custom in custom_children(getattr(joint.element, "xml", None), tag):
+                joint_el.append(plain_copy(custom))
+
+    def joint_origin(self, joint_el, joint: KinematicJoint) -> None:
+        """Origin = joint frame in the parent's URDF frame; copied text under parity."""
+        X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
+        if joint.name in self.parity.copyable and X_UP == IDENTITY:
+            copied_origin(joint_el, self.parity.copyable[joint.name])
+            return
+        write_computed_origin(joint_el, X_UP * joint.X_PJ)
+
+    def write_axis(self, joint_el, joint: KinematicJoint) -> None:
+        axis = joint.axes[0]
+        source_axes = getattr(joint.element, "axes", [])
+        text = None
+        if source_axes and source_axes[0].expressed_in is None and source_axes[0].xyz_text:
+            text = " ".join(source_axes[0].xyz_text.split())
+        etree.SubElement(joint_el, "axis", xyz=text or numbers_text(axis))
+
+    def write_limits(self, joint_el, joint: KinematicJoint) -> None:
+        element = joint.element
+        limit = getattr(element, "limit", None)
+        dynamics = getattr(element, "dynamics", None)
+        if dynamics is not None and (dynamics.damping is not None or dynamics.friction is not None):
+            attributes = {k: dynamics.texts.get(k, number_text(v)) for k, v in
+                          (("damping", dynamics.damping), ("friction", dynamics.friction))
+                          if v is not None}
+            etree.SubElement(joint_el, "dynamics", **attributes)
+        if joint.type in ("revolute", "prismatic", "continuous") and (
+                limit is not None or joint.type != "continuous"):
+            texts = limit.texts if limit is not None else {}
+            attributes = {}
+            if joint.type != "continuous":
+                attributes["lower"] = texts.get("lower", "-1e+16")
+                attributes["upper"] = texts.get("upper", "1e+16")
+            for key in ("effort", "velocity"):
+                if key in texts:
+                    attributes[key] = texts[key]
+                else:
+                    attributes[key] = "0"
+                    self.warn(f"joint [{joint.name}] has no <{key}> limit; URDF requires one, "
+                              f"written as 0", joint.element.source)
+            etree.SubElement(joint_el, "limit", **attributes)
+        mimic = getattr(element, "mimic", None)
+        if mimic is not None:
+            etree.SubElement(joint_el, "mimic", joint=self.name(mimic.joint),
+                             multiplier=mimic.texts.get("multiplier", number_text(mimic.multiplier)),
+                             offset=mimic.texts.get("offset", number_text(mimic.offset)))
+
+    def write_custom_joint(self, robot, joint: KinematicJoint) -> None:
+        """A <urdf:joint> restored; its origin follows the SDF poses."""
+        restored = plain_copy(joint.element.xml)
+        for old in restored.findall("origin"):
+            restored.remove(old)
+        origin_parent = etree.Element("tmp")
+        if joint.name in self.parity.copyable:
+            copied_origin(origin_parent, self.parity.copyable[joint.name])
+        else:
+            write_computed_origin(origin_parent, self.urdf_frame.get(joint.parent, IDENTITY)
+                                  * joint.X_PJ)
+        for origin in origin_parent:
+            restored.insert(0, origin)
+        robot.append(restored)
+
+    def write_static_weld(self, robot) -> None:
+        root = self.tree.roots[0]
+        joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_static_weld",
+                                    type="fixed")
+        write_computed_origin(joint_el, self.tree.link_poses[root])
+        etree.SubElement(joint_el, "parent", link="world")
+        etree.SubElement(joint_el, "child", link=self.name(root))
+        self.warn(f"model [{self.scope.owner.name}] is static: its root link is welded to world "
+                  "by a fixed joint", self.scope.owner.source)
+
+    # ---- frames -----------------------------------------------------------------------
+
+    def frames(self):
+        prefix = self.scope.prefix
+        for vertex in self.graph.vertices:
+            if vertex.kind is Kind.FRAME and vertex.scope is not None and \
+                    vertex.scoped_name.startswith(prefix):
+                yield vertex, vertex.scoped_name[len(prefix):]
+
+    def write_frames(self, robot) -> None:
+        """Each explicit frame: a massless link and a fixed joint to its link."""
+        for vertex, name in self.frames():
+            link = self.graph.attached_link.get(vertex.id)
+            if link is None or self.graph.vertices[link].kind is not Kind.LINK:
+                self.warn(f"frame [{name}] is not attached to a link; it is left out",
+                          vertex.source)
+                continue
+            link_name = self.graph.vertices[link].scoped_name[len(self.scope.prefix):]
+            if name in self.link_names:
+                self.warn(f"frame [{name}] has the name of a link; it is left out", vertex.source)
+                continue
+            etree.SubElement(robot, "link", name=self.name(name))
+            joint_name = (vertex.element.xml.get(qname("joint")) if vertex.element.xml is not None
+                          else None) or f"{self.name(name)}_joint"
+            joint_el = etree.SubElement(robot, "joint", name=joint_name, type="fixed")
+            X_UL = self.urdf_frame.get(link_name, IDENTITY)
+            if name in self.parity.copyable and X_UL == IDENTITY:
+                copied_origin(joint_el, self.parity.copyable[name])
+            else:
+                write_computed_origin(joint_el, X_UL * relative_pose(self.graph, vertex.id, link))
+            etree.SubElement(joint_el, "parent", link=self.name(link_name))
+            etree.SubElement(joint_el, "child", link=self.name(name))
+
+    def warn_dropped_frames(self) -> None:
+        for vertex, name in self.frames():
+            self.warn(f"frame [{name}] dropped (--drop-frames)", vertex.source)
+
+
+def is_plain(spec: PoseSpec) -> bool:
+    return spec.rotation_format == "euler_rpy" and not spec.degrees
+
+
+def write_computed_origin(parent_el, pose: Pose) -> None:
+    """A computed ``<origin>`` with shortest round-trip numbers; none for the identity."""
+    if pose.position == (0.0, 0.0, 0.0) and pose.rotation == (1.0, 0.0, 0.0, 0.0):
+        return
+    rpy = pose.rpy()
+    etree.SubElement(parent_el, "origin", xyz=numbers_text(pose.position), rpy=numbers_text(rpy))
