@@ -60,13 +60,66 @@ def format_table(report: dict) -> str:
 
 @app.command()
 def check(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
+          urdf_parity: bool = typer.Option(False, "--urdf-parity",
+                                           help="Also check that the model converts to URDF by "
+                                                "copying xyz/rpy text (exit 0 when it does)."),
+          model: Optional[str] = typer.Option(None, "--model",
+                                              help="With --urdf-parity: the model of a world."),
           path: Optional[List[Path]] = PathOption) -> None:
     """Validate a file; print diagnostics as file:line: error[CODE]: message."""
     result = _load(file, path)
     _print_diagnostics(result, sys.stdout)
-    if result.ok:
+    if not result.ok:
+        raise typer.Exit(1)
+    if not urdf_parity:
         print(f"{file}: valid")
-    raise typer.Exit(0 if result.ok else 1)
+        raise typer.Exit(0)
+    from core.parity import check_parity
+    scope = _model_scope(result, model)
+    if scope is None:
+        print(f"{file}: choose a model of the world with --model", file=sys.stderr)
+        raise typer.Exit(2)
+    report = check_parity(result, scope)
+    for finding in report.findings:
+        print(finding.format())
+    if report.holds:
+        print(f"{file}: URDF parity holds for model [{report.model}]")
+    raise typer.Exit(0 if report.holds else 1)
+
+
+def _model_scope(result, name: Optional[str]):
+    from core.graph import Kind
+    graph = result.graph
+    if not graph.root.is_world:
+        return graph.root
+    models = [graph.vertices[v] for v in graph.root.vertices
+              if graph.vertices[v].kind is Kind.MODEL and (name is None or
+                                                           graph.vertices[v].name == name)]
+    return models[0].inner if len(models) == 1 else None
+
+
+@app.command()
+def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat)"),
+         b: Path = typer.Argument(..., help="Second description (URDF or SDFormat)"),
+         tol: float = typer.Option(1e-9, "--tol", help="Tolerance (metres, radians, kg...)."),
+         configurations: int = typer.Option(20, "--configurations",
+                                            help="Random joint configurations to compare."),
+         seed: int = typer.Option(0, "--seed", help="Seed of the random configurations."),
+         as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
+         path: Optional[List[Path]] = PathOption) -> None:
+    """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not."""
+    from core.diff import diff_results
+    context = Context.from_environment([str(p) for p in path or []])
+    differences = diff_results(load(a, context), load(b, context), tol, configurations, seed)
+    if as_json:
+        print(json.dumps({"equivalent": not differences,
+                          "differences": [d.to_json() for d in differences]}))
+    else:
+        for difference in differences:
+            print(difference.format())
+        print(f"{a} and {b} are " + ("equivalent" if not differences else
+                                     f"different ({len(differences)} differences)"))
+    raise typer.Exit(0 if not differences else 1)
 
 
 def main() -> None:

@@ -1,0 +1,367 @@
+"""Are two robot descriptions equivalent? (``urdf-sdf diff A B``)
+
+Compares, in any mix of URDF and SDFormat:
+
+* the named frames: links, and explicit frames, matched by name across links and
+  frames (a URDF massless link made from an SDF frame matches that frame);
+* joints: types, parent/child links, axes (expressed in the reference frame at
+  the zero configuration), limits and mimic relations; a fixed joint that only
+  holds a frame-made link on one side is not a difference;
+* every named frame's pose at the zero configuration and at ``configurations``
+  seeded random configurations;
+* inertials (mass, centre of mass and inertia tensor in the reference frame);
+* visual and collision geometry and poses, per link in order.
+
+Poses are compared relative to a common reference: the first root link of A when
+B has a link of that name, else each model's own frame.
+
+Use from Python (e.g. in a ROS package's pytest)::
+
+    from core.diff import diff_files
+    assert not diff_files("robot.urdf", "robot.sdf")
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.context import Context
+from core.graph import Kind, relative_pose
+from core.kinematics import KinematicTree, build_tree
+from core.loader import LoadResult, load
+from core.pose import IDENTITY, Pose, pose_gap, rotate
+
+REVOLUTE_TYPES = ("revolute", "continuous")
+
+
+@dataclass(frozen=True)
+class Difference:
+    kind: str      # links, joints, pose, inertial, geometry, model
+    name: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "message": self.message}
+
+    def format(self) -> str:
+        return f"{self.kind} {self.name}: {self.message}"
+
+
+class Description:
+    """What is compared of one file: its tree, named frames and link contents."""
+
+    def __init__(self, result: LoadResult):
+        self.result = result
+        self.graph = result.graph
+        self.scope = self.graph.root if not self.graph.root.is_world else self._only_model()
+        self.tree: KinematicTree = build_tree(result, self.scope)
+        self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
+        self.joints = {joint.name: joint for joint in self.tree.joints}
+
+    def _only_model(self):
+        models = [self.graph.vertices[v] for v in self.graph.root.vertices
+                  if self.graph.vertices[v].kind is Kind.MODEL]
+        return models[0].inner if len(models) == 1 else self.graph.root
+
+    def _frames(self) -> dict[str, tuple[str, Pose]]:
+        frames = {}
+        prefix = self.scope.prefix
+        for vertex in self.graph.vertices:
+            if vertex.kind is not Kind.FRAME or vertex.scope is None or \
+                    not vertex.scoped_name.startswith(prefix):
+                continue
+            link = self.graph.attached_link.get(vertex.id)
+            if link is None or self.graph.vertices[link].kind is not Kind.LINK:
+                continue
+            frames[vertex.scoped_name[len(prefix):]] = (
+                self.graph.vertices[link].scoped_name[len(prefix):],
+                relative_pose(self.graph, vertex.id, link))
+        return frames
+
+    def names(self) -> set[str]:
+        return set(self.tree.links) | set(self.frames)
+
+    def frame_made_links(self) -> set[str]:
+        """URDF links that stand for an SDF frame: massless, childless, on a fixed joint."""
+        made = set()
+        for name in self.tree.links:
+            joint = self.tree.parent_joint.get(name)
+            link = self.link(name)
+            if joint is not None and joint.type == "fixed" and name not in self.tree.children \
+                    and link is not None and link.inertial is None and not link.visuals \
+                    and not link.collisions:
+                made.add(name)
+        return made
+
+    def link(self, name: str):
+        vid = self.graph.lookup(self.scope, name)
+        if vid is None:
+            return None
+        element = self.graph.vertices[vid].element
+        return element if self.graph.vertices[vid].kind is Kind.LINK else None
+
+    def poses(self, q: dict[str, float]) -> dict[str, Pose]:
+        poses = self.tree.forward(q)
+        for name, (link, X_LF) in self.frames.items():
+            if link in poses:
+                poses[name] = poses[link] * X_LF
+        return poses
+
+
+def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
+                 seed: int = 0) -> list[Difference]:
+    differences: list[Difference] = []
+    for label, result in (("A", a), ("B", b)):
+        if not result.ok:
+            first = next((d for d in result.diagnostics if d.is_error), None)
+            differences.append(Difference("model", label, "cannot be loaded: " +
+                                          (first.format() if first else "unknown error")))
+    if differences:
+        return differences
+    da, db = Description(a), Description(b)
+    compare_names(da, db, differences)
+    compare_joints(da, db, tol, differences)
+    reference = common_reference(da, db)
+    for q in configurations_for(da, db, configurations, seed):
+        compare_poses(da, db, q, reference, tol, differences)
+    compare_inertials(da, db, reference, tol, differences)
+    compare_shapes(da, db, reference, tol, differences)
+    return differences
+
+
+def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
+               context: Context | None = None) -> list[Difference]:
+    """Differences between two files (an empty list when they are equivalent)."""
+    context = context if context is not None else Context.from_environment()
+    return diff_results(load(a, context), load(b, context), tol, configurations, seed)
+
+
+def compare_names(da: Description, db: Description, out: list[Difference]) -> None:
+    na, nb = da.names(), db.names()
+    for name in sorted(na - nb):
+        out.append(Difference("links", name, "only in A"))
+    for name in sorted(nb - na):
+        out.append(Difference("links", name, "only in B"))
+
+
+def compare_joints(da: Description, db: Description, tol: float, out: list[Difference]) -> None:
+    frame_links = (da.frame_made_links() & set(db.frames)) | \
+                  (db.frame_made_links() & set(da.frames))
+    for label, mine, theirs in (("A", da, db), ("B", db, da)):
+        for name, joint in sorted(mine.joints.items()):
+            if name not in theirs.joints and not (joint.type == "fixed" and
+                                                  joint.child in frame_links):
+                out.append(Difference("joints", name, f"only in {label}"))
+    for name in sorted(set(da.joints) & set(db.joints)):
+        ja, jb = da.joints[name], db.joints[name]
+        if ja.type != jb.type:
+            out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B"))
+        if (ja.parent, ja.child) != (jb.parent, jb.child):
+            out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
+                                  f"{jb.parent} -> {jb.child} in B"))
+        compare_axes(da, db, ja, jb, tol, out)
+        compare_limits(ja, jb, tol, out)
+
+
+def axis_in_root(description: Description, joint) -> tuple[float, float, float] | None:
+    if not joint.axes:
+        return None
+    parent_pose = description.tree.forward().get(joint.parent, IDENTITY) \
+        if joint.parent != "world" else IDENTITY
+    joint_pose = parent_pose * joint.X_PJ
+    return rotate(joint_pose.rotation, joint.axes[0])
+
+
+def compare_axes(da, db, ja, jb, tol, out) -> None:
+    if ja.type == "fixed":
+        return
+    axis_a, axis_b = axis_in_root(da, ja), axis_in_root(db, jb)
+    if (axis_a is None) != (axis_b is None):
+        out.append(Difference("joints", ja.name, "has an axis on one side only"))
+    elif axis_a is not None and math.dist(axis_a, axis_b) > tol:
+        out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
+                              "(in the reference frame)"))
+
+
+def limit_values(joint) -> dict[str, float | None]:
+    limit = getattr(joint.element, "limit", None)
+    if limit is None or joint.type not in ("revolute", "prismatic", "continuous"):
+        return {}
+    values = {"effort": limit.effort, "velocity": limit.velocity}
+    if joint.type != "continuous":
+        values.update(lower=limit.lower, upper=limit.upper)
+    return values
+
+
+def compare_limits(ja, jb, tol, out) -> None:
+    la, lb = limit_values(ja), limit_values(jb)
+    for key in sorted(set(la) | set(lb)):
+        va, vb = la.get(key), lb.get(key)
+        if va is None or vb is None:
+            continue
+        if abs(va - vb) > tol:
+            out.append(Difference("joints", ja.name, f"limit {key} {va!r} in A, {vb!r} in B"))
+    mimic_a = getattr(ja.element, "mimic", None)
+    mimic_b = getattr(jb.element, "mimic", None)
+    if (mimic_a is None) != (mimic_b is None):
+        out.append(Difference("joints", ja.name, "mimics another joint on one side only"))
+    elif mimic_a is not None and (mimic_a.joint, round(mimic_a.multiplier / tol),
+                                  round(mimic_a.offset / tol)) != \
+            (mimic_b.joint, round(mimic_b.multiplier / tol), round(mimic_b.offset / tol)):
+        out.append(Difference("joints", ja.name, "mimic relation differs"))
+
+
+def common_reference(da: Description, db: Description) -> tuple[str | None, str | None]:
+    for root in da.tree.roots:
+        if root in db.tree.links:
+            return root, root
+    return None, None
+
+
+def configurations_for(da: Description, db: Description, count: int, seed: int):
+    """The zero configuration, then ``count`` seeded random ones over the shared joints."""
+    yield {}
+    rng = random.Random(seed)
+    shared = sorted(set(da.joints) & set(db.joints))
+    for _ in range(count):
+        q = {}
+        for name in shared:
+            joint = da.joints[name]
+            if joint.type in REVOLUTE_TYPES + ("prismatic",):
+                lower, upper = joint_range(joint)
+                q[name] = rng.uniform(lower, upper)
+        apply_mimic(da, q)
+        yield q
+
+
+def joint_range(joint) -> tuple[float, float]:
+    limit = getattr(joint.element, "limit", None)
+    default = (-math.pi, math.pi) if joint.type in REVOLUTE_TYPES else (-1.0, 1.0)
+    if limit is None or joint.type == "continuous" or limit.lower is None or limit.upper is None:
+        return default
+    lower, upper = max(limit.lower, default[0] * 10), min(limit.upper, default[1] * 10)
+    return (lower, upper) if lower <= upper else default
+
+
+def apply_mimic(description: Description, q: dict[str, float]) -> None:
+    for name, joint in description.joints.items():
+        mimic = getattr(joint.element, "mimic", None)
+        if mimic is not None and mimic.joint in q:
+            q[name] = mimic.multiplier * q[mimic.joint] + mimic.offset
+
+
+def relative_to_reference(poses: dict[str, Pose], reference: str | None) -> dict[str, Pose]:
+    if reference is None or reference not in poses:
+        return poses
+    base = poses[reference].inverse()
+    return {name: base * pose for name, pose in poses.items()}
+
+
+def compare_poses(da, db, q, reference, tol, out) -> None:
+    pa = relative_to_reference(da.poses(q), reference[0])
+    pb = relative_to_reference(db.poses(q), reference[1])
+    where = "zero configuration" if not q else "configuration " + ", ".join(
+        f"{k}={v:.4g}" for k, v in sorted(q.items()))
+    for name in sorted(set(pa) & set(pb)):
+        gap = pose_gap(pa[name], pb[name])
+        if gap > tol:
+            out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
+                                  f"{fmt(pa[name].as_list())} in A, {fmt(pb[name].as_list())} "
+                                  "in B"))
+            return  # one configuration's first difference is enough to tell
+
+
+def inertial_in_root(description: Description, name: str, poses) -> tuple | None:
+    link = description.link(name)
+    if link is None or link.inertial is None:
+        return None
+    inertial = link.inertial
+    frame = poses[name] * inertial.pose.value
+    tensor = np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
+                       [inertial.ixy, inertial.iyy, inertial.iyz],
+                       [inertial.ixz, inertial.iyz, inertial.izz]])
+    rotation = rotation_matrix(frame)
+    return inertial.mass, np.array(frame.position), rotation @ tensor @ rotation.T
+
+
+def rotation_matrix(pose: Pose) -> np.ndarray:
+    w, x, y, z = pose.rotation
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def compare_inertials(da, db, reference, tol, out) -> None:
+    pa = relative_to_reference(da.poses({}), reference[0])
+    pb = relative_to_reference(db.poses({}), reference[1])
+    for name in sorted(set(da.tree.links) & set(db.tree.links)):
+        ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
+        if ia is None and ib is None:
+            continue
+        if (ia is None) != (ib is None):
+            out.append(Difference("inertial", name, "has an inertial on one side only"))
+            continue
+        if abs(ia[0] - ib[0]) > tol:
+            out.append(Difference("inertial", name, f"mass {ia[0]!r} in A, {ib[0]!r} in B"))
+        if np.abs(ia[1] - ib[1]).max() > tol:
+            out.append(Difference("inertial", name, f"centre of mass {fmt(ia[1])} in A, "
+                                  f"{fmt(ib[1])} in B"))
+        if np.abs(ia[2] - ib[2]).max() > tol:
+            out.append(Difference("inertial", name, "inertia tensor differs"))
+
+
+def shapes_in_root(description: Description, name: str, kind: str, poses) -> list[tuple]:
+    link = description.link(name)
+    if link is None:
+        return []
+    shapes = []
+    for shape in getattr(link, kind):
+        if shape.geometry is None:
+            continue
+        local = shape.pose.value
+        if shape.pose.relative_to is not None:
+            frame = description.graph.lookup(description.scope, shape.pose.relative_to)
+            link_vid = description.graph.lookup(description.scope, name)
+            local = relative_pose(description.graph, frame, link_vid) * local
+        shapes.append((shape.geometry, poses[name] * local))
+    return shapes
+
+
+def geometry_signature(geometry) -> tuple:
+    numbers = tuple(v for v in (geometry.radius, geometry.length) if v is not None)
+    return (geometry.kind, tuple(geometry.size or ()), numbers, geometry.uri or "",
+            tuple(geometry.scale or ()))
+
+
+def compare_shapes(da, db, reference, tol, out) -> None:
+    pa = relative_to_reference(da.poses({}), reference[0])
+    pb = relative_to_reference(db.poses({}), reference[1])
+    for name in sorted(set(da.tree.links) & set(db.tree.links)):
+        for kind in ("visuals", "collisions"):
+            sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)
+            if len(sa) != len(sb):
+                out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
+                continue
+            for i, ((ga, xa), (gb, xb)) in enumerate(zip(sa, sb)):
+                if not same_geometry(geometry_signature(ga), geometry_signature(gb), tol):
+                    out.append(Difference("geometry", name, f"{kind}[{i}] geometry "
+                                          f"{ga.kind} in A, {gb.kind} in B or its size differs"))
+                elif pose_gap(xa, xb) > tol:
+                    out.append(Difference("geometry", name, f"{kind}[{i}] pose differs by "
+                                          f"{pose_gap(xa, xb):.3g}"))
+
+
+def same_geometry(a: tuple, b: tuple, tol: float) -> bool:
+    if a[0] != b[0] or a[3] != b[3]:
+        return False
+    for va, vb in zip(a[1:3] + a[4:], b[1:3] + b[4:]):
+        if len(va) != len(vb) or any(abs(x - y) > tol for x, y in zip(va, vb)):
+            return False
+    return True
+
+
+def fmt(values) -> str:
+    return "[" + ", ".join(f"{v:.6g}" for v in values) + "]"
