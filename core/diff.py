@@ -103,12 +103,25 @@ class Description:
         element = self.graph.vertices[vid].element
         return element if self.graph.vertices[vid].kind is Kind.LINK else None
 
-    def poses(self, q: dict[str, float]) -> dict[str, Pose]:
+    def poses(self, q: dict[str, float], urdf_links: bool = False) -> dict[str, Pose]:
+        """Named frames' poses at ``q``: links, explicit frames, and joint frames (keyed
+        ``joint NAME``). With ``urdf_links``, a link's pose is its joint frame's, as a
+        URDF link frame always is: compare that way with a URDF."""
         poses = self.tree.forward(q)
         for name, (link, X_LF) in self.frames.items():
             if link in poses:
                 poses[name] = poses[link] * X_LF
+        for joint in self.tree.joints:
+            if joint.child in poses:
+                joint_frame = poses[joint.child] * joint.X_JC.inverse()
+                poses["joint " + joint.name] = joint_frame
+                if urdf_links:
+                    poses[joint.child] = joint_frame
         return poses
+
+    def body_poses(self) -> dict[str, Pose]:
+        """Real link frames at the zero configuration (for inertials and shapes)."""
+        return self.tree.forward({})
 
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
@@ -123,8 +136,8 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
         return differences
     da, db = Description(a), Description(b)
     compare_names(da, db, differences)
-    compare_joints(da, db, tol, differences)
     reference = common_reference(da, db)
+    compare_joints(da, db, reference, tol, differences)
     for q in configurations_for(da, db, configurations, seed):
         compare_poses(da, db, q, reference, tol, differences)
     compare_inertials(da, db, reference, tol, differences)
@@ -147,7 +160,8 @@ def compare_names(da: Description, db: Description, out: list[Difference]) -> No
         out.append(Difference("links", name, "only in B"))
 
 
-def compare_joints(da: Description, db: Description, tol: float, out: list[Difference]) -> None:
+def compare_joints(da: Description, db: Description, reference, tol: float,
+                   out: list[Difference]) -> None:
     frame_links = (da.frame_made_links() & set(db.frames)) | \
                   (db.frame_made_links() & set(da.frames))
     for label, mine, theirs in (("A", da, db), ("B", db, da)):
@@ -162,23 +176,24 @@ def compare_joints(da: Description, db: Description, tol: float, out: list[Diffe
         if (ja.parent, ja.child) != (jb.parent, jb.child):
             out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
                                   f"{jb.parent} -> {jb.child} in B"))
-        compare_axes(da, db, ja, jb, tol, out)
+        compare_axes(da, db, ja, jb, reference, tol, out)
         compare_limits(ja, jb, tol, out)
 
 
-def axis_in_root(description: Description, joint) -> tuple[float, float, float] | None:
+def axis_in_reference(poses: dict[str, Pose], base: Pose, joint) -> tuple | None:
+    """The joint's first axis in the reference frame at the zero configuration."""
     if not joint.axes:
         return None
-    parent_pose = description.tree.forward().get(joint.parent, IDENTITY) \
-        if joint.parent != "world" else IDENTITY
+    parent_pose = poses.get(joint.parent, base) if joint.parent != "world" else base
     joint_pose = parent_pose * joint.X_PJ
     return rotate(joint_pose.rotation, joint.axes[0])
 
 
-def compare_axes(da, db, ja, jb, tol, out) -> None:
+def compare_axes(da, db, ja, jb, reference, tol, out) -> None:
     if ja.type == "fixed":
         return
-    axis_a, axis_b = axis_in_root(da, ja), axis_in_root(db, jb)
+    axis_a = axis_in_reference(*reference_poses(da, reference[0]), ja)
+    axis_b = axis_in_reference(*reference_poses(db, reference[1]), jb)
     if (axis_a is None) != (axis_b is None):
         out.append(Difference("joints", ja.name, "has an axis on one side only"))
     elif axis_a is not None and math.dist(axis_a, axis_b) > tol:
@@ -260,9 +275,24 @@ def relative_to_reference(poses: dict[str, Pose], reference: str | None) -> dict
     return {name: base * pose for name, pose in poses.items()}
 
 
+def reference_poses(description: Description, reference: str | None) -> tuple[dict, Pose]:
+    """Zero-configuration poses relative to the reference link, and the model frame's
+    pose in it (where world-parented joints hang)."""
+    poses = description.body_poses()
+    if reference is None or reference not in poses:
+        return poses, IDENTITY
+    base = poses[reference].inverse()
+    return {name: base * pose for name, pose in poses.items()}, base
+
+
+def urdf_convention(da: Description, db: Description) -> bool:
+    return "urdf" in (da.result.document.format, db.result.document.format)
+
+
 def compare_poses(da, db, q, reference, tol, out) -> None:
-    pa = relative_to_reference(da.poses(q), reference[0])
-    pb = relative_to_reference(db.poses(q), reference[1])
+    urdf = urdf_convention(da, db)
+    pa = relative_to_reference(da.poses(q, urdf), reference[0])
+    pb = relative_to_reference(db.poses(q, urdf), reference[1])
     where = "zero configuration" if not q else "configuration " + ", ".join(
         f"{k}={v:.4g}" for k, v in sorted(q.items()))
     for name in sorted(set(pa) & set(pb)):
@@ -279,7 +309,8 @@ def inertial_in_root(description: Description, name: str, poses) -> tuple | None
     if link is None or link.inertial is None:
         return None
     inertial = link.inertial
-    frame = poses[name] * inertial.pose.value
+    frame = poses[name] * description.result.pose_in_link(description.scope.prefix + name,
+                                                           inertial.pose)
     tensor = np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
                        [inertial.ixy, inertial.iyy, inertial.iyz],
                        [inertial.ixz, inertial.iyz, inertial.izz]])
@@ -295,8 +326,8 @@ def rotation_matrix(pose: Pose) -> np.ndarray:
 
 
 def compare_inertials(da, db, reference, tol, out) -> None:
-    pa = relative_to_reference(da.poses({}), reference[0])
-    pb = relative_to_reference(db.poses({}), reference[1])
+    pa = relative_to_reference(da.body_poses(), reference[0])
+    pb = relative_to_reference(db.body_poses(), reference[1])
     for name in sorted(set(da.tree.links) & set(db.tree.links)):
         ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
         if ia is None and ib is None:
@@ -321,11 +352,7 @@ def shapes_in_root(description: Description, name: str, kind: str, poses) -> lis
     for shape in getattr(link, kind):
         if shape.geometry is None:
             continue
-        local = shape.pose.value
-        if shape.pose.relative_to is not None:
-            frame = description.graph.lookup(description.scope, shape.pose.relative_to)
-            link_vid = description.graph.lookup(description.scope, name)
-            local = relative_pose(description.graph, frame, link_vid) * local
+        local = description.result.pose_in_link(description.scope.prefix + name, shape.pose)
         shapes.append((shape.geometry, poses[name] * local))
     return shapes
 
@@ -337,21 +364,24 @@ def geometry_signature(geometry) -> tuple:
 
 
 def compare_shapes(da, db, reference, tol, out) -> None:
-    pa = relative_to_reference(da.poses({}), reference[0])
-    pb = relative_to_reference(db.poses({}), reference[1])
+    pa = relative_to_reference(da.body_poses(), reference[0])
+    pb = relative_to_reference(db.body_poses(), reference[1])
     for name in sorted(set(da.tree.links) & set(db.tree.links)):
         for kind in ("visuals", "collisions"):
             sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)
             if len(sa) != len(sb):
                 out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
                 continue
-            for i, ((ga, xa), (gb, xb)) in enumerate(zip(sa, sb)):
-                if not same_geometry(geometry_signature(ga), geometry_signature(gb), tol):
-                    out.append(Difference("geometry", name, f"{kind}[{i}] geometry "
-                                          f"{ga.kind} in A, {gb.kind} in B or its size differs"))
-                elif pose_gap(xa, xb) > tol:
-                    out.append(Difference("geometry", name, f"{kind}[{i}] pose differs by "
-                                          f"{pose_gap(xa, xb):.3g}"))
+            unmatched = list(sb)
+            for i, (ga, xa) in enumerate(sa):
+                match = next((k for k, (gb, xb) in enumerate(unmatched)
+                              if same_geometry(geometry_signature(ga), geometry_signature(gb), tol)
+                              and pose_gap(xa, xb) <= tol), None)
+                if match is None:
+                    out.append(Difference("geometry", name, f"{kind}[{i}] ({ga.kind}) of A has no "
+                                          "counterpart with the same geometry and pose in B"))
+                else:
+                    unmatched.pop(match)
 
 
 def same_geometry(a: tuple, b: tuple, tol: float) -> bool:

@@ -47,6 +47,8 @@ class KinematicTree:
     parent_joint: dict[str, KinematicJoint] = field(default_factory=dict)
     children: dict[str, list[KinematicJoint]] = field(default_factory=dict)
     extra_parents: list[KinematicJoint] = field(default_factory=list)
+    # Joints that couple other joints (gearbox) rather than connect a link to a parent.
+    constraints: list[KinematicJoint] = field(default_factory=list)
 
     @property
     def roots(self) -> list[str]:
@@ -120,6 +122,9 @@ def build_tree(result, scope=None) -> KinematicTree:
         if parent_link is None:
             continue
         joint = _kinematic_joint(result, view, vertex, parent_link, child_link)
+        if joint.type == "gearbox":
+            tree.constraints.append(joint)
+            continue
         tree.joints.append(joint)
         if joint.child in tree.parent_joint:
             tree.extra_parents.append(joint)

@@ -64,6 +64,20 @@ class LoadResult:
             return None
         return rotate(pose.rotation, axis.xyz)
 
+    def pose_in_link(self, link: str, spec) -> Pose | None:
+        """A pose written inside link ``link`` (inertial, visual, collision...): relative
+        to the link, or to the frame its ``relative_to`` names in the link's scope."""
+        if spec.relative_to is None:
+            return spec.value
+        vid = self._vertex(link)
+        if vid is None:
+            return None
+        frame = self.graph.lookup(self.graph.vertices[vid].scope, spec.relative_to)
+        if frame is None:
+            return None
+        base = relative_pose(self.graph, frame, vid)
+        return None if base is None else base * spec.value
+
     def _vertex(self, name: str) -> int | None:
         if name in ("", "__model__", "world") and self.graph.root is not None:
             if name == "" or (name == "world") == self.graph.root.is_world:

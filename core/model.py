@@ -90,6 +90,8 @@ class Shape:
     material: Material | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF: the shape came from a <gazebo reference="LINK"> block (SDF syntax).
+    from_gazebo: bool = False
 
 
 @dataclass

@@ -405,6 +405,8 @@ def read_joint(el, state: ReadState) -> Joint | None:
         axis_el = child(el, tag)
         if axis_el is not None:
             joint.axes.append(read_axis(axis_el, joint, state))
+    if not joint.axes and joint.type in SINGLE_AXIS_JOINTS | {"universal", "revolute2"}:
+        joint.axes.append(Axis(source=state.src(el)))  # SDF's default axis: 0 0 1
     if joint.axes:
         first = joint.axes[0]
         joint.limit, joint.dynamics, joint.mimic = first.limit, first.dynamics, first.mimic

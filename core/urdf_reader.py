@@ -107,6 +107,7 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
     attach_frames(model, links, joints)
     model.transmissions = root.findall("transmission")
     model.gazebo = root.findall("gazebo")
+    read_gazebo_shapes(model.gazebo, links, state)
     return Document(version="1.11", model=model, file=file, format="urdf")
 
 
@@ -370,3 +371,21 @@ def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]
             joint.pose.relative_to = "__model__"
     model.links = [link for name, link in links.items() if not (world_is_root and name == WORLD)]
     model.joints = list(joints.values())
+
+
+def read_gazebo_shapes(blocks, links: dict[str, Link], state: UrdfState) -> None:
+    """Visuals and collisions in ``<gazebo reference="LINK">`` blocks (SDF syntax) are
+    part of that link for Gazebo: read them as the link's, marked ``from_gazebo``."""
+    from core.context import Context
+    from core.sdf_reader import ReadState, read_shape
+
+    sdf_state = ReadState(state.file, (1, 11), state.diagnostics, Context())
+    for block in blocks:
+        link = links.get(block.get("reference") or "")
+        if link is None:
+            continue
+        for el in block:
+            if el.tag in ("visual", "collision"):
+                shape = read_shape(el, sdf_state)
+                shape.from_gazebo = True
+                (link.visuals if el.tag == "visual" else link.collisions).append(shape)

@@ -28,7 +28,7 @@ from core.pose import IDENTITY, Pose
 from core.sdf_writer import number_text, numbers_text
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
-APPROXIMABLE = {"ball", "universal", "revolute2", "screw", "gearbox"}
+APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 
 
 @dataclass
@@ -72,6 +72,9 @@ def choose_model(result, options: Options, diagnostics: Diagnostics):
     graph = result.graph
     root = graph.root
     file = result.document.file
+    if root is None:
+        diagnostics.error(Code.ELEMENT_MISSING, "the file holds no model to convert", file)
+        return None
     if not root.is_world:
         if options.model not in (None, root.owner.name):
             diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the file's model "
@@ -150,6 +153,7 @@ class UrdfWriter:
     # ---- structure --------------------------------------------------------------------
 
     def write(self):
+        self.check_constraints()
         if not self.check_structure():
             return None
         owner = self.scope.owner
@@ -176,6 +180,17 @@ class UrdfWriter:
         for transmission in custom_children(self.model_el, "transmission"):
             robot.append(plain_copy(transmission))
         return robot
+
+    def check_constraints(self) -> None:
+        """Gearbox joints couple two joints; URDF has no such thing."""
+        for joint in self.tree.constraints:
+            if self.options.approximate:
+                self.warn(f"gearbox joint [{joint.name}] dropped (--approximate): the coupling "
+                          "of its joints is lost", joint.element.source)
+            else:
+                self.error(Code.URDF_PARITY_JOINT_TYPE, f"joint [{joint.name}] is of type "
+                           "[gearbox], which URDF cannot express (--approximate drops it)",
+                           joint.element.source)
 
     def check_structure(self) -> bool:
         tree = self.tree
@@ -218,8 +233,8 @@ class UrdfWriter:
 
         universal, revolute2: two revolute joints about axis and axis2 through a
         massless link ``NAME_link``; ball: three revolute joints about x, y, z through
-        two massless links; screw, gearbox: one revolute joint about the axis (the
-        thread pitch or gear ratio is lost).
+        two massless links; screw: one revolute joint about the axis (the thread pitch
+        is lost). Gearbox joints are dropped (see ``check_constraints``).
         """
         axes = list(joint.axes) or [(0.0, 0.0, 1.0)]
         if joint.type in ("universal", "revolute2"):
@@ -231,7 +246,7 @@ class UrdfWriter:
         self.warn(f"{joint.type} joint [{joint.name}] approximated by "
                   f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
                   + ("" if len(axes) == 1 else " through massless links")
-                  + (" (the coupling is lost)" if joint.type in ("screw", "gearbox") else ""),
+                  + (" (the thread pitch is lost)" if joint.type == "screw" else ""),
                   joint.element.source)
         chain = []
         parent, X_PJ = joint.parent, joint.X_PJ
@@ -274,11 +289,7 @@ class UrdfWriter:
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
         """A pose given in a link's element (relative to the link unless relative_to)."""
-        if spec.relative_to is None:
-            return spec.value
-        frame = self.graph.lookup(self.scope, spec.relative_to)
-        link = self.graph.lookup(self.scope, link_name)
-        return relative_pose(self.graph, frame, link) * spec.value
+        return self.result.pose_in_link(self.scope.prefix + link_name, spec)
 
     def origin(self, parent_el, X_UL: Pose, link_name: str, spec: PoseSpec) -> None:
         """``<origin>`` of something posed in link ``link_name``: copied text when the
@@ -306,9 +317,7 @@ class UrdfWriter:
     def write_shape(self, link_el, kind: str, shape: Shape, link_name: str, X_UL: Pose) -> None:
         if shape.geometry is None or shape.geometry.kind not in ("box", "cylinder", "sphere",
                                                                  "mesh"):
-            what = shape.geometry.kind if shape.geometry is not None else "no"
-            self.warn(f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which "
-                      "URDF cannot express; it is left out", shape.source)
+            self.keep_in_gazebo_block(link_el, kind, shape, link_name, X_UL)
             return
         shape_el = etree.SubElement(link_el, kind)
         xml = shape.xml
@@ -319,6 +328,26 @@ class UrdfWriter:
         self.write_geometry(shape_el, shape)
         if kind == "visual" and shape.material is not None:
             self.write_material(shape_el, shape, link_name)
+
+    def keep_in_gazebo_block(self, link_el, kind: str, shape: Shape, link_name: str,
+                             X_UL: Pose) -> None:
+        """Geometry URDF lacks (plane, heightmap, capsule...) travels as SDF in a
+        ``<gazebo reference="LINK">`` block, posed in the URDF link frame."""
+        what = shape.geometry.kind if shape.geometry is not None else "no"
+        self.warn(f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which URDF "
+                  "cannot express; it is kept as SDF in a <gazebo> block", shape.source)
+        robot = link_el.getparent()
+        block = etree.SubElement(robot, "gazebo", reference=self.name(link_name))
+        copy = etree.fromstring(etree.tostring(shape.xml))
+        copy.tail = None
+        for old in copy.findall("pose"):
+            copy.remove(old)
+        pose = X_UL * self.shape_pose(link_name, shape.pose)
+        if pose != IDENTITY:
+            pose_el = etree.Element("pose")
+            pose_el.text = numbers_text((*pose.position, *pose.rpy()))
+            copy.insert(0, pose_el)
+        block.append(copy)
 
     def write_geometry(self, shape_el, shape: Shape) -> None:
         geometry = shape.geometry

@@ -221,9 +221,11 @@ class Writer:
         if link.inertial is not None:
             self.write_inertial(link_el, link)
         for shape in link.collisions:
-            self.write_shape(link_el, "collision", shape, link)
+            if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
+                self.write_shape(link_el, "collision", shape, link)
         for shape in link.visuals:
-            self.write_shape(link_el, "visual", shape, link)
+            if not shape.from_gazebo:
+                self.write_shape(link_el, "visual", shape, link)
         return link_el
 
     def joint_parent_frame(self, joint: Joint) -> str:
