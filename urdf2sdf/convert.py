@@ -94,7 +94,10 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
         if joint is None or not is_massless(link):
             continue
         if joint.type == "fixed":
-            leaf = link.name not in parents and link.name not in referenced
+            # A frame cannot be attached to the world from inside a model: a massless
+            # leaf welded to world stays a link with its joint.
+            leaf = link.name not in parents and link.name not in referenced and \
+                joint.parent != "world"
             if leaf and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
         elif joint.type not in FREE_JOINT_TYPES:
