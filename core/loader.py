@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.context import Context
 from core.diagnostics import Code, Diagnostics
-from core.graph import FrameGraph, build_graph, relative_pose, validate_graph
+from core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
 from core.model import Document
 from core.pose import Pose, rotate
 
@@ -30,6 +30,8 @@ class LoadResult:
         base = self._vertex(relative_to)
         if target is None or base is None:
             return None
+        if base == self.graph.root.owner.id:
+            return root_pose(self.graph, target)  # memoised: resolving every frame is O(n)
         return relative_pose(self.graph, target, base)
 
     def attached_link(self, frame: str) -> str | None:
