@@ -495,6 +495,9 @@ class UrdfWriter:
     def write_frames(self, robot) -> None:
         """Each explicit frame: a massless link and a fixed joint to its link."""
         for vertex, name in self.frames():
+            xml = vertex.element.xml
+            if xml is not None and xml.get(qname("lumped")) == "joint":
+                continue  # a lumped joint: its link's frame (urdf:joint) brings it back
             link = self.graph.attached_link.get(vertex.id)
             if link is None or self.graph.vertices[link].kind is not Kind.LINK:
                 self.warn(f"frame [{name}] is not attached to a link; it is left out",

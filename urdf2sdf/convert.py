@@ -97,7 +97,7 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
             # A frame cannot be attached to the world from inside a model: a massless
             # leaf welded to world stays a link with its joint.
             leaf = link.name not in parents and link.name not in referenced and \
-                joint.parent != "world"
+                joint.name not in referenced and joint.parent != "world"
             if leaf and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
         elif joint.type not in FREE_JOINT_TYPES:
@@ -120,8 +120,10 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
                           model.source.file)
         return None
     if version_key(version) < (1, 7) and (frame_links or has_lumped_frames):
-        diagnostics.error(Code.VERSION_UNSUPPORTED, "massless links on fixed joints become "
-                          "//frame elements, which need SDFormat 1.7 (//frame/@attached_to); "
+        what = "lumped links and joints" if has_lumped_frames else \
+            "massless links on fixed joints"
+        diagnostics.error(Code.VERSION_UNSUPPORTED, f"{what} become //frame elements, which "
+                          "need SDFormat 1.7 (//frame/@attached_to); "
                           f"--sdf-version {version} cannot express them", model.source.file)
         return None
     return Plan(frame_links, parent_joint, version, version_key(version) >= (1, 11))
