@@ -23,6 +23,8 @@ def write_output(data: bytes, destination: str | None, inputs: list[str] = ()) -
         sys.stdout.flush()
         return
     target = Path(destination)
+    if target.is_dir():
+        raise OutputError(f"{destination} is a directory; give a file name")
     for source in inputs:
         if source not in (None, "-") and Path(source).exists() and target.exists() \
                 and os.path.samefile(source, target):
@@ -34,8 +36,20 @@ def write_output(data: bytes, destination: str | None, inputs: list[str] = ()) -
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, _file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _file_mode(target: Path) -> int:
+    """The mode the output should have: the replaced file's, else what the umask
+    gives a new file (mkstemp's private 0600 must not leak into the result)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

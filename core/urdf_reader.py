@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from core.diagnostics import Code, Diagnostics
+from core.inertia import inertia_problem
 from core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
                         Material, Mimic, Model, PoseSpec, Shape, Source)
 from core.pose import IDENTITY, Pose
@@ -125,6 +126,10 @@ def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
         inertial_el = el.find("inertial")
         if inertial_el is not None:
             link.inertial = read_inertial(inertial_el, state)
+            problem = inertia_problem(link.inertial)
+            if problem:
+                state.error(Code.LINK_INERTIA_INVALID, f"link [{name}] has invalid inertia: "
+                            f"{problem}", inertial_el)
         link.visuals = [read_shape(v, state, model) for v in el.findall("visual")]
         link.collisions = [read_shape(c, state, model) for c in el.findall("collision")]
         links[name] = link
@@ -385,7 +390,8 @@ def read_gazebo_shapes(blocks, links: dict[str, Link], state: UrdfState) -> None
         if link is None:
             continue
         for el in block:
-            if el.tag in ("visual", "collision"):
+            # Only complete shapes: a block without <geometry> extends existing shapes.
+            if el.tag in ("visual", "collision") and el.find("geometry") is not None:
                 shape = read_shape(el, sdf_state)
                 shape.from_gazebo = True
                 (link.visuals if el.tag == "visual" else link.collisions).append(shape)

@@ -21,7 +21,8 @@ from core.custom import namespaced_copy, qname
 from core.diagnostics import Code, Diagnostics
 from core.loader import LoadResult
 from core.model import Geometry, Joint, Link, Material, Model, PoseSpec, Shape
-from core.sdf_writer import new_document, pose_text, sub, to_bytes
+from core.pose import rotate
+from core.sdf_writer import new_document, numbers_text, pose_text, sub, to_bytes
 
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
@@ -100,10 +101,11 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
                 joint.name not in referenced and joint.parent != "world"
             if leaf and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
-        elif joint.type not in FREE_JOINT_TYPES:
+        if link.name not in frame_links and joint.type not in FREE_JOINT_TYPES:
+            hint = " (--lump-fixed merges it into its parent)" if joint.type == "fixed" else ""
             diagnostics.warning(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
-                                f"{joint.type} joint [{joint.name}]; it stays a link (SDF gives "
-                                "a link without <inertial> a mass of 1)",
+                                f"{joint.type} joint [{joint.name}]; it stays a link, and SDF "
+                                f"gives a link without <inertial> a mass of 1{hint}",
                                 link.source.file, link.source.line)
     has_mimic = any(joint.mimic is not None for joint in model.joints)
     needed = "1.7" if (options.relative or frame_links or has_lumped_frames) else "1.6"
@@ -260,10 +262,12 @@ class Writer:
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
         name = shape.name
         taken = {c.get("name") for c in link_el if c.tag == kind}
+        explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
+                    if s.name}
         if not name or name in taken:
             base = f"{link.name}_{kind}"
             name, i = base, 1
-            while name in taken:
+            while name in taken or name in explicit:
                 name, i = f"{base}_{i}", i + 1
             if shape.name and shape.name in taken:
                 self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]; renamed "
@@ -338,7 +342,12 @@ class Writer:
     def write_axis(self, joint_el, joint: Joint) -> None:
         axis = joint.axes[0]
         axis_el = sub(joint_el, "axis")
-        sub(axis_el, "xyz", axis.xyz_text if axis.xyz_text is not None else "1 0 0")
+        if version_key(self.plan.version) < (1, 5):
+            # SDFormat 1.4 reads the axis in the model frame: rotate it there.
+            rotation = self.result.pose(joint.name).rotation
+            sub(axis_el, "xyz", numbers_text(rotate(rotation, axis.xyz)))
+        else:
+            sub(axis_el, "xyz", axis.xyz_text if axis.xyz_text is not None else "1 0 0")
         limit = joint.limit
         if limit is not None or joint.type in ("revolute", "prismatic"):
             limit_el = sub(axis_el, "limit")

@@ -1,23 +1,640 @@
-"""``<gazebo>`` extension blocks: mapped into the SDF elements they refer to."""
+"""``<gazebo>`` extension blocks: mapped into the SDF elements they refer to.
+
+A URDF ``<gazebo reference="NAME">`` block extends the link or joint NAME; a block
+without ``reference`` extends the robot (the SDF ``<model>``). The tags that
+libsdformat's URDF parser knows (the gazebo_ros conventions) are mapped as it maps
+them; anything else is SDF already and is copied verbatim into the element the
+block references, where blocks are merged in file order (a later value replaces an
+earlier one, with a warning).
+
+=====================  ==========  ===================================================
+URDF tag               reference   SDF element
+=====================  ==========  ===================================================
+mu1, mu2, fdir1        link        every collision: surface/friction/ode/mu, mu2, fdir1
+kp, kd, maxVel,        link        every collision: surface/contact/ode/kp, kd,
+minDepth                           max_vel, min_depth
+laserRetro,            link        every collision: laser_retro, max_contacts
+maxContacts
+material (text)        link        every visual: material/script/uri
+                                   (file://media/materials/scripts/gazebo.material)
+                                   and material/script/name; URDF colours stay
+material (elements)    link        merged into every visual's <material>
+visual, collision      link        with <geometry>: a new visual/collision of the
+                                   link; without: children merged into the one it
+                                   names, else into every visual (collision) of the
+                                   link, as libsdformat does
+selfCollide            link        self_collide
+turnGravityOff         link        gravity (negated)
+dampingFactor          link        velocity_decay/linear and velocity_decay/angular
+stopCfm, stopErp       joint       physics/ode/limit/cfm, erp
+fudgeFactor            joint       physics/ode/fudge_factor
+provideFeedback        joint       physics/provide_feedback (and physics/ode/
+                                   provide_feedback below SDFormat 1.7)
+implicitSpringDamper,  joint       physics/ode/implicit_spring_damper and
+cfmDamping                         physics/ode/cfm_damping
+springReference,       joint       axis/dynamics/spring_reference, spring_stiffness
+springStiffness                    (SDFormat 1.5+, joints with an axis)
+preserveFixedJoint,    joint       kept as <urdf:gazebo> custom content: they only
+disableFixedJoint-                 steer fixed-joint lumping
+Lumping
+static                 (none)      static
+selfCollide            (none)      self_collide (SDFormat 1.5+; libsdformat drops it)
+plugin                 any         the model (SDF has no link or joint plugins)
+other SDF elements     any         copied verbatim into the referenced element
+=====================  ==========  ===================================================
+
+Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
+element, an unreadable value, friction for a link without collisions, a reference
+naming nothing written) is kept as ``<urdf:gazebo>`` custom content (see
+``core.custom``) in the element it references, or on the model with the block's
+``reference`` when that element does not exist (its plugins still go to the model),
+and a warning names it with file:line.
+Unknown elements are copied verbatim with a warning that SDFormat does not define them
+there.
+"""
 from __future__ import annotations
 
 import copy
+import math
+from dataclasses import dataclass
 
+from lxml import etree
+
+from core.custom import PREFIX, URDF_NS, namespaced_copy, qname
 from core.diagnostics import Code, Diagnostics
+
+GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
+TRUE_WORDS = ("true", "yes", "1")
+FALSE_WORDS = ("false", "no", "0")
+
+# The scalar tags: (path below the element, value type[, first SDFormat version]).
+COLLISION_VALUES = {
+    "mu1": (("surface", "friction", "ode", "mu"), "number"),
+    "mu2": (("surface", "friction", "ode", "mu2"), "number"),
+    "fdir1": (("surface", "friction", "ode", "fdir1"), "vector3"),
+    "kp": (("surface", "contact", "ode", "kp"), "number"),
+    "kd": (("surface", "contact", "ode", "kd"), "number"),
+    "maxVel": (("surface", "contact", "ode", "max_vel"), "number"),
+    "minDepth": (("surface", "contact", "ode", "min_depth"), "number"),
+    "laserRetro": (("laser_retro",), "number"),
+    "maxContacts": (("max_contacts",), "integer"),
+}
+LINK_VALUES = {
+    "selfCollide": (("self_collide",), "bool"),
+    "turnGravityOff": (("gravity",), "negated bool"),
+}
+JOINT_VALUES = {
+    "stopCfm": (("physics", "ode", "limit", "cfm"), "number"),
+    "stopErp": (("physics", "ode", "limit", "erp"), "number"),
+    "fudgeFactor": (("physics", "ode", "fudge_factor"), "number"),
+}
+MODEL_VALUES = {
+    "static": (("static",), "bool", (1, 4)),
+    "selfCollide": (("self_collide",), "bool", (1, 5)),
+}
+SPRING_VALUES = {"springReference": "spring_reference", "springStiffness": "spring_stiffness"}
+LUMPING_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
+LINK_TAGS = {*COLLISION_VALUES, *LINK_VALUES, "material", "dampingFactor"}
+JOINT_TAGS = {*JOINT_VALUES, *SPRING_VALUES, *LUMPING_TAGS, "provideFeedback",
+              "implicitSpringDamper", "cfmDamping"}
+# Every tag of the URDF extension vocabulary (canonicalBody: libsdformat ignores it).
+VOCABULARY = {*LINK_TAGS, *JOINT_TAGS, *MODEL_VALUES, "canonicalBody"}
+
+# The SDF children of a model, link and joint, with the first version defining them.
+SDF_CHILDREN = {
+    "model": {**dict.fromkeys(("static", "allow_auto_disable", "pose", "link", "joint",
+                               "plugin", "gripper"), (1, 4)),
+              **dict.fromkeys(("frame", "include", "model", "self_collide"), (1, 5)),
+              "enable_wind": (1, 6)},
+    "link": {**dict.fromkeys(("gravity", "self_collide", "kinematic", "pose",
+                              "must_be_base_link", "velocity_decay", "inertial", "collision",
+                              "visual", "sensor", "projector", "audio_sink", "audio_source"),
+                             (1, 4)),
+             "battery": (1, 5),
+             **dict.fromkeys(("enable_wind", "light", "particle_emitter"), (1, 6))},
+    "joint": {**dict.fromkeys(("parent", "child", "pose", "axis", "axis2", "physics", "sensor",
+                               "gearbox_ratio", "gearbox_reference_body", "thread_pitch"),
+                              (1, 4)),
+              "screw_thread_pitch": (1, 10)},
+}
+# Unnamed SDF elements that may repeat: merged only into an identical copy.
+REPEATABLE = {"include", "audio_source", "audio_sink", "uri"}
+# Link children whose <pose> is relative to the link frame by default.
+POSED_LINK_CHILDREN = {"sensor", "light", "projector", "visual", "collision",
+                       "particle_emitter", "audio_source"}
+EXPECTED = {"number": "a number", "integer": "an integer", "vector3": "three numbers",
+            "bool": "a boolean (true, false, yes, no, 1, 0)", "text": "a name",
+            "negated bool": "a boolean (true, false, yes, no, 1, 0)"}
+
+
+@dataclass
+class Context:
+    """What every step needs: the model being written, where warnings go, the version."""
+    model_el: object
+    diagnostics: Diagnostics
+    version: tuple[int, int]
+    file: str | None
+    # With --lump-fixed: (surviving link, "visual" | "collision", shape name) -> the link
+    # the shape came from (urdf2sdf.lump.ElementAliases.shape_origins).
+    shape_origins: dict
+    # With --lump-fixed: lumped link -> surviving link (ElementAliases.aliases).
+    lumped_links: dict
+
+    def warn(self, message: str, el) -> None:
+        self.diagnostics.warning(Code.WARNING, message, self.file,
+                                 getattr(el, "sourceline", None))
+
+
+@dataclass
+class Target:
+    """The element a block extends; ``kept`` collects what goes into ``<urdf:gazebo>``."""
+    kind: str  # model, link or joint
+    el: object
+    kept: list
+    # The lumped link the block names when the link was merged into ``el`` (--lump-fixed).
+    lumped: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.kind == "model":
+            return "the model"
+        if self.lumped:
+            return f"link [{self.lumped}] (lumped into [{self.el.get('name')}])"
+        return f"{self.kind} [{self.el.get('name')}]"
 
 
 def apply_gazebo_extensions(model_el, blocks, elements: dict, diagnostics: Diagnostics,
-                            version: str) -> None:
-    """Copy each block's content into the link or joint it references (the model when
-    it references nothing)."""
+                            version: str, file: str | None = None) -> None:
+    """Apply the URDF ``<gazebo>`` ``blocks`` (in file order) to the SDF being written:
+    ``model_el`` is its ``<model>``, ``elements`` the written link/joint/frame elements by
+    name; warnings go to ``diagnostics`` with ``file`` and the blocks' lines."""
+    major, minor = version.split(".")
+    ctx = Context(model_el, diagnostics, (int(major), int(minor)), file,
+                  getattr(elements, "shape_origins", {}), getattr(elements, "aliases", {}))
     for block in blocks:
-        reference = block.get("reference")
-        target = model_el if not reference else elements.get(reference)
-        if target is None:
-            diagnostics.warning(Code.WARNING, f"<gazebo reference='{reference}'> names no link "
-                                "or joint; its content is kept on the model",
-                                None, block.sourceline)
-            target = model_el
-        for child in block:
-            if isinstance(child.tag, str):
-                target.append(copy.deepcopy(child))
+        apply_block(ctx, block, elements)
+
+
+def apply_block(ctx: Context, block, elements: dict) -> None:
+    reference = block.get("reference")
+    warn_stray_content(ctx, block)
+    if not reference:
+        target = Target("model", ctx.model_el, [])
+    else:
+        el = elements.get(reference)
+        if el is None or el.tag not in ("link", "joint"):
+            keep_unresolved(ctx, block, reference, el)
+            return
+        target = Target(el.tag, el, [], reference if reference != el.get("name") else None)
+    for child in element_children(block):
+        apply_child(ctx, target, child)
+    if target.kept:
+        target.el.append(custom_block(target.kept))
+
+
+def apply_child(ctx: Context, target: Target, child) -> None:
+    """One child of a block: mapped, moved (plugins), copied, or kept as custom."""
+    tag = child.tag
+    if tag == "plugin":
+        apply_plugin(ctx, target, child)
+    elif target.kind == "link" and tag in LINK_TAGS:
+        apply_link_tag(ctx, target, child)
+    elif target.kind == "link" and tag in ("visual", "collision"):
+        apply_shape_blob(ctx, target, child)
+    elif target.kind == "joint" and tag in JOINT_TAGS:
+        apply_joint_tag(ctx, target, child)
+    elif target.kind == "model" and tag in MODEL_VALUES:
+        apply_model_tag(ctx, target, child)
+    elif tag in VOCABULARY:
+        keep(ctx, target, child, misplaced_reason(tag, target))
+    else:
+        copy_verbatim(ctx, target, child)
+
+
+def apply_plugin(ctx: Context, target: Target, plugin) -> None:
+    """Plugins always go to the model: SDFormat has no link or joint plugins, and a
+    plugin names the links it acts on itself."""
+    warn_lumped_names(ctx, plugin)
+    ctx.model_el.append(clean_copy(plugin))
+    if target.kind != "model":
+        ctx.warn(f"<plugin name='{plugin.get('name')}'> of the <gazebo> block for "
+                 f"{target.label}: SDFormat has no {target.kind} plugins; moved to the model",
+                 plugin)
+
+
+def warn_lumped_names(ctx: Context, plugin) -> None:
+    """A plugin parameter naming a lumped link (``<bodyName>``, ``<frameName>``...) names a
+    frame now: libsdformat rewrites some of them to the surviving link and adjusts
+    offsets; this converter does not guess a plugin's parameters, so it says so."""
+    for el in plugin.iter():
+        text = (el.text or "").strip() if isinstance(el.tag, str) else ""
+        if el is not plugin and text in ctx.lumped_links:
+            ctx.warn(f"<plugin name='{plugin.get('name')}'> parameter <{el.tag}> names link "
+                     f"[{text}], which --lump-fixed merged into link "
+                     f"[{ctx.lumped_links[text]}]; the plugin is copied unchanged", el)
+
+
+def misplaced_reason(tag: str, target: Target) -> str:
+    scopes = [name for name, tags in (("a link", LINK_TAGS), ("a joint", JOINT_TAGS),
+                                      ("the model (a block without reference)", MODEL_VALUES))
+              if tag in tags]
+    if not scopes:
+        return f"<{tag}> has no SDFormat counterpart (libsdformat ignores it)"
+    return f"<{tag}> applies to {' or '.join(scopes)}, not to {target.label}"
+
+
+def copy_verbatim(ctx: Context, target: Target, child) -> None:
+    """SDF content: merged into the target; warned about where SDFormat does not define it."""
+    since = SDF_CHILDREN[target.kind].get(child.tag)
+    if since is None:
+        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label} is not an SDFormat "
+                 f"element of <{target.kind}>; copied verbatim", child)
+    elif ctx.version < since:
+        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label} needs SDFormat "
+                 f"{since[0]}.{since[1]} (writing {version_text(ctx.version)}); copied verbatim",
+                 child)
+    merge(ctx, target.el, placed_in_lumped_frame(target, clean_copy(child)), child)
+
+
+# ---- links ------------------------------------------------------------------------------
+
+def apply_link_tag(ctx: Context, target: Target, child) -> None:
+    tag = child.tag
+    if tag == "material":
+        apply_material(ctx, target, child)
+    elif tag == "dampingFactor":
+        value = read_value(ctx, target, child, "number")
+        if value is not None:
+            decay = etree.Element("velocity_decay")
+            for name in ("linear", "angular"):
+                etree.SubElement(decay, name).text = value
+            merge(ctx, target.el, decay, child)
+    elif tag in LINK_VALUES:
+        path, kind = LINK_VALUES[tag]
+        value = read_value(ctx, target, child, kind)
+        if value is not None:
+            merge(ctx, target.el, nest(path, value), child)
+    else:
+        path, kind = COLLISION_VALUES[tag]
+        apply_to_shapes(ctx, target, child, "collision", kind, lambda v: nest(path, v))
+
+
+def apply_material(ctx: Context, target: Target, child) -> None:
+    """``<material>Gazebo/Blue</material>``: a script of Gazebo's stock material file.
+    With element children it is an SDF ``<material>``, merged as it is."""
+    if element_children(child):
+        apply_to_shapes(ctx, target, child, "visual", None, lambda _: clean_copy(child))
+        return
+
+    def script(name: str):
+        material = etree.Element("material")
+        script_el = etree.SubElement(material, "script")
+        etree.SubElement(script_el, "uri").text = GAZEBO_MATERIAL_URI
+        etree.SubElement(script_el, "name").text = name
+        return material
+    apply_to_shapes(ctx, target, child, "visual", "text", script)
+
+
+def apply_to_shapes(ctx: Context, target: Target, child, kind: str, value_kind, build) -> None:
+    """Merge ``build(value)`` into every ``kind`` (visual or collision) of the link."""
+    shapes = own_shapes(ctx, target, kind)
+    if not shapes:
+        keep(ctx, target, child, f"<{child.tag}> sets {kind}s and {target.label} has none")
+        return
+    value = read_value(ctx, target, child, value_kind) if value_kind else ""
+    if value is None:
+        return
+    for shape in shapes:
+        merge(ctx, shape, build(value), child)
+
+
+def apply_shape_blob(ctx: Context, target: Target, child) -> None:
+    """``<visual>``/``<collision>`` with a ``<geometry>`` is one more shape of the link;
+    without one its children extend the link's shapes (libsdformat's convention): the
+    shape it names, or every shape of that kind."""
+    kind = child.tag
+    if child.find("geometry") is not None:
+        add_shape(ctx, target, child)
+        return
+    shapes = own_shapes(ctx, target, kind)
+    name = child.get("name")
+    named = [s for s in shapes if name is not None and s.get("name") == name]
+    if not shapes:
+        keep(ctx, target, child, f"<{kind}> without <geometry> extends the {kind}s of "
+                                 f"{target.label}, which has none")
+        return
+    if name is not None and not named:
+        ctx.warn(f"<{kind} name='{name}'> in the <gazebo> block for {target.label} names no "
+                 f"{kind} of the link; its content extends all {len(shapes)}", child)
+    for shape in named or shapes:
+        for grandchild in element_children(child):
+            merge(ctx, shape, clean_copy(grandchild), grandchild)
+
+
+def own_shapes(ctx: Context, target: Target, kind: str) -> list:
+    """The link's visuals or collisions that the block's link owns: with --lump-fixed a
+    surviving link also holds the shapes of the links lumped into it, and an extension
+    applies to its own link's shapes only (as in libsdformat)."""
+    owner = target.lumped or target.el.get("name")
+    survivor = target.el.get("name")
+    return [shape for shape in target.el.findall(kind)
+            if ctx.shape_origins.get((survivor, kind, shape.get("name")), survivor) == owner]
+
+
+def placed_in_lumped_frame(target: Target, el):
+    """``el`` (a sensor, light, shape... copied into a link) with its pose made relative
+    to the lumped link's frame when the block's link was lumped into ``target``: its pose
+    was written in that link's frame, which is now a ``<frame>`` of the model."""
+    if target.lumped is None or el.tag not in POSED_LINK_CHILDREN:
+        return el
+    pose = el.find("pose")
+    if pose is None:
+        pose = etree.Element("pose")
+        el.insert(0, pose)
+    if not pose.get("relative_to"):
+        pose.set("relative_to", target.lumped)
+    return el
+
+
+def add_shape(ctx: Context, target: Target, child) -> None:
+    """A whole visual or collision from a block: one more shape of the link, renamed (with
+    a warning) when it has no name or repeats one, as SDF names must be unique."""
+    kind = child.tag
+    taken = {s.get("name") for s in target.el.findall(kind)}
+    name = child.get("name")
+    shape = placed_in_lumped_frame(target, clean_copy(child))
+    if not name or name in taken:
+        base = f"{target.el.get('name')}_{kind}"
+        new, i = base, 1
+        while new in taken:
+            new, i = f"{base}_{i}", i + 1
+        shape.set("name", new)
+        what = f"repeats the name [{name}]" if name else "has no name"
+        ctx.warn(f"<{kind}> in the <gazebo> block for {target.label} {what}; named [{new}]",
+                 child)
+    target.el.append(shape)
+
+
+# ---- joints -----------------------------------------------------------------------------
+
+def apply_joint_tag(ctx: Context, target: Target, child) -> None:
+    tag = child.tag
+    if tag in LUMPING_TAGS:
+        apply_lumping_tag(ctx, target, child)
+    elif tag in SPRING_VALUES:
+        apply_spring(ctx, target, child)
+    elif tag == "provideFeedback":
+        value = read_value(ctx, target, child, "bool")
+        if value is not None:
+            merge(ctx, target.el, nest(("physics", "provide_feedback"), value), child)
+            if ctx.version < (1, 7):  # SDFormat 1.7 removed //joint/physics/ode/provide_feedback
+                merge(ctx, target.el, nest(("physics", "ode", "provide_feedback"), value), child)
+    elif tag in ("implicitSpringDamper", "cfmDamping"):
+        apply_implicit_spring_damper(ctx, target, child)
+    else:
+        path, kind = JOINT_VALUES[tag]
+        value = read_value(ctx, target, child, kind)
+        if value is not None:
+            merge(ctx, target.el, nest(path, value), child)
+
+
+def apply_implicit_spring_damper(ctx: Context, target: Target, child) -> None:
+    """Both SDF names, as libsdformat writes them: simulators read either."""
+    if child.tag == "cfmDamping":
+        ctx.warn(f"<cfmDamping> of {target.label} is deprecated; use <implicitSpringDamper>",
+                 child)
+    value = read_value(ctx, target, child, "bool")
+    if value is not None:
+        for name in ("implicit_spring_damper", "cfm_damping"):
+            merge(ctx, target.el, nest(("physics", "ode", name), value), child)
+
+
+def apply_spring(ctx: Context, target: Target, child) -> None:
+    if ctx.version < (1, 5):
+        keep(ctx, target, child, f"<{child.tag}> needs SDFormat 1.5 "
+                                 f"(//axis/dynamics/{SPRING_VALUES[child.tag]})")
+        return
+    if target.el.find("axis") is None:
+        keep(ctx, target, child, f"<{child.tag}> sets a joint axis and "
+                                 f"{target.el.get('type')} {target.label} has none")
+        return
+    value = read_value(ctx, target, child, "number")
+    if value is not None:
+        merge(ctx, target.el, nest(("axis", "dynamics", SPRING_VALUES[child.tag]), value), child)
+
+
+def apply_lumping_tag(ctx: Context, target: Target, child) -> None:
+    """Only fixed-joint lumping reads these; the joint stays a joint in the SDF, so they
+    are kept for ``--lump-fixed`` and ``sdf2urdf``."""
+    if read_value(ctx, target, child, "bool") is None:
+        return
+    if target.el.get("type") != "fixed":
+        ctx.warn(f"<{child.tag}> only applies to fixed joints; {target.label} is "
+                 f"{target.el.get('type')} (kept as <urdf:gazebo> content)", child)
+    target.kept.append(child)
+
+
+# ---- the model --------------------------------------------------------------------------
+
+def apply_model_tag(ctx: Context, target: Target, child) -> None:
+    path, kind, since = MODEL_VALUES[child.tag]
+    if ctx.version < since:
+        keep(ctx, target, child, f"<{child.tag}> needs SDFormat {since[0]}.{since[1]} "
+                                 f"(//model/{path[-1]})")
+        return
+    value = read_value(ctx, target, child, kind)
+    if value is not None:
+        merge(ctx, target.el, nest(path, value), child)
+
+
+def keep_unresolved(ctx: Context, block, reference: str, found) -> None:
+    """A block whose reference names no written link or joint: its plugins go to the
+    model (a plugin names what it acts on); the rest is kept as ``<urdf:gazebo>``."""
+    children = element_children(block)
+    plugins = [c for c in children if c.tag == "plugin"]
+    rest = [c for c in children if c.tag != "plugin"]
+    for plugin in plugins:
+        warn_lumped_names(ctx, plugin)
+        ctx.model_el.append(clean_copy(plugin))
+    if rest:
+        ctx.model_el.append(custom_block(rest, reference))
+    names = ", ".join(f"[{p.get('name')}]" for p in plugins)
+    done = [f"plugin {names} moved to the model"] if plugins else []
+    done += [f"{'the rest' if plugins else 'its content'} kept on the model as <urdf:gazebo>"] \
+        if rest else []
+    ctx.warn(f"<gazebo reference='{reference}'>: {unresolved_reason(ctx, reference, found)}"
+             f"{'; ' + ', '.join(done) if done else ''}", block)
+
+
+def unresolved_reason(ctx: Context, reference: str, found) -> str:
+    if found is not None and found.tag == "frame":
+        if found.get(qname("lumped")) == "joint":
+            return (f"joint [{reference}] was lumped (--lump-fixed) into a <frame>, which "
+                    "cannot hold content")
+        return f"[{reference}] is written as a <frame>, which cannot hold content"
+    for frame in ctx.model_el.iterchildren("frame"):
+        if frame.get(qname("joint")) == reference:
+            return (f"joint [{reference}] is not written: its massless child link became "
+                    f"<frame name='{frame.get('name')}'>")
+    for joint in ctx.model_el.iterchildren(qname("joint")):
+        if joint.get("name") == reference:
+            return (f"{joint.get('type')} joint [{reference}] has no SDFormat counterpart "
+                    "(kept as <urdf:joint>)")
+    if reference == "world":
+        return "the URDF root link [world] stands for the world and is not written"
+    return f"[{reference}] names no link or joint of the robot"
+
+
+# ---- values, merging, custom content ----------------------------------------------------
+
+def read_value(ctx: Context, target: Target, child, kind: str) -> str | None:
+    """The text of a scalar tag (libsdformat also reads a ``value`` attribute), checked
+    against ``kind`` and normalised (booleans to true/false); None, with the tag kept and
+    a warning, when it is not readable."""
+    text = child.get("value")
+    if text is None and not element_children(child):
+        text = child.text
+    text = " ".join(text.split()) if text is not None else ""
+    value = check_value(text, kind)
+    if value is None:
+        keep(ctx, target, child, f"<{child.tag}> value [{text}] is not {EXPECTED[kind]}")
+    return value
+
+
+def check_value(text: str, kind: str) -> str | None:
+    if not text:
+        return None
+    if kind in ("bool", "negated bool"):
+        word = text.lower()
+        if word not in TRUE_WORDS + FALSE_WORDS:
+            return None
+        return str((word in TRUE_WORDS) != (kind == "negated bool")).lower()
+    if kind == "integer":
+        return text if text.lstrip("+-").isdigit() else None
+    count = {"number": 1, "vector3": 3}.get(kind)
+    if count is None:
+        return text
+    try:
+        numbers = [float(t) for t in text.split()]
+    except ValueError:
+        return None
+    return text if len(numbers) == count and all(map(math.isfinite, numbers)) else None
+
+
+def keep(ctx: Context, target: Target, child, why: str) -> None:
+    ctx.warn(f"{why}; kept as <urdf:gazebo> content in {target.label}", child)
+    target.kept.append(child)
+
+
+def merge(ctx: Context, parent, new, source) -> None:
+    """Put ``new`` into ``parent``: into the matching child when there is one (same tag
+    and name), recursively, so that blocks and the converter's own output combine; a
+    value that replaces a different one is warned about with ``source``'s line."""
+    existing = matching_child(parent, new)
+    if existing is None:
+        parent.append(new)
+        return
+    if element_children(new):
+        for key, value in new.attrib.items():
+            if existing.get(key) not in (None, value):
+                report_override(ctx, existing, f"@{key}", existing.get(key), value, source)
+            existing.set(key, value)
+        for child in element_children(new):
+            merge(ctx, existing, child, source)
+        return
+    if same_content(existing, new) or not content_text(new):
+        return  # nothing new, or an empty element such as <ode/>: a container, not a value
+    report_override(ctx, existing, "", content_text(existing), content_text(new), source)
+    parent.replace(existing, new)
+
+
+def matching_child(parent, new):
+    """The child of ``parent`` that ``new`` extends: same tag and same name attribute;
+    plugins never match and repeatable elements only match an identical copy."""
+    if new.tag == "plugin":
+        return None
+    for child in parent.iterchildren(new.tag):
+        if new.tag in REPEATABLE:
+            if same_content(child, new):
+                return child
+        elif child.get("name") == new.get("name"):
+            return child
+    return None
+
+
+def report_override(ctx: Context, existing, suffix: str, old: str, new: str, source) -> None:
+    ctx.warn(f"<gazebo> sets {describe(existing, ctx.model_el)}{suffix} to [{new}], "
+             f"replacing [{old}]", source)
+
+
+def describe(el, model_el) -> str:
+    """``link[base]/collision[base_collision]/surface/friction/ode/mu``: where ``el`` is."""
+    parts = []
+    while el is not None and el is not model_el:
+        name = el.get("name")
+        parts.append(f"{el.tag}[{name}]" if name else el.tag)
+        el = el.getparent()
+    return "/".join(reversed(parts)) or "model"
+
+
+def same_content(a, b) -> bool:
+    return content_text(a) == content_text(b)
+
+
+def content_text(el) -> str:
+    """An element compared by what it says: attributes, text and children, whitespace
+    and comments aside."""
+    attributes = "".join(f" {k}={v!r}" for k, v in sorted(el.attrib.items()))
+    text = " ".join((el.text or "").split())
+    inner = "".join(f"<{c.tag}>{content_text(c)}" for c in element_children(el))
+    return f"{attributes}{' ' if attributes and text else ''}{text}{inner}".strip()
+
+
+def nest(path: tuple[str, ...], value: str):
+    """``nest(("a", "b"), "1")`` is ``<a><b>1</b></a>``."""
+    root = el = etree.Element(path[0])
+    for tag in path[1:]:
+        el = etree.SubElement(el, tag)
+    el.text = value
+    return root
+
+
+def custom_block(children, reference: str | None = None):
+    """``<urdf:gazebo>`` holding namespaced copies of ``children`` (see core.custom)."""
+    block = etree.Element(qname("gazebo"), nsmap={PREFIX: URDF_NS})
+    if reference:
+        block.set("reference", reference)
+    for child in children:
+        block.append(namespaced_copy(child))
+    return block
+
+
+def clean_copy(el):
+    """A deep copy of ``el`` without its tail or whitespace-only text, which the writer's
+    indentation replaces."""
+    out = copy.deepcopy(el)
+    out.tail = None
+    for node in out.iter():
+        if node.text is not None and not node.text.strip():
+            node.text = None
+    return out
+
+
+def element_children(el) -> list:
+    return [c for c in el if isinstance(c.tag, str)]
+
+
+def warn_stray_content(ctx: Context, block) -> None:
+    """Text directly in a block, and attributes other than ``reference``, mean nothing
+    to libsdformat: say so rather than lose them unnoticed."""
+    texts = [t.strip() for t in [block.text, *(c.tail for c in block)] if t and t.strip()]
+    attributes = [k for k in block.attrib if k != "reference"]
+    if texts or attributes:
+        what = [f"text [{' '.join(texts)}]"] if texts else []
+        what += [f"attribute [{', '.join(attributes)}]"] if attributes else []
+        ctx.warn(f"<gazebo> block: {' and '.join(what)} ignored (not part of the extension "
+                 "format)", block)
+
+
+def version_text(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
