@@ -135,11 +135,13 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
     if differences:
         return differences
     da, db = Description(a), Description(b)
+    compare_static(da, db, differences)
     compare_names(da, db, differences)
     reference = common_reference(da, db)
     compare_joints(da, db, reference, tol, differences)
+    reported: set[str] = set()
     for q in configurations_for(da, db, configurations, seed):
-        compare_poses(da, db, q, reference, tol, differences)
+        compare_poses(da, db, q, reference, tol, differences, reported)
     compare_inertials(da, db, reference, tol, differences)
     compare_shapes(da, db, reference, tol, differences)
     return differences
@@ -150,6 +152,33 @@ def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed
     """Differences between two files (an empty list when they are equivalent)."""
     context = context if context is not None else Context.from_environment()
     return diff_results(load(a, context), load(b, context), tol, configurations, seed)
+
+
+def world_weld(description: Description):
+    """The fixed joint welding the only root to ``world``, if that is how the model is
+    held (sdf2urdf writes a static model so)."""
+    welds = description.tree.children.get("world", [])
+    if len(welds) == 1 and welds[0].type == "fixed" and not description.tree.roots:
+        return welds[0]
+    return None
+
+
+def is_static(description: Description) -> bool:
+    """Fixed to the world: SDF //model/static, a URDF's
+    ``<gazebo><static>true</static></gazebo>``, or the only root welded to world."""
+    document = description.result.document
+    if world_weld(description) is not None:
+        return True
+    if document.format == "urdf":
+        return any((block.findtext("static") or "").strip().lower() in ("true", "1")
+                   for block in document.model.gazebo if not block.get("reference"))
+    return bool(getattr(description.scope.owner, "static", False))
+
+
+def compare_static(da: Description, db: Description, out: list[Difference]) -> None:
+    sa, sb = is_static(da), is_static(db)
+    if sa != sb:
+        out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only"))
 
 
 def compare_names(da: Description, db: Description, out: list[Difference]) -> None:
@@ -169,10 +198,12 @@ def compare_joints(da: Description, db: Description, reference, tol: float,
     frame_links = (da.frame_made_links() & set(db.frames)) | \
                   (db.frame_made_links() & set(da.frames))
     for label, mine, theirs in (("A", da, db), ("B", db, da)):
+        weld = world_weld(mine) if is_static(theirs) else None
         for name, joint in sorted(mine.joints.items()):
-            if name not in theirs.joints and not (joint.type == "fixed" and
-                                                  joint.child in frame_links):
-                out.append(Difference("joints", name, f"only in {label}"))
+            if name in theirs.joints or joint is weld or \
+                    (joint.type == "fixed" and joint.child in frame_links):
+                continue
+            out.append(Difference("joints", name, f"only in {label}"))
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
         if ja.type != jb.type:
@@ -293,19 +324,22 @@ def urdf_convention(da: Description, db: Description) -> bool:
     return "urdf" in (da.result.document.format, db.result.document.format)
 
 
-def compare_poses(da, db, q, reference, tol, out) -> None:
+def compare_poses(da, db, q, reference, tol, out, reported: set[str]) -> None:
+    """Each differing frame once: at the first configuration where it differs."""
     urdf = urdf_convention(da, db)
     pa = relative_to_reference(da.poses(q, urdf), reference[0])
     pb = relative_to_reference(db.poses(q, urdf), reference[1])
     where = "zero configuration" if not q else "configuration " + ", ".join(
         f"{k}={v:.4g}" for k, v in sorted(q.items()))
     for name in sorted(set(pa) & set(pb)):
+        if name in reported:
+            continue
         gap = pose_gap(pa[name], pb[name])
         if gap > tol:
+            reported.add(name)
             out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
                                   f"{fmt(pa[name].as_list())} in A, {fmt(pb[name].as_list())} "
                                   "in B"))
-            return  # one configuration's first difference is enough to tell
 
 
 def inertial_in_root(description: Description, name: str, poses) -> tuple | None:
@@ -361,10 +395,18 @@ def shapes_in_root(description: Description, name: str, kind: str, poses) -> lis
     return shapes
 
 
+def resource_path(uri: str) -> str:
+    """``model://pkg/x`` and ``package://pkg/x`` name the same file in the two worlds."""
+    for scheme in ("model://", "package://"):
+        if uri.startswith(scheme):
+            return uri[len(scheme):]
+    return uri
+
+
 def geometry_signature(geometry) -> tuple:
     numbers = tuple(v for v in (geometry.radius, geometry.length) if v is not None)
-    return (geometry.kind, tuple(geometry.size or ()), numbers, geometry.uri or "",
-            tuple(geometry.scale or ()))
+    return (geometry.kind, tuple(geometry.size or ()), numbers,
+            resource_path(geometry.uri or ""), tuple(geometry.scale or ()))
 
 
 def compare_shapes(da, db, reference, tol, out) -> None:

@@ -97,7 +97,7 @@ def check_parity(result, scope=None) -> ParityReport:
             report.add("URDF_PARITY_NESTED_MODEL", vertex, f"nested model [{vertex.name}]: "
                        + RULES["URDF_PARITY_NESTED_MODEL"])
     tree = build_tree(result, scope)
-    check_tree_shape(tree, report)
+    check_tree_shape(tree, report, owner)
     child_at_joint = {}
     for joint in tree.joints:
         if joint.vertex < 0:
@@ -106,17 +106,18 @@ def check_parity(result, scope=None) -> ParityReport:
         if joint.type not in URDF_JOINT_TYPES:
             report.add("URDF_PARITY_JOINT_TYPE", vertex, f"joint [{joint.name}] is of type "
                        f"[{joint.type}]: " + RULES["URDF_PARITY_JOINT_TYPE"])
-        child = graph.find(joint.child)
-        if child is not None and identity_chain_to(graph, child, joint.vertex):
+        child = graph.lookup(scope, joint.child)
+        if child is not None and identity_chain_to(graph, graph.vertices[child], joint.vertex):
             child_at_joint[joint.child] = joint.vertex
     for joint in tree.joints:
         if joint.vertex < 0:
             check_custom_joint(graph, scope, joint, child_at_joint, report)
             continue
-        check_joint(graph, joint, child_at_joint, report)
-        check_child_link(graph, joint, child_at_joint, report)
+        check_joint(graph, scope, joint, child_at_joint, report)
+        check_child_link(graph, scope, joint, child_at_joint, report)
     for name in tree.roots:
-        vertex = graph.find(name)
+        vid = graph.lookup(scope, name)
+        vertex = graph.vertices[vid] if vid is not None else None
         if vertex is not None and not identity_chain_to(graph, vertex, scope.owner.id):
             report.add("URDF_PARITY_ROOT_LINK_POSE", vertex, f"root link [{name}] is not at the "
                        "model frame: " + RULES["URDF_PARITY_ROOT_LINK_POSE"])
@@ -127,11 +128,11 @@ def check_parity(result, scope=None) -> ParityReport:
     return report
 
 
-def check_tree_shape(tree, report: ParityReport) -> None:
+def check_tree_shape(tree, report: ParityReport, owner: Vertex) -> None:
     roots = tree.roots
     if len(roots) > 1:
-        report.add("URDF_PARITY_NOT_A_TREE", None, f"several root links ({', '.join(roots)}): "
-                   + RULES["URDF_PARITY_NOT_A_TREE"])
+        report.add("URDF_PARITY_NOT_A_TREE", owner, f"model [{owner.name}] has several root "
+                   f"links ({', '.join(roots)}): " + RULES["URDF_PARITY_NOT_A_TREE"])
     for joint in tree.loop_joints():
         report.add("URDF_PARITY_NOT_A_TREE", joint.element, f"joint [{joint.name}] closes a "
                    "kinematic loop: " + RULES["URDF_PARITY_NOT_A_TREE"])
@@ -164,41 +165,64 @@ def relative_chain(graph, vertex: Vertex, stop: set[int], through):
 
 
 def single_pose(specs: list[PoseSpec]) -> tuple[bool, PoseSpec | None]:
-    """Whether at most one spec is non-identity and copyable; and that one."""
+    """Whether at most one spec is non-identity and copyable; and the spec whose text is
+    the origin (the moving one, else the first written one, e.g. ``0 0 0 0 0 0``)."""
     moving = [s for s in specs if not is_identity(s)]
     if len(moving) > 1 or any(not is_text_copyable(s) for s in moving):
         return False, None
-    return True, (moving[0] if moving else None)
+    if moving:
+        return True, moving[0]
+    written = [s for s in specs if s.text.split() and is_text_copyable(s)]
+    return True, (written[0] if written else None)
+
+
+def why_not_copyable(specs: list[PoseSpec] | None, relative_to: str, parent: str) -> str:
+    """The reason a chain gives no URDF origin text."""
+    if specs is None:
+        return f"is relative to {relative_to}, not to its parent link [{parent}]"
+    units = [s for s in specs if not is_identity(s) and not is_text_copyable(s)]
+    if units:
+        spec = units[0]
+        what = "degrees" if spec.degrees else f"rotation_format {spec.rotation_format}"
+        return f"is written in {what}, which a URDF origin (radians rpy) cannot copy"
+    return "passes through more than one non-identity pose on the way to its parent link " \
+           f"[{parent}]"
+
+
+def passes_on(vertex: Vertex) -> bool:
+    """What a URDF-style pose chain may pass through: frames, and (nested) model frames."""
+    return vertex.kind in (Kind.FRAME, Kind.MODEL)
 
 
 def identity_chain_to(graph, vertex: Vertex, target: int) -> bool:
-    specs = relative_chain(graph, vertex, {target}, lambda v: v.kind is Kind.FRAME)
+    specs = relative_chain(graph, vertex, {target}, passes_on)
     return specs is not None and all(is_identity(s) for s in specs)
 
 
-def link_equivalents(graph, link_vid: int, child_at_joint: dict) -> set[int]:
+def link_equivalents(graph, scope, link_vid: int, child_at_joint: dict) -> set[int]:
     """The link and the joint it sits at with an identity pose: the same frame."""
-    name = graph.vertices[link_vid].scoped_name
+    name = graph.vertices[link_vid].scoped_name[len(scope.prefix):]
     equivalent = {link_vid}
     if name in child_at_joint:
         equivalent.add(child_at_joint[name])
     return equivalent
 
 
-def check_joint(graph, joint, child_at_joint: dict, report: ParityReport) -> None:
+def check_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
     vertex = graph.vertices[joint.vertex]
     if joint.parent == "world":
-        targets = {vertex.scope.owner.id}
+        targets = {scope.owner.id}
     else:
-        targets = link_equivalents(graph, graph.find(joint.parent).id, child_at_joint)
-    specs = relative_chain(graph, vertex, targets, lambda v: v.kind is Kind.FRAME)
+        targets = link_equivalents(graph, scope, graph.lookup(scope, joint.parent),
+                                   child_at_joint)
+    specs = relative_chain(graph, vertex, targets, passes_on)
     ok, spec = single_pose(specs) if specs is not None else (False, None)
     if ok:
         report.copyable[joint.name] = spec
     else:
         relative_to = vertex.element.pose.relative_to or f"its child [{joint.child}] (default)"
-        report.add("URDF_PARITY_JOINT_POSE", vertex, f"joint [{joint.name}] pose is relative to "
-                   f"{relative_to}, not to its parent link [{joint.parent}]: "
+        report.add("URDF_PARITY_JOINT_POSE", vertex, f"joint [{joint.name}] pose "
+                   f"{why_not_copyable(specs, relative_to, joint.parent)}: "
                    + RULES["URDF_PARITY_JOINT_POSE"])
     for axis in getattr(vertex.element, "axes", []):
         if axis.expressed_in not in (None, vertex.name):
@@ -212,9 +236,9 @@ def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: Parity
     if joint.parent == "world":
         targets = {scope.owner.id}
     else:
-        targets = link_equivalents(graph, graph.lookup(scope, joint.parent), child_at_joint)
-    specs = relative_chain(graph, graph.vertices[child], targets,
-                           lambda v: v.kind is Kind.FRAME)
+        targets = link_equivalents(graph, scope, graph.lookup(scope, joint.parent),
+                                   child_at_joint)
+    specs = relative_chain(graph, graph.vertices[child], targets, passes_on)
     ok, spec = single_pose(specs) if specs is not None else (False, None)
     if ok:
         report.copyable[joint.name] = spec
@@ -224,9 +248,9 @@ def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: Parity
                    f"[{joint.parent}]: " + RULES["URDF_PARITY_JOINT_POSE"])
 
 
-def check_child_link(graph, joint, child_at_joint: dict, report: ParityReport) -> None:
+def check_child_link(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
     if joint.child not in child_at_joint:
-        vertex = graph.find(joint.child)
+        vertex = graph.vertices[graph.lookup(scope, joint.child)]
         report.add("URDF_PARITY_CHILD_LINK_POSE", vertex, f"link [{joint.child}] does not sit at "
                    f"its joint [{joint.name}]: " + RULES["URDF_PARITY_CHILD_LINK_POSE"])
 
@@ -235,8 +259,8 @@ def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityRepor
     link = graph.attached_link.get(vertex.id)
     if link is None or graph.vertices[link].kind is not Kind.LINK:
         return
-    targets = link_equivalents(graph, link, child_at_joint)
-    specs = relative_chain(graph, vertex, targets, lambda v: v.kind is Kind.FRAME)
+    targets = link_equivalents(graph, vertex.scope, link, child_at_joint)
+    specs = relative_chain(graph, vertex, targets, passes_on)
     ok, spec = single_pose(specs) if specs is not None else (False, None)
     if ok:
         report.copyable[vertex.scoped_name[len(vertex.scope.prefix):]] = spec

@@ -78,7 +78,7 @@ def choose_model(result, options: Options, diagnostics: Diagnostics):
     if not root.is_world:
         if options.model not in (None, root.owner.name):
             diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the file's model "
-                              f"is [{root.owner.name}]", file)
+                              f"is [{root.owner.name}]", file, root.owner.source.line)
             return None
         return root
     models = [graph.vertices[v] for v in root.vertices if graph.vertices[v].kind is Kind.MODEL]
@@ -87,13 +87,14 @@ def choose_model(result, options: Options, diagnostics: Diagnostics):
         if not chosen:
             diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the world has no "
                               f"such model (it has {', '.join(m.name for m in models) or 'none'})",
-                              file)
+                              file, root.owner.source.line)
             return None
         return chosen[0].inner
     if len(models) != 1:
         what = "no model" if not models else \
             f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with --model"
-        diagnostics.error(Code.ELEMENT_MISSING, f"the world holds {what}", file)
+        diagnostics.error(Code.ELEMENT_MISSING, f"the world holds {what}", file,
+                          root.owner.source.line)
         return None
     return models[0].inner
 
@@ -110,6 +111,10 @@ def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
     if len(tokens) != 6:
         return None
     texts = {"xyz": " ".join(tokens[:3]), "rpy": " ".join(tokens[3:])}
+    for name in texts:
+        raw = spec.xml.get(qname(name)) if spec.xml is not None else None
+        if raw is not None and raw.split() == texts[name].split():
+            texts[name] = raw  # the URDF attribute's exact text, spacing included
     only = spec.xml.get(qname("origin")) if spec.xml is not None else None
     if only in texts:
         return {only: texts[only]}
@@ -170,7 +175,7 @@ class UrdfWriter:
         for link_name in self.tree.links:
             self.write_link(robot, link_name)
         if owner.static:
-            self.write_static_weld(robot)
+            self.write_static(robot)
         for joint in joints:
             self.write_joint(robot, joint)
         if not self.options.drop_frames:
@@ -473,7 +478,9 @@ class UrdfWriter:
             restored.insert(0, origin)
         robot.append(restored)
 
-    def write_static_weld(self, robot) -> None:
+    def write_static(self, robot) -> None:
+        """A static model is fixed to the world: its root link is welded to ``world``
+        where it stands (the model frame is the world frame)."""
         root = self.tree.roots[0]
         joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_static_weld",
                                     type="fixed")

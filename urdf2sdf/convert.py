@@ -99,7 +99,7 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
             # leaf welded to world stays a link with its joint.
             leaf = link.name not in parents and link.name not in referenced and \
                 joint.name not in referenced and joint.parent != "world"
-            if leaf and not link.visuals and not link.collisions:
+            if leaf and has_no_inertial(link) and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
         if link.name not in frame_links and joint.type not in FREE_JOINT_TYPES:
             hint = " (--lump-fixed merges it into its parent)" if joint.type == "fixed" else ""
@@ -135,6 +135,12 @@ def is_massless(link: Link) -> bool:
     return link.inertial is None or link.inertial.mass == 0
 
 
+def has_no_inertial(link: Link) -> bool:
+    """A link that can become a frame: no <inertial> at all (an explicit zero mass is
+    content that a frame could not give back)."""
+    return link.inertial is None
+
+
 def gazebo_references(model: Model) -> set[str]:
     return {block.get("reference") for block in model.gazebo if block.get("reference")}
 
@@ -151,6 +157,9 @@ def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
                if value is not None]
     if text and len(present) == 1:
         pose_el.set(qname("origin"), present[0])
+    for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text)):
+        if value is not None and value != " ".join(value.split()):
+            pose_el.set(qname(name), value)  # spacing SDF's token list cannot keep
     return pose_el
 
 

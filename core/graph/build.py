@@ -28,6 +28,8 @@ class Builder:
     def __init__(self, diagnostics: Diagnostics):
         self.graph = FrameGraph()
         self.diagnostics = diagnostics
+        # URDF names follow URDF's rules: '::', 'world' and '__x__' are ordinary there.
+        self.urdf = False
 
     def error(self, code: Code, message: str, source) -> None:
         self.diagnostics.error(code, message, source.file, source.line)
@@ -38,6 +40,7 @@ class Builder:
     # ---- phase 2: scopes and names -------------------------------------------------
 
     def build(self, document: Document) -> FrameGraph:
+        self.urdf = document.format == "urdf"
         if document.model is not None:
             model = document.model
             self.check_name(model.name, "model", model.source, model.version)
@@ -57,6 +60,8 @@ class Builder:
         if name == "":
             self.error(Code.ATTRIBUTE_INVALID, f"{kind} has an empty name", source)
             return False
+        if self.urdf:
+            return True
         if name == "world" and kind == "link" and version < LEGACY_1_4:
             self.warning(Code.WARNING, "a link named [world] is allowed in SDFormat 1.4 "
                          "but reserved from 1.5 on", source)

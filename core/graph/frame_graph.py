@@ -102,6 +102,9 @@ class FrameGraph:
             return scope.owner.id
         if reference == "world" and scope.is_world:
             return scope.owner.id
+        exact = scope.names.get(reference)
+        if exact is not None:  # a URDF name may contain '::'; SDF names cannot
+            return exact
         parts = reference.split(SCOPE_SEPARATOR)
         current = scope
         for i, part in enumerate(parts):
