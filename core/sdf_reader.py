@@ -117,6 +117,11 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
     models = children(root, "model")
     worlds = children(root, "world")
     others = [c for c in root if isinstance(c.tag, str) and c.tag in ("light", "actor")]
+    if len(models) + len(others) > 1 and not (len(models) > 1 and not others):
+        extra = (models + others)[1]
+        state.error(Code.ELEMENT_INCORRECT_TYPE, f"the root <sdf> holds another top-level "
+                    f"<{extra.tag}> besides its first model, actor or light; only one is allowed",
+                    extra)
     if len(models) > 1:
         names = [m.get("name") for m in models]
         duplicate = len(set(names)) < len(names)
@@ -236,9 +241,17 @@ def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
     return (numbers[0], numbers[1], numbers[2])
 
 
-def read_double(el, state: ReadState, default: float) -> float:
+def read_double(el, state: ReadState, default: float, allow_infinite: bool = False) -> float:
     if el is None:
         return default
+    if allow_infinite:
+        text = (el.text or "").strip()
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isnan(value):
+            return value
     numbers = _floats((el.text or "").split())
     if numbers is None or len(numbers) != 1:
         state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} is not "
@@ -417,7 +430,7 @@ def read_axis(el, joint: Joint, state: ReadState) -> Axis:
     axis = Axis(source=state.src(el), xml=el)
     limit_el = child(el, "limit")
     if limit_el is not None:
-        axis.limit = Limit(*(read_double(child(limit_el, key), state, None)
+        axis.limit = Limit(*(read_double(child(limit_el, key), state, None, allow_infinite=True)
                              for key in ("lower", "upper", "effort", "velocity")),
                            texts={c.tag: (c.text or "").strip() for c in limit_el
                                   if isinstance(c.tag, str)})
