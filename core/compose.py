@@ -1,9 +1,18 @@
 """``//include``: find the included file, read it, apply the include's overrides.
 
 URIs: a path relative to the including file, an absolute path, ``file://``,
-``model://NAME/...`` and bare model names searched in ``Context.model_paths``. A
-model directory is read through its ``model.config``, choosing the newest SDF
-version this reader supports. Include cycles are an error, never a hang.
+``model://NAME/...`` and bare model names searched in ``Context.model_paths``,
+and ``package://PKG/...`` searched in ``Context.package_paths`` (ROS_PACKAGE_PATH
+workspaces) and the ``share`` folders of ``Context.ament_prefixes``. A model
+directory is read through its ``model.config``, choosing the newest SDFormat
+version this reader supports.
+
+What is included: an SDFormat file's top-level model, a URDF (read with our
+URDF reader and nested as a model), or whatever a custom model parser registered
+in the context returns (``core.interface``). Include cycles are an error, never a
+hang. ``merge="true"`` (SDFormat 1.9) puts the included model's content into the
+enclosing model or world, with a frame ``_merged__NAME__model__`` standing for
+the included model's frame.
 """
 from __future__ import annotations
 
@@ -11,78 +20,115 @@ import os
 from pathlib import Path
 
 from core.diagnostics import Code, Diagnostics
-from core.model import Model
+from core.model import Frame, Model, PoseSpec, World
 from core.xmlio import parse_xml, read_bytes
 
+SDF_SUFFIXES = (".sdf", ".world")
 
-def read_include(el, state, parent_model: Model | None) -> Model | None:
+
+def read_include(el, state, parent: Model | World) -> None:
+    """Read one ``<include>`` and add what it brings to ``parent``."""
     from core import sdf_reader as reader
 
     uri = reader.child_text(el, "uri")
     if not uri:
         state.error(Code.ATTRIBUTE_MISSING, "<include> has no <uri>", el)
-        return None
+        return
     path = resolve_uri(uri, state, el)
     if path is None:
-        return None
+        return
     key = os.path.realpath(path)
     if key in state.include_stack or (state.file and os.path.realpath(state.file) == key):
         state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] includes a file that is already "
                     "being included (include cycle)", el)
-        return None
+        return
     if len(state.include_stack) >= state.context.max_include_depth:
         state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] nests includes more than "
                     f"{state.context.max_include_depth} deep", el)
-        return None
+        return
     stack = state.include_stack + ((os.path.realpath(state.file),) if state.file else ())
     sub = Diagnostics()
-    model = _read_included_model(path, uri, state, stack, sub, el)
-    # Findings inside the included file keep their own file:line.
-    state.diagnostics.extend(sub)
+    model = read_included_model(path, uri, el, state, stack, sub, parent)
+    state.diagnostics.extend(sub)  # findings inside the included file keep their file:line
     if model is None:
-        return None
-    return apply_overrides(model, el, state)
+        return
+    apply_overrides(model, el, state)
+    add_include_children(model, el, state)
+    if (el.get("merge") or "").strip().lower() in ("true", "1"):
+        merge_into(parent, model, el, state)
+    elif isinstance(parent, World):
+        parent.models.append(model)
+    else:
+        parent.models.append(model)
 
 
-def _read_included_model(path: str, uri: str, state, stack, sub: Diagnostics, el) -> Model | None:
-    from core import sdf_reader as reader
-
+def read_included_model(path: str, uri: str, el, state, stack, sub: Diagnostics,
+                        parent) -> Model | None:
+    """The model a resolved include file holds: custom parsers first (never for .sdf or
+    .world files), then SDFormat or URDF."""
+    if not path.endswith(SDF_SUFFIXES) and state.context.model_parsers:
+        from core.interface import run_custom_parsers
+        model = run_custom_parsers(uri, path, el, state, parent, sub)
+        if model is not None or sub.has_errors:
+            return model
     data = read_bytes(path, sub)
     if data is None:
         return None
     root = parse_xml(data, path, sub)
     if root is None:
         return None
+    if root.tag == "robot":
+        return read_included_urdf(data, path, sub)
     if root.tag != "sdf":
-        state.error(Code.FILE_READ, f"included file [{path}] is not an SDFormat file "
+        state.error(Code.FILE_READ, f"included file [{path}] is neither SDFormat nor URDF "
                     f"(root element <{root.tag}>)", el)
         return None
+    return read_included_sdf(root, path, el, state, stack, sub)
+
+
+def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Model | None:
+    from core import sdf_reader as reader
+    from core import values
+
     version = reader.parse_version(root.get("version"))
     if version is None or version > reader.NEWEST_VERSION:
         state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
                     f"{root.get('version')!r}, which this reader cannot read", el)
         return None
     inner = reader.ReadState(path, version, sub, state.context, stack)
-    from core import values
     values.check_values(root, inner)
     tops = [c for c in root if isinstance(c.tag, str) and c.tag in ("model", "actor", "light")]
     models = [c for c in tops if c.tag == "model"]
+    if len(tops) > 1:
+        for other in tops[1:]:
+            state.error(Code.ELEMENT_INCORRECT_TYPE, f"included file [{path}] has another "
+                        f"top-level element <{other.tag}> besides its first", el)
     if tops and not models:
         return None  # a light or an actor: no frames to add
     if not models:
         state.error(Code.ELEMENT_MISSING, f"included file [{path}] has no top-level <model>", el)
         return None
-    if len(tops) > 1:
-        for other in tops[1:]:
-            state.error(Code.ELEMENT_INCORRECT_TYPE, f"included file [{path}] has another "
-                        f"top-level element <{other.tag}> besides its <model>", el)
     model = reader.read_model(models[0], inner, top_level=True)
     if model is not None:
         model.included_from = path
     return model
 
 
-def apply_overrides(model: Model, el, state) -> Model:
+def read_included_urdf(data: bytes, path: str, sub: Diagnostics) -> Model | None:
+    """A URDF included from SDFormat becomes a nested model, read by our URDF reader."""
+    from core.urdf_reader import read_urdf_string
+
+    document = read_urdf_string(data, path, sub)
+    if document is None or document.model is None:
+        return None
+    model = document.model
+    model.included_from = path
+    return model
+
+
+def apply_overrides(model: Model, el, state) -> None:
+    """``//include/name``, ``pose`` (its relative_to read in the enclosing scope),
+    ``static`` and ``placement_frame`` (which needs a pose)."""
     from core import sdf_reader as reader
 
     name = reader.child_text(el, "name")
@@ -101,11 +147,92 @@ def apply_overrides(model: Model, el, state) -> Model:
     if static_el is not None:
         model.static = reader.read_bool(static_el, state)
     model.source = state.src(el)
-    return model
+
+
+def add_include_children(model: Model, el, state) -> None:
+    """``//include/frame`` and ``//include/joint`` join the included model (their names
+    resolve in its scope); ``//include/plugin`` is kept on its XML."""
+    from core import sdf_reader as reader
+
+    for child in el:
+        if child.tag == "frame":
+            frame = reader.read_frame(child, state)
+            if frame is not None:
+                model.frames.append(frame)
+        elif child.tag == "joint":
+            joint = reader.read_joint(child, state)
+            if joint is not None:
+                model.joints.append(joint)
+
+
+def merged_frame_name(model: Model) -> str:
+    return f"_merged__{model.name}__model__"
+
+
+def merge_into(parent: Model | World, model: Model, el, state) -> None:
+    """``<include merge="true">``: the included model's entities join ``parent``.
+
+    The included model frame becomes the frame ``_merged__NAME__model__``, attached
+    to the model's canonical link (or first nested model) and placed by the
+    include's pose; everything that was relative to or attached to ``__model__``
+    (explicitly or by default) now refers to that frame.
+    """
+    proxy = merged_frame_name(model)
+    if model.placement_frame is not None:
+        state.error(Code.MODEL_PLACEMENT_FRAME_INVALID, "<include merge='true'> with a "
+                    "<placement_frame> is not supported", el)
+        return
+    if isinstance(parent, World) and model.links:
+        state.error(Code.ELEMENT_INVALID, f"<include merge='true'> of model [{model.name}] into "
+                    "a world: a world cannot hold links", el)
+        return
+    anchor = model.canonical_link or (model.links[0].name if model.links else None) or \
+        (model.models[0].name if model.models else None)
+    pose = model.pose
+    if pose.relative_to is None:  # the include's pose is in the enclosing scope's frame
+        pose.relative_to = "world" if isinstance(parent, World) else "__model__"
+    parent.frames.append(Frame(name=proxy, attached_to=anchor, pose=pose,
+                               source=state.src(el), xml=None))
+    retarget_model_frame(model, proxy)
+    if isinstance(parent, World):
+        parent.models.extend(model.models)
+    else:
+        parent.links.extend(model.links)
+        parent.models.extend(model.models)
+    parent.frames.extend(model.frames)
+    parent.joints.extend(model.joints)
+
+
+def retarget_model_frame(model: Model, proxy: str) -> None:
+    """Point every default or ``__model__`` reference of ``model``'s entities at ``proxy``."""
+    def retarget(pose: PoseSpec, default_is_model: bool) -> None:
+        if pose.relative_to == "__model__" or (pose.relative_to is None and default_is_model):
+            pose.relative_to = proxy
+
+    for link in model.links:
+        retarget(link.pose, True)
+        for shape in link.visuals + link.collisions:
+            retarget(shape.pose, False)
+    for nested in model.models:
+        retarget(nested.pose, True)
+    for frame in model.frames:
+        if frame.attached_to in (None, "__model__"):
+            if frame.pose.relative_to is None:
+                frame.pose.relative_to = proxy
+            frame.attached_to = proxy
+        retarget(frame.pose, False)
+    for joint in model.joints:
+        retarget(joint.pose, False)
+        joint.parent = proxy if joint.parent == "__model__" else joint.parent
+        joint.child = proxy if joint.child == "__model__" else joint.child
+        for axis in joint.axes:
+            if axis.expressed_in == "__model__":
+                axis.expressed_in = proxy
 
 
 def resolve_uri(uri: str, state, el) -> str | None:
     """The file an include URI names, or None with a URI_LOOKUP diagnostic."""
+    uri = uri.strip()
     base = Path(state.file).parent if state.file else Path.cwd()
     candidates: list[Path] = []
     if uri.startswith("file://"):
@@ -114,6 +241,8 @@ def resolve_uri(uri: str, state, el) -> str | None:
     elif uri.startswith("model://"):
         rest = uri[len("model://"):]
         candidates.extend(Path(p) / rest for p in state.context.model_paths)
+    elif uri.startswith("package://"):
+        candidates.extend(package_candidates(uri[len("package://"):], state.context))
     elif "://" in uri:
         state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]: scheme not supported", el)
         return None
@@ -127,6 +256,22 @@ def resolve_uri(uri: str, state, el) -> str | None:
             return str(candidate)
     state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]", el)
     return None
+
+
+def package_candidates(rest: str, context) -> list[Path]:
+    """Where ``package://PKG/path`` may be: PKG found in a ROS_PACKAGE_PATH entry (the
+    entry itself or a folder below it holding a package.xml), or an ament prefix's
+    ``share/PKG``."""
+    package, _, inner = rest.partition("/")
+    roots: list[Path] = []
+    for entry in context.package_paths:
+        entry_path = Path(entry)
+        if entry_path.name == package:
+            roots.append(entry_path)
+        roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
+                     if len(p.relative_to(entry_path).parts) <= 5)
+    roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
+    return [root / inner for root in roots]
 
 
 def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:

@@ -22,13 +22,25 @@ class Context:
     """
     model_paths: list[str] = field(default_factory=list)
     package_paths: list[str] = field(default_factory=list)
+    ament_prefixes: list[str] = field(default_factory=list)
+    # Custom model parsers (core.interface): the latest registered is tried first.
+    model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64
+
+    def register_model_parser(self, parser) -> None:
+        """Add ``parser(include: NestedInclude, errors: list) -> InterfaceModel | None``."""
+        self.model_parsers.append(parser)
 
     @staticmethod
     def from_environment(extra_paths: list[str] | None = None) -> "Context":
+        """Search paths from the command line first, then SDF_PATH, GZ_SIM_RESOURCE_PATH,
+        GAZEBO_MODEL_PATH (model://), ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
+        (package://). Extra paths are searched for package:// URIs too."""
+        extra = list(extra_paths or [])
         return Context(
-            model_paths=list(extra_paths or []) + _env_paths(
+            model_paths=extra + _env_paths(
                 "SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
                 "GAZEBO_MODEL_PATH"),
-            package_paths=_env_paths("ROS_PACKAGE_PATH"),
+            package_paths=extra + _env_paths("ROS_PACKAGE_PATH"),
+            ament_prefixes=_env_paths("AMENT_PREFIX_PATH"),
         )

@@ -126,4 +126,8 @@ def _load_data(data: bytes, file: str | None, context: Context,
         return LoadResult(None, None, diagnostics)
     graph = build_graph(document, diagnostics)
     validate_graph(graph, diagnostics)
-    return LoadResult(document, graph, diagnostics)
+    result = LoadResult(document, graph, diagnostics)
+    if context.model_parsers and result.ok:
+        from core.interface import call_repostures
+        call_repostures(result)
+    return result

@@ -189,6 +189,8 @@ class Model:
     version: tuple[int, int] = (1, 11)
     # Where the model came from when it was included (the included file's path).
     included_from: str | None = None
+    # A model a custom parser provided (core.interface.InterfaceModel), for reposturing.
+    interface: Any = None
 
 
 @dataclass

@@ -296,9 +296,7 @@ def read_model(el, state: ReadState, top_level: bool = False) -> Model | None:
                 model.models.append(nested)
         elif tag == "include":
             from core.compose import read_include  # composition reads files recursively
-            nested = read_include(c, state, parent_model=model)
-            if nested is not None:
-                model.models.append(nested)
+            read_include(c, state, model)
     return model
 
 
@@ -509,7 +507,5 @@ def read_world(el, state: ReadState) -> World | None:
                 world.joints.append(joint)
         elif tag == "include":
             from core.compose import read_include
-            model = read_include(c, state, parent_model=None)
-            if model is not None:
-                world.models.append(model)
+            read_include(c, state, world)
     return world

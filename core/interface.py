@@ -1,0 +1,143 @@
+"""Custom model parsers: the Python counterpart of the composition proposal's
+interface API (section 1.5).
+
+A parser is registered on the ``Context`` and called for an ``<include>`` whose
+file is not ``.sdf``/``.world`` (for ``.urdf`` before our own URDF reader)::
+
+    def parse_toml(include: NestedInclude, errors: list) -> InterfaceModel | None
+
+It returns ``None`` to let the next parser try (the latest registered goes
+first), or an :class:`InterfaceModel`: a name, a canonical link, links posed in
+the model frame, frames attached to links or ``__model__``, nested interface
+models. These join the frame graph like any model: they can be referenced,
+posed against and jointed to. Errors the parser appends (strings or
+``(code, message)``) become diagnostics at the include's file:line. After the
+graph is resolved, each model's ``reposture`` callback receives a
+:class:`ResolvedModel` to read its resolved poses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.diagnostics import Code
+from core.model import Frame, Link, Model, PoseSpec
+from core.pose import IDENTITY, Pose
+
+STANDARD_INCLUDE_CHILDREN = {"uri", "name", "pose", "static", "placement_frame", "plugin",
+                             "frame", "joint"}
+
+
+@dataclass
+class NestedInclude:
+    uri: str
+    resolved_file_name: str
+    local_model_name: str
+    absolute_model_name: str
+    is_static: bool
+    # Children of <include> the parser may read: its custom (namespaced or unknown) ones.
+    virtual_custom_elements: list = field(default_factory=list)
+
+
+@dataclass
+class InterfaceFrame:
+    name: str
+    attached_to: str = "__model__"
+    pose_in_attached_to: Pose = IDENTITY
+
+
+@dataclass
+class InterfaceLink:
+    name: str
+    pose_in_model: Pose = IDENTITY
+
+
+@dataclass
+class InterfaceModel:
+    name: str
+    canonical_link: str
+    # The model frame in the canonical link's frame (X_LcM); links are given in the
+    # model frame, so this only has to agree with them.
+    model_in_canonical_link: Pose = IDENTITY
+    links: list[InterfaceLink] = field(default_factory=list)
+    frames: list[InterfaceFrame] = field(default_factory=list)
+    models: list["InterfaceModel"] = field(default_factory=list)
+    reposture: Callable[["ResolvedModel"], None] | None = None
+
+
+@dataclass
+class ResolvedModel:
+    """What a reposture callback can ask: resolved poses of its own model's frames."""
+    result: Any
+    scoped_name: str
+
+    def model_pose_in_world(self) -> Pose | None:
+        return self.result.pose(self.scoped_name)
+
+    def frame_pose(self, frame: str, relative_to: str = "world") -> Pose | None:
+        """A frame of this model (its local name) relative to ``world`` (the root frame)
+        or to another frame of the model."""
+        base = "" if relative_to == "world" else f"{self.scoped_name}::{relative_to}"
+        return self.result.pose(f"{self.scoped_name}::{frame}", base)
+
+
+def custom_children(el) -> list:
+    return [c for c in el if isinstance(c.tag, str) and
+            (c.tag.startswith("{") or ":" in c.tag or c.tag not in STANDARD_INCLUDE_CHILDREN)]
+
+
+def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | None:
+    """Ask the registered parsers, latest first, for the model of this include."""
+    from core import sdf_reader as reader
+
+    local = reader.child_text(el, "name") or ""
+    static_el = reader.child(el, "static")
+    include = NestedInclude(uri, path, local,
+                            f"{parent.name}::{local}" if isinstance(parent, Model) else local,
+                            bool(static_el is not None and reader.read_bool(static_el, state)),
+                            custom_children(el))
+    for parser in reversed(state.context.model_parsers):
+        errors: list = []
+        interface = parser(include, errors)
+        for error in errors:
+            code, message = error if isinstance(error, tuple) else (Code.ELEMENT_INVALID, error)
+            sub.error(code, f"custom parser for [{uri}]: {message}", state.file, el.sourceline)
+        if errors:
+            return None
+        if interface is not None:
+            return interface_to_model(interface, state.src(el), path)
+    return None
+
+
+def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:
+    """An interface model as a core model: its links, frames and nested models."""
+    if "::" in interface.name:
+        raise ValueError(f"interface model name [{interface.name}] contains '::'")
+    model = Model(name=interface.name, canonical_link=interface.canonical_link or None,
+                  source=source, version=(1, 11), included_from=path, interface=interface)
+    for link in interface.links:
+        model.links.append(Link(name=link.name, pose=PoseSpec(link.pose_in_model, None,
+                                                              source=source),
+                                source=source))
+    for frame in interface.frames:
+        attached = None if frame.attached_to in ("", "__model__") else frame.attached_to
+        model.frames.append(Frame(name=frame.name, attached_to=attached,
+                                  pose=PoseSpec(frame.pose_in_attached_to, attached,
+                                                source=source), source=source))
+    for nested in interface.models:
+        model.models.append(interface_to_model(nested, source, path))
+    return model
+
+
+def call_repostures(result) -> None:
+    """After resolution: hand each custom model its resolved poses."""
+    from core.graph import Kind
+
+    graph = result.graph
+    if graph is None:
+        return
+    for vertex in graph.vertices:
+        if vertex.kind is Kind.MODEL:
+            interface = getattr(vertex.element, "interface", None)
+            if interface is not None and interface.reposture is not None:
+                interface.reposture(ResolvedModel(result, vertex.scoped_name))
