@@ -122,6 +122,32 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
     raise typer.Exit(0 if not differences else 1)
 
 
+@app.command("print")
+def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
+                  output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                                        help="Write here (atomically) instead "
+                                                             "of stdout."),
+                  preserve_includes: bool = typer.Option(False, "--preserve-includes",
+                                                         help="Keep <include> elements instead "
+                                                              "of inlining the models."),
+                  path: Optional[List[Path]] = PathOption) -> None:
+    """Print the composed model as one SDFormat file, every <include> inlined (like
+    `gz sdf -p`); diagnostics go to stderr."""
+    from core.flatten import print_document
+    from core.output import OutputError, write_output
+    context = Context.from_environment([str(p) for p in path or []])
+    data, diagnostics = print_document(file, context, preserve_includes)
+    for diagnostic in diagnostics:
+        print(diagnostic.format(), file=sys.stderr)
+    if data is None:
+        raise typer.Exit(1)
+    try:
+        write_output(data, str(output) if output else None, [str(file)])
+    except OutputError as exc:
+        print(f"urdf-sdf print: {exc}", file=sys.stderr)
+        raise typer.Exit(2)
+
+
 def main() -> None:
     app()
 

@@ -178,9 +178,7 @@ def merge_into(parent: Model | World, model: Model, el, state) -> None:
     (explicitly or by default) now refers to that frame.
     """
     proxy = merged_frame_name(model)
-    if model.placement_frame is not None:
-        state.error(Code.MODEL_PLACEMENT_FRAME_INVALID, "<include merge='true'> with a "
-                    "<placement_frame> is not supported", el)
+    if model.placement_frame is not None and not place_merged_model(model, el, state):
         return
     if isinstance(parent, World) and model.links:
         state.error(Code.ELEMENT_INVALID, f"<include merge='true'> of model [{model.name}] into "
@@ -201,6 +199,33 @@ def merge_into(parent: Model | World, model: Model, el, state) -> None:
         parent.models.extend(model.models)
     parent.frames.extend(model.frames)
     parent.joints.extend(model.joints)
+
+
+def place_merged_model(model: Model, el, state) -> bool:
+    """With a placement frame, the merged model frame's pose is the include pose times
+    the inverse of the placement frame's pose in the model, resolved on the included
+    model alone (it is self-contained)."""
+    import copy
+
+    from core.graph import build_graph, relative_pose, validate_graph
+    from core.model import Document
+
+    alone = copy.deepcopy(model)
+    alone.pose = PoseSpec()
+    alone.placement_frame = None
+    findings = Diagnostics()
+    graph = build_graph(Document(version="1.11", model=alone), findings)
+    validate_graph(graph, findings)
+    frame = graph.lookup(graph.root, model.placement_frame)
+    placement = relative_pose(graph, frame, graph.root.owner.id) if frame is not None else None
+    if placement is None:
+        state.error(Code.MODEL_PLACEMENT_FRAME_INVALID, f"placement frame "
+                    f"[{model.placement_frame}] of merged model [{model.name}] is not a frame "
+                    "of that model", el)
+        return False
+    model.pose.value = model.pose.value * placement.inverse()
+    model.placement_frame = None
+    return True
 
 
 def retarget_model_frame(model: Model, proxy: str) -> None:

@@ -90,9 +90,9 @@ class Description:
         for name in self.tree.links:
             joint = self.tree.parent_joint.get(name)
             link = self.link(name)
+            massless = link is not None and (link.inertial is None or link.inertial.mass == 0)
             if joint is not None and joint.type == "fixed" and name not in self.tree.children \
-                    and link is not None and link.inertial is None and not link.visuals \
-                    and not link.collisions:
+                    and massless and not link.visuals and not link.collisions:
                 made.add(name)
         return made
 

@@ -97,16 +97,18 @@ def read_sdf_string(data: bytes | str, file: str | None, context: Context,
         return None
     version_text = root.get("version")
     version = parse_version(version_text)
-    if version is None:
-        diagnostics.error(Code.FILE_READ, "<sdf> has no valid version attribute "
-                          f"(found {version_text!r})", file, root.sourceline)
+    if version_text is None:
+        diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
+                          root.sourceline)
         return None
-    if version > NEWEST_VERSION:
+    if version is None or version > NEWEST_VERSION:
+        # Reported, then read with the newest semantics so that the file's other
+        # problems are found too (as libsdformat does).
         diagnostics.error(Code.VERSION_UNSUPPORTED,
-                          f"SDFormat version {version_text} is newer than the newest this "
-                          f"reader supports ({NEWEST_VERSION[0]}.{NEWEST_VERSION[1]})",
+                          f"SDFormat version {version_text!r} is not one this reader supports "
+                          f"(1.0 to {NEWEST_VERSION[0]}.{NEWEST_VERSION[1]})",
                           file, root.sourceline)
-        return None
+        version = NEWEST_VERSION
     state = ReadState(file, version, diagnostics, context, include_stack)
     return read_root(root, state, version_text.strip())
 
@@ -132,8 +134,11 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
     if models and worlds:
         state.error(Code.ELEMENT_INCORRECT_TYPE, "the root <sdf> holds both a <model> and a "
                     "<world>; only one kind of root is allowed", worlds[0])
+    includes = children(root, "include")
     if models:
         doc.model = read_model(models[0], state, top_level=True)
+    elif includes and not worlds:
+        doc.model = read_root_include(includes[0], state)
     seen_worlds: set[str] = set()
     for el in worlds:
         world = read_world(el, state)
@@ -145,9 +150,18 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
             continue
         seen_worlds.add(world.name)
         doc.worlds.append(world)
-    if not models and not worlds and not others:
+    if not models and not worlds and not others and not includes:
         state.warning(Code.ELEMENT_MISSING, "the <sdf> element holds no <model> or <world>", root)
     return doc
+
+
+def read_root_include(el, state: ReadState) -> Model | None:
+    """An ``<include>`` directly under ``<sdf>`` stands for the model it includes."""
+    from core.compose import read_include
+
+    holder = Model(name="__root_include__")
+    read_include(el, state, holder)
+    return holder.models[0] if holder.models else None
 
 
 def required_name(el, state: ReadState) -> str | None:

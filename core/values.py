@@ -85,7 +85,9 @@ def check_materials(root, state) -> None:
         script = material.find("script")
         if script is not None:
             for tag in ("uri", "name"):
-                found = [c for c in script.findall(tag) if (c.text or "").strip()]
+                # '__default__' is libsdformat's placeholder for an unset value.
+                found = [c for c in script.findall(tag)
+                         if (c.text or "").strip() not in ("", "__default__")]
                 if not found:
                     state.error(Code.ELEMENT_MISSING, f"material <script> has no <{tag}>", script)
         shader = material.find("shader")

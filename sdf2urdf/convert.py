@@ -514,7 +514,9 @@ class UrdfWriter:
             if name in self.link_names:
                 self.warn(f"frame [{name}] has the name of a link; it is left out", vertex.source)
                 continue
-            etree.SubElement(robot, "link", name=self.name(name))
+            link_el = etree.SubElement(robot, "link", name=self.name(name))
+            for inertial in custom_children(vertex.element.xml, "inertial"):
+                link_el.append(plain_copy(inertial))  # the zero-mass inertial urdf2sdf kept
             joint_name = (vertex.element.xml.get(qname("joint")) if vertex.element.xml is not None
                           else None) or f"{self.name(name)}_joint"
             joint_el = etree.SubElement(robot, "joint", name=joint_name, type="fixed")

@@ -99,7 +99,7 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
             # leaf welded to world stays a link with its joint.
             leaf = link.name not in parents and link.name not in referenced and \
                 joint.name not in referenced and joint.parent != "world"
-            if leaf and has_no_inertial(link) and not link.visuals and not link.collisions:
+            if leaf and not link.visuals and not link.collisions:
                 frame_links[link.name] = joint
         if link.name not in frame_links and joint.type not in FREE_JOINT_TYPES:
             hint = " (--lump-fixed merges it into its parent)" if joint.type == "fixed" else ""
@@ -134,11 +134,6 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
 def is_massless(link: Link) -> bool:
     return link.inertial is None or link.inertial.mass == 0
 
-
-def has_no_inertial(link: Link) -> bool:
-    """A link that can become a frame: no <inertial> at all (an explicit zero mass is
-    content that a frame could not give back)."""
-    return link.inertial is None
 
 
 def gazebo_references(model: Model) -> set[str]:
@@ -253,6 +248,9 @@ class Writer:
         """A massless leaf on a fixed joint: a frame named after the link."""
         frame_el = sub(model_el, "frame", name=link.name, attached_to=joint.parent)
         frame_el.set(qname("joint"), joint.name)
+        inertial_xml = link.xml.find("inertial") if link.xml is not None else None
+        if inertial_xml is not None:  # a zero-mass inertial, kept for sdf2urdf
+            frame_el.append(namespaced_copy(inertial_xml))
         if self.options.relative:
             pose_from_origin(frame_el, joint.pose, self.joint_parent_frame(joint))
         else:
