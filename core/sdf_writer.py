@@ -39,10 +39,10 @@ def new_document(version: str, custom_namespace: bool = True):
 
 def sub(parent, tag: str, text: str | None = None, **attributes):
     """Append ``<tag attributes>text</tag>`` to ``parent``; None-valued attributes are skipped."""
-    el = etree.SubElement(parent, tag)
-    for key, value in attributes.items():
-        if value is not None:
-            el.set(key, value)
+    if attributes:
+        el = etree.SubElement(parent, tag, {k: v for k, v in attributes.items() if v is not None})
+    else:
+        el = etree.SubElement(parent, tag)
     if text is not None:
         el.text = text
     return el

@@ -60,7 +60,7 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
         values = [float(t) for t in text.split()]
     except ValueError:
         values = []
-    if len(values) != count or not all(math.isfinite(v) for v in values):
+    if len(values) != count or not all(map(math.isfinite, values)):
         state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
@@ -69,7 +69,12 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
 
 def number(el, attribute: str, state: UrdfState, default: float | None = None,
            required: bool = False) -> float | None:
-    values = numbers(el, attribute, 1, state, None if default is None else repr(default), required)
+    if el.get(attribute) is None:
+        if required:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+                        el)
+        return default
+    values = numbers(el, attribute, 1, state)
     return values[0] if values else default
 
 
