@@ -50,14 +50,18 @@ def read_include(el, state, parent: Model | World) -> None:
     sub = Diagnostics()
     model = read_included_model(path, uri, el, state, stack, sub, parent)
     state.diagnostics.extend(sub)  # findings inside the included file keep their file:line
+    if sub.has_errors:
+        state.error(Code.FILE_READ, f"the file included as [{uri}] ({path}) has errors", el)
     if model is None:
         return
+    was_static = model.static
     apply_overrides(model, el, state)
+    if was_static and not model.static:
+        state.error(Code.ELEMENT_INVALID, f"<include><static>false</static> cannot make the "
+                    f"static model [{model.name}] non-static", el)
     add_include_children(model, el, state)
     if (el.get("merge") or "").strip().lower() in ("true", "1"):
         merge_into(parent, model, el, state)
-    elif isinstance(parent, World):
-        parent.models.append(model)
     else:
         parent.models.append(model)
 
@@ -105,6 +109,9 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
                         f"top-level element <{other.tag}> besides its first", el)
     if tops and not models:
         return None  # a light or an actor: no frames to add
+    root_includes = [c for c in root if c.tag == "include"]
+    if not models and root_includes:
+        return reader.read_root_include(root_includes[0], inner)
     if not models:
         state.error(Code.ELEMENT_MISSING, f"included file [{path}] has no top-level <model>", el)
         return None

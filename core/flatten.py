@@ -136,10 +136,14 @@ def _check_sdf_root(root, file: str, diagnostics: Diagnostics) -> Version | None
         diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> or "
                           "<robot>", file, root.sourceline)
         return None
-    version = parse_version(root.get("version"))
-    if version is None or version > NEWEST_VERSION:
-        diagnostics.error(Code.VERSION_UNSUPPORTED, f"SDFormat version {root.get('version')!r} "
-                          "cannot be read", file, root.sourceline)
+    text = root.get("version")
+    version = parse_version(text)
+    if text is None:
+        diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
+                          root.sourceline)
+    elif version is None or version > NEWEST_VERSION:
+        diagnostics.error(Code.VERSION_UNSUPPORTED, f"SDFormat version {text!r} is not one "
+                          "this reader supports", file, root.sourceline)
         return None
     return version
 
@@ -320,11 +324,21 @@ class _Flattener:
 
 
 def _own_includes(el):
-    """The ``<include>`` elements of ``el``'s models and worlds, nested models too."""
+    """The ``<include>`` elements of ``el``'s models and worlds, nested models too, and
+    under ``<sdf>`` the first include when there is no model or world (it then stands
+    for the document's model, as ``core.sdf_reader`` reads it)."""
+    if el.tag == "sdf":
+        scopes = [c for c in el if c.tag in ("model", "world")]
+        first = child(el, "include")
+        if not scopes and first is not None:
+            yield first
+        for scope in scopes:
+            yield from _own_includes(scope)
+        return
     for c in el:
         if c.tag == "include":
             yield c
-        elif c.tag in ("model", "world"):
+        elif c.tag == "model":
             yield from _own_includes(c)
 
 

@@ -178,12 +178,15 @@ class UrdfWriter:
             self.write_static(robot)
         for joint in joints:
             self.write_joint(robot, joint)
+            self.keep_joint_extras(robot, joint)
         if not self.options.drop_frames:
             self.write_frames(robot)
         else:
             self.warn_dropped_frames()
         for transmission in custom_children(self.model_el, "transmission"):
             robot.append(plain_copy(transmission))
+        self.keep_model_extras(robot)
+        etree.cleanup_namespaces(robot)
         return robot
 
     def check_constraints(self) -> None:
@@ -343,8 +346,7 @@ class UrdfWriter:
                   "cannot express; it is kept as SDF in a <gazebo> block", shape.source)
         robot = link_el.getparent()
         block = etree.SubElement(robot, "gazebo", reference=self.name(link_name))
-        copy = etree.fromstring(etree.tostring(shape.xml))
-        copy.tail = None
+        copy = copy_element(shape.xml)
         for old in copy.findall("pose"):
             copy.remove(old)
         pose = X_UL * self.shape_pose(link_name, shape.pose)
@@ -389,16 +391,51 @@ class UrdfWriter:
             etree.SubElement(material_el, "texture", filename=material.texture)
 
     def keep_sdf_extras(self, robot, link: Link) -> None:
-        """SDF-only link content (sensors, lights...) travels in a <gazebo> block."""
+        """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
+        the form Gazebo (and urdf2sdf) reads back: sensors, lights, link physics
+        flags, and the collision surfaces and visual extras of each named shape."""
         if link.xml is None:
             return
-        extras = [c for c in link.xml if isinstance(c.tag, str) and
-                  c.tag in ("sensor", "light", "projector", "audio_source", "audio_sink",
-                            "battery", "particle_emitter")]
-        if extras:
-            block = etree.SubElement(robot, "gazebo", reference=self.name(link.name))
-            for extra in extras:
-                block.append(etree.fromstring(etree.tostring(extra)))
+        name = self.link_key(link)
+        kept = [copy_element(c) for c in link.xml if c.tag in LINK_EXTRAS]
+        for kind, tags in (("collision", COLLISION_EXTRAS), ("visual", VISUAL_EXTRAS)):
+            for shape_el in link.xml.findall(kind):
+                extras = [c for c in shape_el if c.tag in tags or is_rich_material(c)]
+                if extras and shape_el.get("name"):
+                    shape_copy = etree.Element(kind, name=shape_el.get("name"))
+                    shape_copy.extend(copy_element(c) for c in extras)
+                    kept.append(shape_copy)
+        if kept:
+            block = etree.SubElement(robot, "gazebo", reference=self.name(name))
+            block.extend(kept)
+            self.warn(f"link [{name}]: SDF content URDF cannot state ("
+                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
+                      link.source)
+
+    def keep_model_extras(self, robot) -> None:
+        """Model plugins and other model-level SDF content go to a ``<gazebo>`` block."""
+        if self.model_el is None:
+            return
+        kept = [copy_element(c) for c in self.model_el
+                if isinstance(c.tag, str) and c.tag in MODEL_EXTRAS]
+        if kept:
+            block = etree.SubElement(robot, "gazebo")
+            block.extend(kept)
+            self.warn(f"model [{self.scope.owner.name}]: SDF content URDF cannot state ("
+                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
+                      self.scope.owner.source)
+
+    def keep_joint_extras(self, robot, joint: KinematicJoint) -> None:
+        xml = getattr(joint.element, "xml", None)
+        if xml is None or joint.vertex < 0:
+            return
+        kept = [copy_element(c) for c in xml if isinstance(c.tag, str) and c.tag in JOINT_EXTRAS]
+        if kept:
+            block = etree.SubElement(robot, "gazebo", reference=self.name(joint.name))
+            block.extend(kept)
+            self.warn(f"joint [{joint.name}]: SDF content URDF cannot state ("
+                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
+                      joint.element.source)
 
     # ---- joints -----------------------------------------------------------------------
 
@@ -531,6 +568,29 @@ class UrdfWriter:
     def warn_dropped_frames(self) -> None:
         for vertex, name in self.frames():
             self.warn(f"frame [{name}] dropped (--drop-frames)", vertex.source)
+
+
+LINK_EXTRAS = {"sensor", "light", "projector", "audio_source", "audio_sink", "battery",
+               "particle_emitter", "self_collide", "gravity", "kinematic", "enable_wind",
+               "velocity_decay", "must_be_base_link"}
+COLLISION_EXTRAS = {"surface", "laser_retro", "max_contacts"}
+VISUAL_EXTRAS = {"transparency", "cast_shadows", "laser_retro", "meta", "plugin", "visibility_flags"}
+MODEL_EXTRAS = {"plugin", "self_collide", "allow_auto_disable", "enable_wind", "gripper"}
+JOINT_EXTRAS = {"physics", "sensor"}
+
+
+def is_rich_material(el) -> bool:
+    """A visual material with more than colours (scripts, shaders, PBR) for Gazebo."""
+    return el.tag == "material" and any(c.tag in ("script", "shader", "pbr", "lighting")
+                                        for c in el)
+
+
+def copy_element(el):
+    """A copy of an SDF element without the source's namespace declarations."""
+    copy = etree.fromstring(etree.tostring(el))
+    copy.tail = None
+    etree.cleanup_namespaces(copy)
+    return copy
 
 
 def is_plain(spec: PoseSpec) -> bool:

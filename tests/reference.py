@@ -95,8 +95,11 @@ def find_reference() -> Reference:
 def run_reference(binary: Path | str, path: Path | str, env: dict | None = None) -> dict:
     """The reference's JSON for ``path``. It exits 1 on invalid input, which is not a failure;
     no JSON on stdout is (AssertionError with the reference's stderr)."""
+    # libsdformat 12 resolves a relative include URI against the working directory, so
+    # the reference runs in the file's own folder.
+    path = Path(path).resolve()
     proc = subprocess.run([str(binary), str(path)], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env)
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env, cwd=path.parent)
     try:
         return json.loads(proc.stdout)
     except ValueError:

@@ -1,0 +1,508 @@
+"""Graphviz DOT for the frame graphs and the kinematic tree (``urdf-sdf graph``).
+
+* :func:`frame_graph_dot`: one node per frame (world, model, link, joint, frame),
+  styled per kind, with its ``attached_to`` edges, its ``relative_to`` edges (labelled
+  with the edge's pose as ``x y z roll pitch yaw``, 4 significant digits), or both;
+  nested models are clusters. Invalid files draw too: the nodes of a broken chain
+  (a cycle, a dangling reference) get a red border, which is what one wants to see.
+* :func:`kinematic_tree_dot`: links (and the world) joined by joints, parent to child.
+* :func:`render`: DOT text to stdout or a ``.dot``/``.gv`` file, or an ``.svg``/``.png``/
+  ``.pdf`` file made by the Graphviz ``dot`` program. Files are written atomically
+  (temporary file in the same directory, then renamed): never a partial file.
+* :func:`graph_command`: the whole ``urdf-sdf graph`` command, returning its exit code
+  (:func:`write_graph` for a file already loaded).
+
+Output is deterministic: the same input gives the same bytes (nodes in document
+order, edges in vertex order, node identifiers ``v<vertex id>``), so goldens work.
+Names are quoted and escaped, so any name (``::``, quotes, backslashes) is safe.
+"""
+from __future__ import annotations
+
+import enum
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
+from core.pose import Pose
+
+
+class GraphKind(str, enum.Enum):
+    """What ``urdf-sdf graph --kind`` draws."""
+
+    attached_to = "attached_to"
+    relative_to = "relative_to"
+    both = "both"
+    tree = "tree"
+
+
+FRAME_GRAPHS = ("attached_to", "relative_to", "both")
+
+# Shape and fill colour per kind.
+NODE_STYLE = {
+    Kind.WORLD: ("doubleoctagon", "#d9d9d9"),
+    Kind.MODEL: ("tab", "#fce5cd"),
+    Kind.LINK: ("box", "#cfe2f3"),
+    Kind.JOINT: ("hexagon", "#d9ead3"),
+    Kind.FRAME: ("ellipse", "#fff2cc"),
+}
+EDGE_STYLE = {
+    "attached_to": 'color="#1f4e79", fontcolor="#1f4e79"',
+    "relative_to": 'color="#7f6000", fontcolor="#7f6000", style=dashed',
+}
+CLUSTER_STYLE = 'style="rounded,dashed", color="#b45f06", fontcolor="#b45f06"'
+BROKEN_STYLE = 'color="#cc0000", penwidth=2'
+FONT = "Helvetica"
+
+
+# ---- DOT text ------------------------------------------------------------------------
+
+def quote(text: str) -> str:
+    """``text`` as a DOT double-quoted string that Graphviz shows verbatim.
+
+    Quotes and backslashes are escaped (a backslash would otherwise start an escape
+    such as ``\\N`` or ``\\l`` in labels), and line breaks become ``\\n``.
+    """
+    escaped = (text.replace("\\", "\\\\").replace('"', '\\"')
+               .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n"))
+    return f'"{escaped}"'
+
+
+def label(*lines: str) -> str:
+    """A quoted multi-line label: each line escaped, joined with DOT's ``\\n``."""
+    return '"' + "\\n".join(quote(line)[1:-1] for line in lines) + '"'
+
+
+def format_number(value: float) -> str:
+    """4 significant digits; rounding noise below 1e-12 and ``-0`` print as ``0``."""
+    if not math.isfinite(value):
+        return str(value)
+    if abs(value) < 1e-12:
+        return "0"
+    return format(value, ".4g")
+
+
+def format_pose(pose: Pose) -> str:
+    """``x y z roll pitch yaw`` with 4 significant digits (an angle of -pi prints as pi,
+    the same angle, so that rounding noise cannot flip its sign)."""
+    angles = [math.pi if abs(abs(a) - math.pi) < 1e-9 else a for a in pose.rpy()]
+    return " ".join(format_number(v) for v in (*pose.position, *angles))
+
+
+def _header(name: str, title: str, rankdir: str) -> list[str]:
+    return [
+        f"digraph {quote(name)} {{",
+        f'  graph [rankdir={rankdir}, fontname="{FONT}", labelloc=t, label={quote(title)}];',
+        f'  node [style=filled, fontname="{FONT}", fontsize=11];',
+        f'  edge [fontname="{FONT}", fontsize=9];',
+    ]
+
+
+def _node_id(vid: int) -> str:
+    return f"v{vid}"
+
+
+# ---- frame graphs --------------------------------------------------------------------
+
+def frame_graph_dot(result, which: str = "both") -> str:
+    """The attached_to graph, the relative_to graph, or both (``which``), of a loaded
+    file (a ``core.loader.LoadResult``, valid or not) as DOT text."""
+    which = GraphKind(which).value if isinstance(which, GraphKind) else which
+    if which not in FRAME_GRAPHS:
+        raise ValueError(f"which must be one of {', '.join(FRAME_GRAPHS)}, not {which!r}")
+    graph: FrameGraph | None = getattr(result, "graph", None)
+    if graph is None or graph.root is None:
+        raise ValueError("the file has no frame graph to draw (it could not be read)")
+    show_attached = which in ("attached_to", "both")
+    show_relative = which in ("relative_to", "both")
+    broken: set[int] = set()
+    if show_attached:
+        broken |= graph.attached_broken
+    if show_relative:
+        broken |= graph.relative_broken
+
+    root = graph.root.owner
+    what = {"attached_to": "attached_to graph", "relative_to": "relative_to graph",
+            "both": "attached_to and relative_to graphs"}[which]
+    lines = _header("frame_graph", f"{what} of {_root_title(root)}", "BT")
+    emitted: set[int] = set()
+    lines.append("  " + _frame_node(root, broken))
+    emitted.add(root.id)
+    _frame_scope(graph, graph.root, broken, emitted, lines, "  ")
+    for vertex in graph.vertices:  # never expected: a vertex outside every scope
+        if vertex.id not in emitted:
+            lines.append("  " + _frame_node(vertex, broken))
+    for vertex in graph.vertices:
+        if show_attached and vertex.attached_to is not None:
+            lines.append(f"  {_node_id(vertex.id)} -> {_node_id(vertex.attached_to)} "
+                         f"[label={label('attached_to')}, {EDGE_STYLE['attached_to']}];")
+        if show_relative and vertex.relative_to is not None and vertex.scope is not None:
+            lines.append(f"  {_node_id(vertex.id)} -> {_node_id(vertex.relative_to)} "
+                         f"[label={label(*_relative_label(graph, vertex))}, "
+                         f"{EDGE_STYLE['relative_to']}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _root_title(root: Vertex) -> str:
+    if root.kind is Kind.WORLD:
+        return f"world [{getattr(root.element, 'name', '')}]"
+    return f"model [{root.name}]"
+
+
+def _frame_scope(graph: FrameGraph, scope: Scope, broken: set[int], emitted: set[int],
+                 lines: list[str], indent: str) -> None:
+    for vid in scope.vertices:
+        vertex = graph.vertices[vid]
+        emitted.add(vid)
+        if vertex.kind is Kind.MODEL and vertex.inner is not None:
+            lines.append(f"{indent}subgraph {quote('cluster_' + _node_id(vid))} {{")
+            # rankdir=BT turns the cluster upside down: "b" puts its label on top.
+            lines.append(f"{indent}  graph [label={quote('model ' + vertex.scoped_name)}, "
+                         f"labelloc=b, {CLUSTER_STYLE}];")
+            lines.append(f"{indent}  " + _frame_node(vertex, broken))
+            _frame_scope(graph, vertex.inner, broken, emitted, lines, indent + "  ")
+            lines.append(f"{indent}}}")
+        else:
+            lines.append(indent + _frame_node(vertex, broken))
+
+
+def _frame_node(vertex: Vertex, broken: set[int]) -> str:
+    shape, fill = NODE_STYLE[vertex.kind]
+    if vertex.kind is Kind.MODEL:
+        kind = "static model" if vertex.static else "model"
+    elif vertex.kind is Kind.JOINT:
+        kind = f"{getattr(vertex.element, 'type', '') or '?'} joint"
+    else:
+        kind = vertex.kind.value
+    tooltip = vertex.scoped_name or "__model__"
+    attributes = [f"label={label(vertex.name, f'({kind})')}", f"shape={shape}",
+                  f'fillcolor="{fill}"', f"tooltip={quote(tooltip)}"]
+    if vertex.id in broken:
+        attributes.append(BROKEN_STYLE)
+    return f"{_node_id(vertex.id)} [{', '.join(attributes)}];"
+
+
+def _relative_label(graph: FrameGraph, vertex: Vertex) -> list[str]:
+    """``relative_to``, the edge's pose ``X_TV``, and a model's placement frame."""
+    from core.graph.resolve import edge_pose
+
+    lines = ["relative_to"]
+    placed = vertex.kind is Kind.MODEL and vertex.placement is not None
+    pose = edge_pose(graph, vertex.id) if placed else vertex.pose
+    lines.append(format_pose(pose) if pose is not None else "?")
+    if placed:
+        lines.append(f"placement_frame {graph.vertices[vertex.placement].name}")
+    return lines
+
+
+# ---- kinematic tree ------------------------------------------------------------------
+
+def kinematic_tree_dot(result) -> str:
+    """The kinematic tree of a valid loaded file as DOT text: one box per link (and
+    the world when a joint is fixed to it), one edge per joint from parent to child
+    labelled with its name and type. Loop-closing joints are red and dashed; gearbox
+    constraints are dotted."""
+    from core.kinematics import WORLD, build_tree
+
+    graph: FrameGraph | None = getattr(result, "graph", None)
+    if graph is None or graph.root is None:
+        raise ValueError("the file has no frame graph to draw (it could not be read)")
+    tree = build_tree(result)
+    links = {v.scoped_name: v for v in graph.vertices
+             if v.kind is Kind.LINK and v.scope is not None}
+    ids: dict[str, str] = {name: _node_id(v.id) for name, v in links.items()}
+    in_tree = set(tree.links)
+    uses_world = any(j.parent == WORLD and WORLD not in ids for j in tree.joints) or \
+        any(j.parent == WORLD and WORLD not in ids for j in tree.constraints)
+
+    lines = _header("kinematic_tree", f"kinematic tree of {_root_title(graph.root.owner)}",
+                    "TB")
+    if uses_world:
+        shape, fill = NODE_STYLE[Kind.WORLD]
+        lines.append(f'  world [label={label("world", "(world)")}, shape={shape}, '
+                     f'fillcolor="{fill}", tooltip="world"];')
+        ids[WORLD] = "world"
+    emitted: set[str] = set()
+    lines.extend(_tree_scope(graph, graph.root, in_tree, emitted, "  "))
+    for name in tree.links:  # never expected: a link outside every scope
+        if name not in emitted and name in links:
+            lines.append("  " + _tree_node(links[name]))
+
+    loops = {id(j) for j in tree.loop_joints()}
+    for joint in tree.joints:
+        if joint.parent not in ids or joint.child not in ids:
+            continue
+        style = ', color="#cc0000", fontcolor="#cc0000", style=dashed' \
+            if id(joint) in loops else ""
+        extra = ", loop" if id(joint) in loops else ""
+        lines.append(f"  {ids[joint.parent]} -> {ids[joint.child]} "
+                     f"[label={label(joint.name, f'({joint.type} joint{extra})')}, "
+                     f"tooltip={quote(joint.name)}{style}];")
+    for joint in tree.constraints:
+        if joint.parent not in ids or joint.child not in ids:
+            continue
+        lines.append(f"  {ids[joint.parent]} -> {ids[joint.child]} "
+                     f"[label={label(joint.name, f'({joint.type} constraint)')}, "
+                     f"tooltip={quote(joint.name)}, style=dotted];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _tree_scope(graph: FrameGraph, scope: Scope, in_tree: set[str], emitted: set[str],
+                indent: str) -> list[str]:
+    """Link nodes of ``scope``, nested models as clusters (empty clusters left out)."""
+    lines: list[str] = []
+    for vid in scope.vertices:
+        vertex = graph.vertices[vid]
+        if vertex.kind is Kind.MODEL and vertex.inner is not None:
+            inner = _tree_scope(graph, vertex.inner, in_tree, emitted, indent + "  ")
+            if inner:
+                lines.append(f"{indent}subgraph {quote('cluster_' + _node_id(vid))} {{")
+                lines.append(f"{indent}  graph [label={quote('model ' + vertex.scoped_name)}, "
+                             f"{CLUSTER_STYLE}];")
+                lines.extend(inner)
+                lines.append(f"{indent}}}")
+        elif vertex.kind is Kind.LINK and vertex.scoped_name in in_tree:
+            emitted.add(vertex.scoped_name)
+            lines.append(indent + _tree_node(vertex))
+    return lines
+
+
+def _tree_node(vertex: Vertex) -> str:
+    shape, fill = NODE_STYLE[Kind.LINK]
+    return (f"{_node_id(vertex.id)} [label={label(vertex.name)}, shape={shape}, "
+            f'fillcolor="{fill}", tooltip={quote(vertex.scoped_name)}];')
+
+
+# ---- output --------------------------------------------------------------------------
+
+TEXT_SUFFIXES = (".dot", ".gv")
+RENDER_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
+DOT_TIMEOUT = 300.0  # seconds; a 100,000-link graph takes Graphviz a while
+
+
+class RenderError(Exception):
+    """The graph cannot be written where or how it was asked. ``code`` names the
+    problem (for the ``error[CODE]`` line), ``exit_code`` is what the CLI exits with."""
+
+    code = "GRAPH_OUTPUT_INVALID"
+    exit_code = 2
+
+    def __init__(self, message: str, file: str | None = None):
+        super().__init__(message)
+        self.file = file
+
+    def format(self) -> str:
+        """``file: error[CODE]: message``, like a diagnostic line."""
+        return f"{self.file or '<output>'}: error[{self.code}]: {self}"
+
+
+class OutputFormatUnknown(RenderError):
+    code = "GRAPH_FORMAT_UNKNOWN"
+    exit_code = 2
+
+
+class GraphvizUnavailable(RenderError):
+    code = "GRAPHVIZ_UNAVAILABLE"
+    exit_code = 1
+
+
+class GraphvizFailed(RenderError):
+    code = "GRAPHVIZ_FAILED"
+    exit_code = 1
+
+
+def output_format(output: str | os.PathLike | None) -> str | None:
+    """``None`` for DOT text (stdout, ``.dot``, ``.gv``), else the ``dot -T`` format.
+    Raises :class:`OutputFormatUnknown` for any other suffix."""
+    if output is None or str(output) == "-":
+        return None
+    suffix = Path(output).suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        return None
+    if suffix in RENDER_FORMATS:
+        return RENDER_FORMATS[suffix]
+    supported = ", ".join(TEXT_SUFFIXES + tuple(RENDER_FORMATS))
+    raise OutputFormatUnknown(f"unknown graph output format {suffix or '(no suffix)'!r}; "
+                              f"name the file with one of {supported} (or - for stdout)",
+                              str(output))
+
+
+def find_dot(output: str | os.PathLike | None = None) -> str:
+    """The path of Graphviz's ``dot`` program, or :class:`GraphvizUnavailable`."""
+    dot = shutil.which("dot")
+    if dot is None:
+        name = Path(output).name if output is not None else "the graph"
+        raise GraphvizUnavailable(
+            f"cannot render {name}: the Graphviz 'dot' program was not found on PATH. "
+            "Install Graphviz (Debian/Ubuntu: sudo apt-get install graphviz; Fedora: "
+            "sudo dnf install graphviz; macOS: brew install graphviz; conda: conda install "
+            "graphviz), or write DOT text, which needs no Graphviz: -o graph.dot (or no -o "
+            "for stdout).", str(output) if output is not None else None)
+    return dot
+
+
+def check_output(output: str | os.PathLike | None) -> None:
+    """Fail early (before loading anything) on an unknown suffix or a missing ``dot``."""
+    if output_format(output) is not None:
+        find_dot(output)
+
+
+def render(dot_text: str, output: str | os.PathLike | None = None,
+           inputs: Sequence[str] = ()) -> str:
+    """Write ``dot_text`` to ``output`` by its suffix: DOT text for None, ``-``, ``.dot``
+    or ``.gv``; an image made by Graphviz ``dot -T<format>`` for ``.svg``, ``.png``,
+    ``.pdf``. Never overwrites a file of ``inputs``, never leaves a partial file.
+
+    Returns what ``dot`` printed on stderr (warnings; empty when none). Raises a
+    :class:`RenderError` (``GraphvizUnavailable``, ``GraphvizFailed``,
+    ``OutputFormatUnknown``, or the base class for a bad destination)."""
+    from core.output import OutputError, write_output
+
+    fmt = output_format(output)
+    data = dot_text.encode("utf-8")
+    destination = None if output is None else str(output)
+    if fmt is None:
+        try:
+            write_output(data, destination, list(inputs))
+        except OutputError as exc:
+            raise RenderError(str(exc), destination) from exc
+        return ""
+    target = Path(destination)
+    directory = _check_destination(target, inputs)
+    dot = find_dot(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        try:
+            done = subprocess.run([dot, f"-T{fmt}", "-o", tmp], input=data,
+                                  capture_output=True, timeout=DOT_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise GraphvizFailed(f"Graphviz dot took more than {DOT_TIMEOUT:g} s to render "
+                                 f"{target.name}; write DOT text with -o graph.dot instead",
+                                 destination) from exc
+        except OSError as exc:
+            raise GraphvizFailed(f"cannot run Graphviz dot ({dot}): {exc}",
+                                 destination) from exc
+        stderr = done.stderr.decode("utf-8", "replace")
+        if done.returncode != 0 or os.path.getsize(tmp) == 0:
+            detail = stderr.strip() or f"exit status {done.returncode}, no output"
+            raise GraphvizFailed(f"Graphviz dot could not render {target.name} as {fmt}: "
+                                 f"{detail}", destination)
+        os.chmod(tmp, _file_mode(target))
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return stderr
+
+
+def _check_destination(target: Path, inputs: Iterable[str]) -> Path:
+    """The directory to write ``target`` in, after the checks write_output makes."""
+    if target.is_dir():
+        raise RenderError(f"{target} is a directory; give a file name", str(target))
+    for source in inputs:
+        if source not in (None, "-") and Path(source).exists() and target.exists() \
+                and os.path.samefile(source, target):
+            raise RenderError(f"refusing to overwrite the input file {source}", str(target))
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise RenderError(f"output directory {directory} does not exist", str(target))
+    return directory
+
+
+def _file_mode(target: Path) -> int:
+    from core.output import _file_mode as mode
+    return mode(target)
+
+
+# ---- the command ---------------------------------------------------------------------
+
+def graph_command(file: str | os.PathLike, kind: str | GraphKind = "both",
+                  output: str | os.PathLike | None = None,
+                  paths: Sequence[str | os.PathLike] | None = None, stderr=None, *,
+                  loader: Callable[[object, object], object] | None = None,
+                  report: Callable[[object, object], None] | None = None) -> int:
+    """``urdf-sdf graph FILE [--kind K] [-o OUT] [--path DIR...]``; returns the exit code.
+
+    ``loader(file, paths) -> LoadResult`` loads the file (default: ``core.loader.load``
+    with ``Context.from_environment(paths)``); ``report(result, stream)`` prints its
+    diagnostics (default: one ``Diagnostic.format()`` line each). The CLI passes its own
+    (standard input, xacro, source snippets). Messages go to ``stderr`` (default:
+    ``sys.stderr`` at call time).
+
+    The output is checked first: an unknown suffix or a missing Graphviz fails before
+    anything is loaded. The frame graphs of an invalid file are still written (broken
+    chains outlined in red) and the exit code is 1; the kinematic tree needs a valid
+    file. Exit 2 for an unknown kind or output suffix or a bad destination; 1 when
+    Graphviz is missing or fails.
+    """
+    stderr = stderr if stderr is not None else sys.stderr
+    kind_value = _kind(kind, stderr)
+    if kind_value is None:
+        return 2
+    try:
+        check_output(output)
+    except RenderError as exc:
+        print(exc.format(), file=stderr)
+        return exc.exit_code
+    if loader is None:
+        loader = _default_loader
+    result = loader(file, paths)
+    if report is None:
+        for diagnostic in result.diagnostics:
+            print(diagnostic.format(), file=stderr)
+    else:
+        report(result, stderr)
+    return write_graph(result, kind_value, output, [str(file)], stderr, file=str(file))
+
+
+def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLike | None = None,
+                inputs: Sequence[str] = (), stderr=None, file: str | None = None) -> int:
+    """Draw an already loaded ``result`` (diagnostics already shown) and write it to
+    ``output``; returns the exit code as :func:`graph_command` does."""
+    stderr = stderr if stderr is not None else sys.stderr
+    kind_value = _kind(kind, stderr)
+    if kind_value is None:
+        return 2
+    if result.graph is None or result.graph.root is None:
+        return 1
+    if kind_value == GraphKind.tree.value:
+        if not result.ok:
+            print(f"{file or '<input>'}: the kinematic tree of an invalid file cannot be "
+                  "drawn; --kind both draws its frame graphs", file=stderr)
+            return 1
+        text = kinematic_tree_dot(result)
+    else:
+        text = frame_graph_dot(result, kind_value)
+    try:
+        warnings = render(text, output, inputs)
+    except RenderError as exc:
+        print(exc.format(), file=stderr)
+        return exc.exit_code
+    if warnings:
+        stderr.write(warnings if warnings.endswith("\n") else warnings + "\n")
+    return 0 if result.ok else 1
+
+
+def _kind(kind: str | GraphKind, stderr) -> str | None:
+    try:
+        return GraphKind(kind).value
+    except ValueError:
+        print(f"urdf-sdf graph: unknown kind {kind!r}; choose one of "
+              f"{', '.join(k.value for k in GraphKind)}", file=stderr)
+        return None
+
+
+def _default_loader(file, paths):
+    from core.context import Context
+    from core.loader import load
+
+    return load(file, Context.from_environment([str(p) for p in paths or []]))
