@@ -1,7 +1,10 @@
-"""The umbrella ``urdf-sdf`` command: ``frames`` and ``check``.
+"""The umbrella ``urdf-sdf`` command: ``frames``, ``check``, ``diff``...
 
 Each command is a plain function, importable and testable with typer's runner.
 Exit codes: 0 success (warnings allowed), 1 invalid input, 2 usage error.
+A FILE argument may be ``-`` (standard input) or a ``*.xacro`` file (expanded with the
+optional ``xacro`` package); diagnostics are rendered by :mod:`core.cliutil`
+(``file:line[:col]: severity[CODE]: message`` and the source line under it).
 """
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ from typing import List, Optional
 
 import typer
 
+from core import cliutil
 from core.context import Context
-from core.loader import load
 from core.report import frames_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -21,29 +24,40 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 PathOption = typer.Option(None, "--path", "-p",
                           help="Extra directory to search for model:// includes (repeatable).")
+QuietOption = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
+FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 
 
-def _load(file: Path, paths: Optional[List[Path]]):
+@app.callback()
+def _options(version: bool = cliutil.version_option("urdf-sdf")) -> None:
+    """Inspect and check robot descriptions (SDFormat and URDF)."""
+
+
+def _load(file: Path, paths: Optional[List[Path]], sources: cliutil.SourceLines | None = None):
+    """Load a FILE argument (``-``: standard input; ``*.xacro``: expanded first)."""
     context = Context.from_environment([str(p) for p in paths or []])
-    return load(file, context)
+    return cliutil.load_input(file, context, sources if sources is not None
+                              else cliutil.SourceLines())
 
 
-def _print_diagnostics(result, stream) -> None:
-    for diagnostic in result.diagnostics:
-        print(diagnostic.format(), file=stream)
+def _print_diagnostics(result, stream, sources: cliutil.SourceLines | None = None,
+                       quiet: bool = False) -> None:
+    cliutil.emit(result.diagnostics, stream, sources, quiet)
 
 
 @app.command()
-def frames(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
+def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
+           quiet: bool = QuietOption,
            path: Optional[List[Path]] = PathOption) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
-    result = _load(file, path)
+    sources = cliutil.SourceLines()
+    result = _load(file, path, sources)
     report = frames_report(result)
     if as_json:
         print(json.dumps(report))
     else:
-        _print_diagnostics(result, sys.stderr)
+        _print_diagnostics(result, sys.stderr, sources, quiet)
         print(format_table(report))
     raise typer.Exit(0 if result.ok else 1)
 
@@ -59,31 +73,49 @@ def format_table(report: dict) -> str:
 
 
 @app.command()
-def check(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
+def check(file: Path = typer.Argument(..., help=FILE_HELP),
           urdf_parity: bool = typer.Option(False, "--urdf-parity",
                                            help="Also check that the model converts to URDF by "
                                                 "copying xyz/rpy text (exit 0 when it does)."),
           model: Optional[str] = typer.Option(None, "--model",
                                               help="With --urdf-parity: the model of a world."),
+          as_json: bool = typer.Option(False, "--json",
+                                       help="Print one JSON object for machines: {ok, file, "
+                                            "valid, diagnostics, parity}."),
+          quiet: bool = QuietOption,
           path: Optional[List[Path]] = PathOption) -> None:
-    """Validate a file; print diagnostics as file:line: error[CODE]: message."""
-    result = _load(file, path)
-    _print_diagnostics(result, sys.stdout)
-    if not result.ok:
-        raise typer.Exit(1)
-    if not urdf_parity:
-        print(f"{file}: valid")
-        raise typer.Exit(0)
+    """Validate a file; print diagnostics as file:line: error[CODE]: message and the source line."""
+    sources = cliutil.SourceLines()
+    result = _load(file, path, sources)
+    name = cliutil.label(file)
+    summary = {"ok": result.ok, "file": name, "valid": result.ok,
+               "diagnostics": [cliutil.diagnostic_json(d, sources)
+                               for d in cliutil.visible(result.diagnostics, quiet)],
+               "parity": None}
+    if not as_json:
+        _print_diagnostics(result, sys.stdout, sources, quiet)
+    if not result.ok or not urdf_parity:
+        if as_json:
+            cliutil.print_json(summary)
+        elif result.ok:
+            print(f"{name}: valid")
+        raise typer.Exit(0 if result.ok else 1)
     from core.parity import check_parity
     scope = _model_scope(result, model)
     if scope is None:
-        print(f"{file}: choose a model of the world with --model", file=sys.stderr)
+        print(f"{name}: choose a model of the world with --model", file=sys.stderr)
         raise typer.Exit(2)
     report = check_parity(result, scope)
-    for finding in report.findings:
-        print(finding.format())
-    if report.holds:
-        print(f"{file}: URDF parity holds for model [{report.model}]")
+    if as_json:
+        summary["ok"] = report.holds
+        summary["parity"] = {"model": report.model, "holds": report.holds,
+                             "findings": [cliutil.diagnostic_json(f, sources)
+                                          for f in report.findings]}
+        cliutil.print_json(summary)
+    else:
+        cliutil.emit(report.findings, sys.stdout, sources)
+        if report.holds:
+            print(f"{name}: URDF parity holds for model [{report.model}]")
     raise typer.Exit(0 if report.holds else 1)
 
 
@@ -99,8 +131,10 @@ def _model_scope(result, name: Optional[str]):
 
 
 @app.command()
-def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat)"),
-         b: Path = typer.Argument(..., help="Second description (URDF or SDFormat)"),
+def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat; '-': "
+                                             "standard input)"),
+         b: Path = typer.Argument(..., help="Second description (URDF or SDFormat; '-': "
+                                             "standard input)"),
          tol: float = typer.Option(1e-9, "--tol", help="Tolerance (metres, radians, kg...)."),
          configurations: int = typer.Option(20, "--configurations",
                                             help="Random joint configurations to compare."),
@@ -109,16 +143,22 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
          path: Optional[List[Path]] = PathOption) -> None:
     """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not."""
     from core.diff import diff_results
+    if cliutil.is_stdin(a) and cliutil.is_stdin(b):
+        raise typer.BadParameter("only one of A and B can be '-' (standard input)")
     context = Context.from_environment([str(p) for p in path or []])
-    differences = diff_results(load(a, context), load(b, context), tol, configurations, seed)
+    sources = cliutil.SourceLines()
+    differences = diff_results(cliutil.load_input(a, context, sources),
+                               cliutil.load_input(b, context, sources),
+                               tol, configurations, seed)
     if as_json:
         print(json.dumps({"equivalent": not differences,
                           "differences": [d.to_json() for d in differences]}))
     else:
         for difference in differences:
             print(difference.format())
-        print(f"{a} and {b} are " + ("equivalent" if not differences else
-                                     f"different ({len(differences)} differences)"))
+        print(f"{cliutil.label(a)} and {cliutil.label(b)} are "
+              + ("equivalent" if not differences else
+                 f"different ({len(differences)} differences)"))
     raise typer.Exit(0 if not differences else 1)
 
 

@@ -58,6 +58,10 @@ class Code(str, enum.Enum):
     URDF_KINEMATIC_LOOP = "URDF_KINEMATIC_LOOP"
     URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
     URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
+    # Command lines (core.cliutil): xacro expansion, batch outputs.
+    XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
+    XACRO_ERROR = "XACRO_ERROR"
+    FILE_WRITE = "FILE_WRITE"
     # URDF parity rules (core.parity).
     URDF_PARITY_NESTED_MODEL = "URDF_PARITY_NESTED_MODEL"
     URDF_PARITY_JOINT_TYPE = "URDF_PARITY_JOINT_TYPE"
@@ -76,20 +80,28 @@ class Diagnostic:
     message: str
     file: str | None = None
     line: int | None = None
+    # 1-based column, when the source knows it (lxml's syntax errors do).
+    column: int | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
     def to_json(self) -> dict:
-        return {"code": self.code.value, "severity": self.severity.value,
+        data = {"code": self.code.value, "severity": self.severity.value,
                 "message": self.message, "file": self.file, "line": self.line}
+        if self.column is not None:
+            data["column"] = self.column
+        return data
 
     def format(self) -> str:
-        """``file:line: error[CODE]: message``, the compiler-style line."""
+        """``file:line:col: error[CODE]: message``, the compiler-style line (``:col`` only
+        when the column is known, ``:line`` only when the line is)."""
         where = self.file or "<input>"
         if self.line is not None:
             where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
         return f"{where}: {self.severity.value}[{self.code.value}]: {self.message}"
 
 
@@ -97,12 +109,12 @@ class Diagnostics(list):
     """A list of :class:`Diagnostic` with helpers to add them."""
 
     def error(self, code: Code, message: str, file: str | None = None,
-              line: int | None = None) -> None:
-        self.append(Diagnostic(code, Severity.ERROR, message, file, line))
+              line: int | None = None, column: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.ERROR, message, file, line, column))
 
     def warning(self, code: Code, message: str, file: str | None = None,
-                line: int | None = None) -> None:
-        self.append(Diagnostic(code, Severity.WARNING, message, file, line))
+                line: int | None = None, column: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.WARNING, message, file, line, column))
 
     @property
     def has_errors(self) -> bool:

@@ -114,6 +114,13 @@ def load_string(text: str | bytes, file: str | None = None,
 
 def _load_data(data: bytes, file: str | None, context: Context,
                diagnostics: Diagnostics) -> LoadResult:
+    from core.gc_pause import gc_paused
+    with gc_paused():
+        return _read_and_build(data, file, context, diagnostics)
+
+
+def _read_and_build(data: bytes, file: str | None, context: Context,
+                    diagnostics: Diagnostics) -> LoadResult:
     if sniff_format(data) == "urdf":
         from core.urdf_reader import read_urdf_string
         document = read_urdf_string(data, file, diagnostics)

@@ -7,13 +7,13 @@ what the core does not interpret.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.pose import IDENTITY, Pose
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
+    """Where an element was read: file and line (a tuple: millions are made)."""
     file: str | None = None
     line: int | None = None
 

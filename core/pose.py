@@ -12,16 +12,29 @@ Y, then yaw about Z (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
 
-@dataclass(frozen=True)
 class Pose:
-    position: Vec3 = (0.0, 0.0, 0.0)
-    rotation: Quat = (1.0, 0.0, 0.0, 0.0)
+    """Immutable by convention; a plain slotted class because poses are made by the
+    million while resolving (a frozen dataclass is several times slower to build)."""
+    __slots__ = ("position", "rotation")
+
+    def __init__(self, position: Vec3 = (0.0, 0.0, 0.0),
+                 rotation: Quat = (1.0, 0.0, 0.0, 0.0)):
+        self.position = position
+        self.rotation = rotation
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Pose) and self.position == other.position and \
+            self.rotation == other.rotation
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.rotation))
+
+    def __repr__(self) -> str:
+        return f"Pose(position={self.position}, rotation={self.rotation})"
 
     @staticmethod
     def identity() -> "Pose":

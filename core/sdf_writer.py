@@ -50,4 +50,4 @@ def sub(parent, tag: str, text: str | None = None, **attributes):
 
 def to_bytes(root) -> bytes:
     etree.indent(root, space="  ")
-    return etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return etree.tostring(root, xml_declaration=True, encoding="utf-8") + b"\n"

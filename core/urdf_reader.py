@@ -69,12 +69,19 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
 
 def number(el, attribute: str, state: UrdfState, default: float | None = None,
            required: bool = False) -> float | None:
-    if el.get(attribute) is None:
+    text = el.get(attribute)
+    if text is None:
         if required:
             state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
                         el)
         return default
-    values = numbers(el, attribute, 1, state)
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value):
+        return value
+    values = numbers(el, attribute, 1, state)  # reports the problem
     return values[0] if values else default
 
 

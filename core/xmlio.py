@@ -65,15 +65,23 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
         tree = etree.fromstring(data, parser).getroottree()
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
+        column = _column(exc) if line is not None else None
         if not _lenient(parser, exc):
-            diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line)
+            diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line, column)
             return None
-        diagnostics.warning(Code.WARNING, f"XML: {exc.msg}", file, line)
+        diagnostics.warning(Code.WARNING, f"XML: {exc.msg}", file, line, column)
         tree = etree.fromstring(data, _parser(recover=True)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
         return None
     return tree.getroot()
+
+
+def _column(exc: etree.XMLSyntaxError) -> int | None:
+    """libxml2's 1-based column of a syntax error, or None when it does not know it."""
+    position = getattr(exc, "position", None)
+    column = position[1] if position and len(position) > 1 else None
+    return column if isinstance(column, int) and column > 0 else None
 
 
 def _entity_declaration_line(data: bytes) -> int | None:

@@ -63,6 +63,12 @@ class Plan:
 
 
 def convert_urdf(result: LoadResult, options: Options) -> Conversion:
+    from core.gc_pause import gc_paused
+    with gc_paused():
+        return _convert(result, options)
+
+
+def _convert(result: LoadResult, options: Options) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.document is None:
         return Conversion(None, None, diagnostics)
