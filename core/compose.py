@@ -99,7 +99,8 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
         state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
                     f"{root.get('version')!r}, which this reader cannot read", el)
         return None
-    inner = reader.ReadState(path, version, sub, state.context, stack)
+    inner = reader.ReadState(path, version, sub, state.context, stack,
+                             list(state.model_path) + [reader.child_text(el, "name") or ""])
     values.check_values(root, inner)
     tops = [c for c in root if isinstance(c.tag, str) and c.tag in ("model", "actor", "light")]
     models = [c for c in tops if c.tag == "model"]

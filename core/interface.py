@@ -92,8 +92,8 @@ def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | N
 
     local = reader.child_text(el, "name") or ""
     static_el = reader.child(el, "static")
-    include = NestedInclude(uri, path, local,
-                            f"{parent.name}::{local}" if isinstance(parent, Model) else local,
+    absolute = "::".join([n for n in state.model_path if n] + ([local] if local else []))
+    include = NestedInclude(uri, path, local, absolute,
                             bool(static_el is not None and reader.read_bool(static_el, state)),
                             custom_children(el))
     for parser in reversed(state.context.model_parsers):
@@ -105,14 +105,28 @@ def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | N
         if errors:
             return None
         if interface is not None:
+            bad = find_scoped_name(interface)
+            if bad is not None:
+                sub.error(Code.RESERVED_NAME, f"custom parser for [{uri}] returned the model "
+                          f"name [{bad}], which contains '::'", state.file, el.sourceline)
+                return None
             return interface_to_model(interface, state.src(el), path)
+    return None
+
+
+def find_scoped_name(interface: InterfaceModel) -> str | None:
+    """The first interface model name (itself or nested) that contains '::'."""
+    stack = [interface]
+    while stack:
+        current = stack.pop()
+        if "::" in current.name:
+            return current.name
+        stack.extend(current.models)
     return None
 
 
 def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:
     """An interface model as a core model: its links, frames and nested models."""
-    if "::" in interface.name:
-        raise ValueError(f"interface model name [{interface.name}] contains '::'")
     model = Model(name=interface.name, canonical_link=interface.canonical_link or None,
                   source=source, version=(1, 11), included_from=path, interface=interface)
     for link in interface.links:

@@ -16,7 +16,7 @@ bad ones; it never raises on bad input.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core import values
@@ -48,6 +48,8 @@ class ReadState:
     diagnostics: Diagnostics
     context: Context
     include_stack: tuple[str, ...] = ()
+    # Names of the models being read, outermost first (for absolute model names).
+    model_path: list[str] = field(default_factory=list)
 
     def src(self, el) -> Source:
         return Source(self.file, el.sourceline if el is not None else None)
@@ -290,6 +292,15 @@ def read_model(el, state: ReadState, top_level: bool = False) -> Model | None:
     placement = el.get("placement_frame")
     model.placement_frame = placement.strip() if placement and placement.strip() else None
     model.static = read_bool(child(el, "static"), state)
+    state.model_path.append(name)
+    try:
+        read_model_children(el, model, state)
+    finally:
+        state.model_path.pop()
+    return model
+
+
+def read_model_children(el, model: Model, state: ReadState) -> None:
     for c in el:
         tag = c.tag
         if tag == "link":
@@ -311,7 +322,6 @@ def read_model(el, state: ReadState, top_level: bool = False) -> Model | None:
         elif tag == "include":
             from core.compose import read_include  # composition reads files recursively
             read_include(c, state, model)
-    return model
 
 
 def read_link(el, state: ReadState) -> Link | None:

@@ -43,6 +43,23 @@ KNOWN_DIFFERENCES = {
     "spec/world_frame_name_same_as_model.sdf":
         "libsdformat 12 renames a //world/frame that collides with a model (M -> M_frame) "
         "with only a console warning; the spec requires unique sibling names",
+    "spec/compose/BAD_arm_and_gripper.sdf":
+        "libsdformat 12 resolves a joint <parent> inside an included model in the enclosing "
+        "scope; the composition proposal (1.2, negative example) forbids it",
+    "compose/include_refers_up_joint.sdf":
+        "libsdformat 12 resolves a joint <parent> inside an included model in the enclosing "
+        "scope; the composition proposal (1.3.2) forbids references upward",
+}
+# Files the reference cannot be run on at all.
+REFERENCE_CRASHES = {
+    "print/cycle_a.sdf": "libsdformat 12 recurses on an include cycle until it crashes",
+    "print/cycle_b.sdf": "libsdformat 12 recurses on an include cycle until it crashes",
+}
+# Files where the reference itself loses precision: a looser tolerance, with the reason.
+LOOSER_TOLERANCE = {
+    "compose/include_merge_placement.sdf":
+        (1e-6, "libsdformat 12 writes the merged model frame's pose with 6 significant "
+               "digits before resolving it; tests/test_compose.py checks ours to 1e-12"),
 }
 
 
@@ -63,7 +80,8 @@ def candidates() -> list[Path]:
     found = []
     for path in sorted(FIXTURES.rglob("*.sdf")):
         version = sdf_version(path)
-        if version is not None and version <= MAX_VERSION:
+        if version is not None and version <= MAX_VERSION and \
+                path.relative_to(FIXTURES).as_posix() not in REFERENCE_CRASHES:
             found.append(path)
     return found
 
@@ -84,7 +102,8 @@ def test_agrees_with_reference(path, sdf_reference):
         codes = sorted({d.get("code") for d in reference.get("diagnostics", [])})
         pytest.skip(f"not a valid fixture for the reference {codes}")
     ours = frames_report(load(path))
-    problems = compare_reports(reference, ours, TOL)
+    tolerance = LOOSER_TOLERANCE.get(_id(path), (TOL, ""))[0]
+    problems = compare_reports(reference, ours, tolerance)
     known = KNOWN_DIFFERENCES.get(_id(path))
     if known:
         assert problems, (f"{_id(path)} now agrees with the reference: "
