@@ -17,6 +17,7 @@ import typer
 
 from core import cliutil
 from core.context import Context
+from core.dot import GraphKind
 from core.report import frames_report
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -186,6 +187,27 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
     except OutputError as exc:
         print(f"urdf-sdf print: {exc}", file=sys.stderr)
         raise typer.Exit(2)
+
+
+@app.command()
+def graph(file: Path = typer.Argument(..., help=FILE_HELP),
+          kind: GraphKind = typer.Option(GraphKind.both, "--kind", "-k", case_sensitive=False,
+                                         help="attached_to, relative_to or both (the frame "
+                                              "graphs), or tree (the kinematic tree)."),
+          output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                                help="Write here instead of stdout: .dot or .gv "
+                                                     "for DOT text; .svg, .png or .pdf rendered "
+                                                     "by Graphviz's dot program."),
+          quiet: bool = QuietOption,
+          path: Optional[List[Path]] = PathOption) -> None:
+    """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
+    DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
+    from core.dot import graph_command
+    sources = cliutil.SourceLines()
+    raise typer.Exit(graph_command(
+        file, kind, output, path,
+        loader=lambda f, p: _load(f, p, sources),
+        report=lambda result, stream: _print_diagnostics(result, stream, sources, quiet)))
 
 
 def main() -> None:

@@ -2,7 +2,10 @@
 
 * **Inputs**: a FILE argument may be ``-`` (standard input, read as bytes and loaded
   as ``<stdin>``) or a ``*.xacro`` file, expanded with the optional ``xacro`` package
-  (``pip install 'urdf-sdf[xacro]'``). See :func:`load_input`.
+  (``pip install 'urdf-sdf[xacro]'``). See :func:`load_input`. xacro evaluates the
+  file's expressions and reads the files it includes, like the ``xacro`` command: expand
+  only files you would run ``xacro`` on. A top-level file declaring XML entities is
+  refused (XML_UNSAFE) before xacro sees it, as the core refuses any such file.
 * **Diagnostics**, rendered like a compiler's::
 
       robot.urdf:12:5: error[URDF_KINEMATIC_LOOP]: joint [closing] closes a loop
@@ -306,10 +309,18 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         sources.add(STDIN_LABEL, data)
         return load_string(data, file=STDIN_LABEL, context=context)
     if is_xacro(path):
-        from core.xmlio import read_bytes
+        from core.xmlio import _entity_declaration_line, read_bytes
         diagnostics = Diagnostics()
-        readable = read_bytes(path, diagnostics) is not None  # FILE_READ, as for any file
-        data = expand_xacro(Path(path), xacro_args, diagnostics) if readable else None
+        raw = read_bytes(path, diagnostics)  # FILE_READ, as for any file
+        data = None
+        if raw is not None:
+            entity = _entity_declaration_line(raw)
+            if entity is not None:  # xacro's parser would expand them: refuse, as for XML
+                diagnostics.error(Code.XML_UNSAFE, "the document declares XML entities "
+                                  "(<!DOCTYPE> with <!ENTITY>); entity expansion is disabled "
+                                  "for safety: remove the DTD", str(path), entity)
+            else:
+                data = expand_xacro(Path(path), xacro_args, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)

@@ -1,30 +1,104 @@
 """``sdf2urdf``: convert an SDFormat model to URDF.
 
+Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
+optional ``xacro`` package), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
+in a model directory, the file its ``model.config`` names for the newest SDFormat
+version; each model directory's parent is searched for ``model://`` includes).
+
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
-expressed in URDF, 2 usage error. Diagnostics go to stderr as file:line lines;
-the URDF goes to stdout or, atomically, to ``-o FILE``.
+expressed in URDF (in a batch: any file failed), 2 usage error. Diagnostics go to
+stderr as ``file:line[:col]: severity[CODE]: message`` with the source line under them
+(``--quiet``: errors only); the URDF goes to stdout (also ``-o -``) or, atomically, to
+``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
+without ``-o FILE``) on stdout instead.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
+from core import cliutil
 from core.context import Context
-from core.loader import load
-from core.output import OutputError, write_output
+from core.diagnostics import Diagnostics
 from sdf2urdf.convert import Options, convert_sdf
 
 app = typer.Typer(add_completion=False, help="Convert SDFormat to URDF.")
 
+PROG = "sdf2urdf"
+
+
+def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
+                 sources: cliutil.SourceLines):
+    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
+    result = cliutil.load_input(path, context, sources, mappings)
+    conversion = convert_sdf(result, options)
+    return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def model_config_files(config: Path) -> list[Path]:
+    """The SDFormat files a ``model.config`` lists, newest version first (those that
+    exist); empty when it lists none or cannot be read."""
+    from core.xmlio import parse_xml, read_bytes
+
+    quiet = Diagnostics()
+    data = read_bytes(config, quiet)
+    root = parse_xml(data, str(config), quiet) if data is not None else None
+    if root is None:
+        return []
+    listed = []
+    for element in root.iter("sdf"):
+        name = (element.text or "").strip()
+        if name and (config.parent / name).is_file():
+            listed.append((_version_key(element.get("version")), config.parent / name))
+    return [path for _, path in sorted(listed, key=lambda entry: entry[0], reverse=True)]
+
+
+def _version_key(text: str | None) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in (text or "0").split("."))
+    except ValueError:
+        return (0,)
+
+
+def discover(root: Path, out_dir: Path) -> tuple[list[cliutil.BatchItem], list[Path]]:
+    """The SDFormat files under ``root`` (each to ``NAME.urdf`` at the same relative place)
+    and the ``model://`` search directories (the parents of model directories). In a model
+    directory the other versions its model.config lists are skipped."""
+    files = cliutil.walk(root, exclude=out_dir)
+    chosen: dict[Path, Path] = {}
+    others: set[Path] = set()
+    model_parents: list[Path] = []
+    for path in files:
+        if path.name == "model.config":
+            if path.parent.parent not in model_parents:
+                model_parents.append(path.parent.parent)
+            listed = model_config_files(path)
+            if listed:
+                chosen[path.parent] = listed[0]
+                others.update(listed[1:])
+    items = []
+    for path in files:
+        if not path.name.lower().endswith(".sdf"):
+            continue
+        relative = path.relative_to(root)
+        skip = None
+        if path in others:
+            skip = (f"model.config picks {chosen[path.parent].name} "
+                    "(a newer SDFormat version)")
+        items.append(cliutil.BatchItem(path, relative, relative.with_suffix(".urdf"), skip))
+    return items, model_parents
+
 
 @app.command()
 def main_command(
-        sdf: Path = typer.Argument(..., help="SDFormat file (model or world)"),
+        sdf: Path = typer.Argument(..., help="SDFormat file (model or world), '-' for standard "
+                                             "input, or a directory (with -o OUTDIR)."),
         output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                              help="Write here (atomically) instead of stdout."),
+                                              help="Write here (atomically) instead of stdout "
+                                                   "('-': stdout); for a directory input, the "
+                                                   "output directory."),
         model: Optional[str] = typer.Option(None, "--model",
                                             help="The model to convert from a world."),
         separator: str = typer.Option("::", "--separator",
@@ -39,22 +113,38 @@ def main_command(
                                                       "package://."),
         path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
                                                   help="Extra model:// search directory."),
+        xacro_arg: Optional[List[str]] = typer.Option(None, "--xacro-arg",
+                                                      metavar="NAME:=VALUE",
+                                                      help="Argument for a .xacro input "
+                                                           "(repeatable)."),
+        as_json: bool = typer.Option(False, "--json",
+                                     help="Print a JSON summary on stdout: {ok, output, "
+                                          "diagnostics} (and document, without -o FILE)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q",
+                                   help="Print errors only, no warnings."),
+        version: bool = cliutil.version_option(PROG),
 ) -> None:
     """Convert SDFormat to URDF."""
     if uri_scheme not in (None, "package"):
         raise typer.BadParameter("--uri-scheme takes 'package'")
-    result = load(sdf, Context.from_environment([str(p) for p in path or []]))
-    conversion = convert_sdf(result, Options(model, separator, drop_frames, approximate,
-                                             uri_scheme))
-    for diagnostic in conversion.diagnostics:
-        print(diagnostic.format(), file=sys.stderr)
-    if not conversion.ok:
-        raise typer.Exit(1)
-    try:
-        write_output(conversion.xml, str(output) if output else None, [str(sdf)])
-    except OutputError as exc:
-        print(f"sdf2urdf: {exc}", file=sys.stderr)
-        raise typer.Exit(2)
+    options = Options(model, separator, drop_frames, approximate, uri_scheme)
+    mappings = cliutil.parse_xacro_args(xacro_arg)
+    extra = [str(p) for p in path or []]
+    if not cliutil.is_stdin(sdf) and sdf.is_dir():
+        out_dir = cliutil.check_batch_output(output, PROG)
+        items, model_parents = discover(sdf, out_dir)
+        context = Context.from_environment(extra + [str(p) for p in model_parents])
+        code = cliutil.run_batch(
+            items, out_dir,
+            lambda item, sources: convert_file(item.source, options, context, mappings,
+                                               sources),
+            prog=PROG, quiet=quiet, as_json=as_json)
+        raise typer.Exit(code)
+    sources = cliutil.SourceLines()
+    data, diagnostics = convert_file(sdf, options, Context.from_environment(extra), mappings,
+                                     sources)
+    raise typer.Exit(cliutil.finish_conversion(PROG, sdf, data, diagnostics, output, sources,
+                                               quiet, as_json))
 
 
 def main() -> None:

@@ -55,5 +55,5 @@ def test_console_script_runs_as_a_subprocess():
                            str(FIXTURES / "xml_malformed_mismatched_tag.sdf")],
                           capture_output=True, text=True)
     assert proc.returncode == 1
-    assert "xml_malformed_mismatched_tag.sdf:5: error[FILE_READ]" in proc.stdout
+    assert "xml_malformed_mismatched_tag.sdf:5:13: error[FILE_READ]" in proc.stdout  # line:col
     assert "Traceback" not in proc.stderr

@@ -1,30 +1,81 @@
-"""``urdf2sdf``: convert a URDF file to SDFormat.
+"""``urdf2sdf``: convert URDF to SDFormat.
+
+Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
+optional ``xacro`` package, ``pip install 'urdf-sdf[xacro]'``; ``--xacro-arg
+name:=value`` passes arguments), or a directory (batch, with ``-o OUTDIR``).
 
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
-converted, 2 usage error. Warnings and errors go to stderr as file:line lines;
-the SDF goes to stdout or, atomically, to ``-o FILE``.
+converted (also: xacro is needed but not installed, ``error[XACRO_UNAVAILABLE]``; in a
+batch, any file failed), 2 usage error. Diagnostics go to stderr as
+``file:line[:col]: severity[CODE]: message`` with the source line under them (``--quiet``:
+errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FILE``.
+``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
+``-o FILE``) on stdout instead; for a batch, see :func:`core.cliutil.batch_json`.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
+from core import cliutil
 from core.context import Context
-from core.loader import load
-from core.output import OutputError, write_output
 from urdf2sdf.convert import Options, convert_urdf
 
 app = typer.Typer(add_completion=False, help="Convert URDF to SDFormat.")
 
+PROG = "urdf2sdf"
+XACRO_SUFFIX = ".urdf.xacro"
+
+
+def convert_file(path: Path, options: Options, mappings: dict[str, str],
+                 sources: cliutil.SourceLines):
+    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``."""
+    result = cliutil.load_input(path, Context(), sources, mappings)
+    conversion = convert_urdf(result, options)
+    return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[cliutil.BatchItem]:
+    """The URDF files under ``root``: ``*.urdf`` and ``*.urdf.xacro`` (skipped, with the
+    reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
+    place. When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
+    (the source) is converted and the .urdf skipped."""
+    xacro = cliutil.xacro_available() if xacro is None else xacro
+    items: list[cliutil.BatchItem] = []
+    for path in cliutil.walk(root, exclude=out_dir):
+        relative = path.relative_to(root)
+        name = path.name.lower()
+        if name.endswith(XACRO_SUFFIX):
+            output = relative.with_name(path.name[:-len(XACRO_SUFFIX)] + ".sdf")
+            skip = None if xacro else ("not expanded: the xacro package is not installed "
+                                       f"({cliutil.XACRO_HINT})")
+            items.append(cliutil.BatchItem(path, relative, output, skip))
+        elif name.endswith(".urdf"):
+            items.append(cliutil.BatchItem(path, relative, relative.with_suffix(".sdf")))
+    by_output: dict[Path, list[cliutil.BatchItem]] = {}
+    for item in items:
+        if item.skip is None:
+            by_output.setdefault(item.output, []).append(item)
+    for output, group in by_output.items():
+        if len(group) > 1:
+            keep = next((i for i in group if cliutil.is_xacro(i.source)), group[0])
+            for item in group:
+                if item is not keep:
+                    item.skip = f"{keep.relative} converts to the same {output}"
+    return items
+
 
 @app.command()
 def main_command(
-        urdf: Path = typer.Argument(..., help="URDF file"),
+        urdf: Path = typer.Argument(..., help="URDF file, '-' for standard input, a "
+                                              ".urdf.xacro file, or a directory (with -o "
+                                              "OUTDIR: converts every .urdf and .urdf.xacro)."),
         output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                              help="Write here (atomically) instead of stdout."),
+                                              help="Write here (atomically) instead of stdout "
+                                                   "('-': stdout); for a directory input, the "
+                                                   "output directory."),
         relative: bool = typer.Option(False, "--relative",
                                       help="Joint poses relative_to the parent link and child "
                                            "links at their joint, xyz/rpy copied from the URDF."),
@@ -36,21 +87,34 @@ def main_command(
         uri_scheme: str = typer.Option("package", "--uri-scheme",
                                        help="'package' keeps package:// mesh URIs; 'model' "
                                             "rewrites them to model://."),
+        xacro_arg: Optional[List[str]] = typer.Option(None, "--xacro-arg",
+                                                      metavar="NAME:=VALUE",
+                                                      help="Argument for a .xacro input "
+                                                           "(repeatable)."),
+        as_json: bool = typer.Option(False, "--json",
+                                     help="Print a JSON summary on stdout: {ok, output, "
+                                          "diagnostics} (and document, without -o FILE)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q",
+                                   help="Print errors only, no warnings."),
+        version: bool = cliutil.version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
-    result = load(urdf, Context())
-    conversion = convert_urdf(result, Options(relative, sdf_version, lump_fixed, uri_scheme))
-    for diagnostic in conversion.diagnostics:
-        print(diagnostic.format(), file=sys.stderr)
-    if not conversion.ok:
-        raise typer.Exit(1)
-    try:
-        write_output(conversion.xml, str(output) if output else None, [str(urdf)])
-    except OutputError as exc:
-        print(f"urdf2sdf: {exc}", file=sys.stderr)
-        raise typer.Exit(2)
+    options = Options(relative, sdf_version, lump_fixed, uri_scheme)
+    mappings = cliutil.parse_xacro_args(xacro_arg)
+    if not cliutil.is_stdin(urdf) and urdf.is_dir():
+        out_dir = cliutil.check_batch_output(output, PROG)
+        items = discover(urdf, out_dir)
+        code = cliutil.run_batch(
+            items, out_dir,
+            lambda item, sources: convert_file(item.source, options, mappings, sources),
+            prog=PROG, quiet=quiet, as_json=as_json)
+        raise typer.Exit(code)
+    sources = cliutil.SourceLines()
+    data, diagnostics = convert_file(urdf, options, mappings, sources)
+    raise typer.Exit(cliutil.finish_conversion(PROG, urdf, data, diagnostics, output, sources,
+                                               quiet, as_json))
 
 
 def main() -> None:
