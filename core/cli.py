@@ -211,6 +211,7 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
 
 
 def main() -> None:
+    cliutil.short_lived_process()
     app()
 
 

@@ -604,3 +604,10 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
             summary["document"] = document
         print_json(summary)
     return 0 if ok else 1
+
+
+def short_lived_process() -> None:
+    """A command runs once and exits: Python's cycle collector would only spend time
+    scanning the model's objects, which the process frees all at once on exit."""
+    import gc
+    gc.disable()

@@ -148,6 +148,7 @@ def main_command(
 
 
 def main() -> None:
+    cliutil.short_lived_process()
     app()
 
 
