@@ -25,7 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 PathOption = typer.Option(None, "--path", "-p",
                           help="Extra directory to search for model:// includes (repeatable).")
-QuietOption = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
+QuietOption = cliutil.QUIET_OPTION
 FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 
 

@@ -611,3 +611,12 @@ def short_lived_process() -> None:
     scanning the model's objects, which the process frees all at once on exit."""
     import gc
     gc.disable()
+
+
+# Options the commands share (typer accepts one OptionInfo as the default of many).
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
+XACRO_ARG_OPTION = typer.Option(None, "--xacro-arg", metavar="NAME:=VALUE",
+                                help="Argument for a .xacro input (repeatable).")
+CONVERTER_JSON_OPTION = typer.Option(False, "--json",
+                                     help="Print a JSON summary on stdout: {ok, output, "
+                                          "diagnostics} (and document, without -o FILE).")

@@ -113,15 +113,9 @@ def main_command(
                                                       "package://."),
         path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
                                                   help="Extra model:// search directory."),
-        xacro_arg: Optional[List[str]] = typer.Option(None, "--xacro-arg",
-                                                      metavar="NAME:=VALUE",
-                                                      help="Argument for a .xacro input "
-                                                           "(repeatable)."),
-        as_json: bool = typer.Option(False, "--json",
-                                     help="Print a JSON summary on stdout: {ok, output, "
-                                          "diagnostics} (and document, without -o FILE)."),
-        quiet: bool = typer.Option(False, "--quiet", "-q",
-                                   help="Print errors only, no warnings."),
+        xacro_arg: Optional[List[str]] = cliutil.XACRO_ARG_OPTION,
+        as_json: bool = cliutil.CONVERTER_JSON_OPTION,
+        quiet: bool = cliutil.QUIET_OPTION,
         version: bool = cliutil.version_option(PROG),
 ) -> None:
     """Convert SDFormat to URDF."""

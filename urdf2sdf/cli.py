@@ -87,15 +87,9 @@ def main_command(
         uri_scheme: str = typer.Option("package", "--uri-scheme",
                                        help="'package' keeps package:// mesh URIs; 'model' "
                                             "rewrites them to model://."),
-        xacro_arg: Optional[List[str]] = typer.Option(None, "--xacro-arg",
-                                                      metavar="NAME:=VALUE",
-                                                      help="Argument for a .xacro input "
-                                                           "(repeatable)."),
-        as_json: bool = typer.Option(False, "--json",
-                                     help="Print a JSON summary on stdout: {ok, output, "
-                                          "diagnostics} (and document, without -o FILE)."),
-        quiet: bool = typer.Option(False, "--quiet", "-q",
-                                   help="Print errors only, no warnings."),
+        xacro_arg: Optional[List[str]] = cliutil.XACRO_ARG_OPTION,
+        as_json: bool = cliutil.CONVERTER_JSON_OPTION,
+        quiet: bool = cliutil.QUIET_OPTION,
         version: bool = cliutil.version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
