@@ -42,7 +42,11 @@ class Pose:
 
     @staticmethod
     def from_rpy(xyz: Vec3, rpy: Vec3) -> "Pose":
-        return Pose(tuple(float(v) for v in xyz), quat_from_rpy(*rpy))
+        x, y, z = xyz
+        roll, pitch, yaw = rpy
+        rotation = (1.0, 0.0, 0.0, 0.0) if roll == pitch == yaw == 0 else \
+            quat_from_rpy(roll, pitch, yaw)
+        return Pose((float(x), float(y), float(z)), rotation)
 
     @staticmethod
     def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> "Pose":

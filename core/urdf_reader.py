@@ -26,6 +26,7 @@ from core.pose import IDENTITY, Pose
 from core.xmlio import parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
+ZERO3 = (0.0, 0.0, 0.0)
 WORLD = "world"
 
 
@@ -89,9 +90,10 @@ def read_origin(parent_el, state: UrdfState, relative_to: str | None) -> PoseSpe
     origin = parent_el.find("origin")
     if origin is None:
         return PoseSpec(IDENTITY, relative_to, "", source=state.src(parent_el))
-    xyz = numbers(origin, "xyz", 3, state, "0 0 0") or [0.0, 0.0, 0.0]
-    rpy = numbers(origin, "rpy", 3, state, "0 0 0") or [0.0, 0.0, 0.0]
     xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
+    xyz = numbers(origin, "xyz", 3, state) if xyz_text is not None else None
+    rpy = numbers(origin, "rpy", 3, state) if rpy_text is not None else None
+    xyz, rpy = xyz or ZERO3, rpy or ZERO3
     return PoseSpec(Pose.from_rpy(tuple(xyz), tuple(rpy)), relative_to,
                     f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}", source=state.src(origin),
                     xyz_text=xyz_text, rpy_text=rpy_text)

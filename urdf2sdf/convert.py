@@ -22,7 +22,7 @@ from core.diagnostics import Code, Diagnostics
 from core.loader import LoadResult
 from core.model import Geometry, Joint, Link, Material, Model, PoseSpec, Shape
 from core.pose import rotate
-from core.sdf_writer import new_document, numbers_text, pose_text, sub, to_bytes
+from core.sdf_writer import leaf, new_document, numbers_text, pose_text, sub, to_bytes
 
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
@@ -267,10 +267,11 @@ class Writer:
         inertial = link.inertial
         inertial_el = sub(link_el, "inertial")
         pose_from_origin(inertial_el, inertial.pose)
-        sub(inertial_el, "mass", inertial.texts.get("mass", repr(inertial.mass)))
+        texts = inertial.texts
+        leaf(inertial_el, "mass", texts.get("mass") or repr(inertial.mass))
         inertia_el = sub(inertial_el, "inertia")
         for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-            sub(inertia_el, key, inertial.texts.get(key, repr(getattr(inertial, key))))
+            leaf(inertia_el, key, texts.get(key) or repr(getattr(inertial, key)))
 
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
         name = shape.name
