@@ -154,6 +154,8 @@ class Joint:
     mimic: Mimic | None = None
     # URDF-only elements kept as their XML (calibration, safety_controller).
     extras: dict[str, Any] = field(default_factory=dict)
+    # URDF: the joint's own name when it had to be renamed (a link has the same name).
+    urdf_name: str | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
 

@@ -244,7 +244,34 @@ def read_joints(root, state: UrdfState, links: dict[str, Link]) -> dict[str, Joi
             state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
             continue
         joints[joint.name] = joint
-    return joints
+    return rename_joints_named_like_links(joints, links, state)
+
+
+def rename_joints_named_like_links(joints: dict[str, Joint], links: dict[str, Link],
+                                   state: UrdfState) -> dict[str, Joint]:
+    """URDF keeps links and joints in separate namespaces; frames share one. A joint named
+    like a link is renamed ``NAME_joint`` (its URDF name kept in ``urdf_name``, so the
+    converters can give it back), and mimic references follow."""
+    renamed: dict[str, str] = {}
+    taken = set(links) | set(joints)
+    for name, joint in joints.items():
+        if name not in links:
+            continue
+        new, i = f"{name}_joint", 0
+        while new in taken:
+            new, i = f"{name}_joint{i}", i + 1
+        taken.add(new)
+        joint.urdf_name, joint.name = name, new
+        renamed[name] = new
+        state.diagnostics.warning(Code.NAME_RENAMED, f"joint [{name}] has the name of a link; "
+                                  f"its frame is called [{new}] (the URDF name is kept for "
+                                  "conversions back to URDF)", state.file, joint.source.line)
+    if not renamed:
+        return joints
+    for joint in joints.values():
+        if joint.mimic is not None and joint.mimic.joint in renamed:
+            joint.mimic.joint = renamed[joint.mimic.joint]
+    return {joint.name: joint for joint in joints.values()}
 
 
 def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:

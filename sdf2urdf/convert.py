@@ -443,7 +443,10 @@ class UrdfWriter:
         if joint.vertex < 0:
             self.write_custom_joint(robot, joint)
             return
-        joint_el = etree.SubElement(robot, "joint", name=self.name(joint.name), type=joint.type)
+        xml = getattr(joint.element, "xml", None)
+        urdf_name = xml.get(qname("name")) if xml is not None else None
+        joint_el = etree.SubElement(robot, "joint", name=urdf_name or self.name(joint.name),
+                                    type=joint.type)
         self.joint_origin(joint_el, joint)
         etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
         etree.SubElement(joint_el, "child", link=self.name(joint.child))

@@ -314,7 +314,12 @@ def test_relative_poses_are_the_urdf_origin_texts(urdf):
         parent, child = robot.joint_parent(joint), robot.joint_child(joint)
         expected_frame = "__model__" if robot.world_is_root and parent == "world" else parent
         expected_text = origin_text(joint.find("origin"))
+        # A joint named like a link is renamed in SDF; urdf:name keeps the URDF name.
         joint_el = by_name(model, "joint", name)
+        if joint_el is None or joint_el.get(f"{{{URDF_NS}}}name") not in (None, name):
+            joint_el = next((j for j in model.findall("joint")
+                             if j.get(f"{{{URDF_NS}}}name") == name), joint_el)
+        sdf_joint_name = joint_el.get("name") if joint_el is not None else name
         frame_el = by_name(model, "frame", child)
         link_el = by_name(model, "link", child)
         if joint_el is not None:
@@ -325,7 +330,8 @@ def test_relative_poses_are_the_urdf_origin_texts(urdf):
             assert (poses[0].text or "") == expected_text, f"joint {name}"
             assert link_el is not None, f"joint {name}: no link {child}"
             link_poses = link_el.findall("pose")
-            assert len(link_poses) == 1 and link_poses[0].get("relative_to") == name, child
+            assert len(link_poses) == 1 and link_poses[0].get("relative_to") == sdf_joint_name, \
+                child
             assert (link_poses[0].text or "").strip() == "", child
         elif frame_el is not None:
             assert joint.get("type") == "fixed", f"frame {child} from a {joint.get('type')}"

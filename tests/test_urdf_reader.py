@@ -76,3 +76,13 @@ def test_urdf_frames_follow_the_kinematic_tree():
     slider = shoulder * Pose.from_rpy((0, 0.2, 0), (0.1, 0.2, 0.3))
     assert pose_gap(result.pose("slider"), slider) < 1e-12
     assert result.attached_link("shoulder") == "arm"
+
+
+def test_joint_named_like_a_link_is_renamed_and_keeps_its_urdf_name():
+    result = load(FIXTURES / "urdf_joint_named_like_link.urdf")
+    assert result.ok
+    assert [d.code for d in result.diagnostics] == [Code.NAME_RENAMED]
+    [joint] = result.document.model.joints
+    assert (joint.name, joint.urdf_name) == ("arm_joint", "arm")
+    assert pose_gap(result.pose("arm"), Pose.from_rpy((0, 0, 0.5), (0, 0, 0.3))) < 1e-12
+    assert pose_gap(result.pose("arm_joint"), result.pose("arm")) < 1e-12

@@ -253,7 +253,7 @@ class Writer:
     def write_frame_link(self, model_el, link: Link, joint: Joint) -> None:
         """A massless leaf on a fixed joint: a frame named after the link."""
         frame_el = sub(model_el, "frame", name=link.name, attached_to=joint.parent)
-        frame_el.set(qname("joint"), joint.name)
+        frame_el.set(qname("joint"), joint.urdf_name or joint.name)
         inertial_xml = link.xml.find("inertial") if link.xml is not None else None
         if inertial_xml is not None:  # a zero-mass inertial, kept for sdf2urdf
             frame_el.append(namespaced_copy(inertial_xml))
@@ -343,6 +343,8 @@ class Writer:
 
     def write_joint(self, model_el, joint: Joint):
         joint_el = sub(model_el, "joint", name=joint.name, type=joint.type)
+        if joint.urdf_name is not None:
+            joint_el.set(qname("name"), joint.urdf_name)
         if self.options.relative:
             pose_from_origin(joint_el, joint.pose, self.joint_parent_frame(joint))
         sub(joint_el, "parent", joint.parent)
