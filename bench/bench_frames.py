@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import common  # noqa: E402  (bench/common.py)
 import generate  # noqa: E402  (bench/generate.py)
 
 
@@ -66,19 +67,10 @@ def _worker(path: str, mode: str) -> dict:
 
 def measure(path: Path, mode: str, timeout: float) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(path), "--mode", mode]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return {"failure": f"timeout after {timeout:g} s"}
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode != 0 or not lines:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"failure": f"exit {proc.returncode}: {tail[:160]}"}
-    return json.loads(lines[-1])
+    return common.run_worker(cmd, timeout)
 
 
-def _mb(value_bytes: float) -> str:
-    return f"{value_bytes / 1e6:8.1f}"
+_mb = common.mb
 
 
 def run(kinds, sizes, repeat: int, timeout: float, out_dir: Path, memory: bool) -> list[dict]:

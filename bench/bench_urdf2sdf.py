@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import common  # noqa: E402  (bench/common.py)
 import generate_urdf  # noqa: E402  (bench/generate_urdf.py)
 
 STYLES = ("relative", "absolute")
@@ -112,19 +113,10 @@ def _worker(path: str, style: str, mode: str, check: bool) -> dict:
 def measure(path: Path, style: str, mode: str, check: bool, timeout: float) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(path),
            "--style", style, "--mode", mode] + (["--check"] if check else [])
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return {"failure": f"timeout after {timeout:g} s"}
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode != 0 or not lines:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"failure": f"exit {proc.returncode}: {tail[:160]}"}
-    return json.loads(lines[-1])
+    return common.run_worker(cmd, timeout)
 
 
-def _mb(value_bytes: float) -> str:
-    return f"{value_bytes / 1e6:8.1f}"
+_mb = common.mb
 
 
 def run(kinds, sizes, styles, repeat: int, timeout: float, out_dir: Path,

@@ -18,9 +18,12 @@ Output is deterministic for a given seed. Usage::
 """
 from __future__ import annotations
 
-import argparse
+import sys
 import random
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402  (bench/common.py)
 
 KINDS = ("wide", "deep")
 DEFAULT_SIZES = (1000, 10000, 100000)
@@ -97,31 +100,13 @@ def path_for(out_dir: Path, kind: str, n: int) -> Path:
 
 
 def generate(out_dir: Path, kinds=KINDS, sizes=DEFAULT_SIZES) -> list[Path]:
-    """Write every (kind, size) model into ``out_dir`` (atomically; the output is
-    deterministic). Returns the paths, kind-major."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for kind in kinds:
-        for n in sizes:
-            path = path_for(out_dir, kind, n)
-            tmp = path.with_suffix(".sdf.tmp")
-            tmp.write_text(GENERATORS[kind](n), encoding="utf-8")
-            tmp.replace(path)
-            paths.append(path)
-    return paths
+    """Write every (kind, size) model into ``out_dir``; returns the paths, kind-major."""
+    return common.write_generated(out_dir, kinds, sizes, GENERATORS, "sdf")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
-    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS))
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out")
-    args = parser.parse_args(argv)
-    if any(n < 1 for n in args.sizes):
-        parser.error("sizes must be >= 1")
-    for path in generate(args.out, args.kinds, args.sizes):
-        print(f"{path}  {path.stat().st_size / 1e6:.1f} MB")
-    return 0
+    return common.generator_main(__doc__.split("\n\n")[0], generate, KINDS, DEFAULT_SIZES,
+                                 argv)
 
 
 if __name__ == "__main__":
