@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from core.diagnostics import Code, Diagnostic, Severity
 from core.graph import Kind, Vertex
 from core.model import PoseSpec
-from core.pose import IDENTITY
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 

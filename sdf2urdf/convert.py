@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from core.custom import custom_children, custom_joints, plain_copy, qname
+from core.custom import custom_children, plain_copy, qname
 from core.diagnostics import Code, Diagnostics
 from core.graph import Kind, relative_pose
 from core.kinematics import KinematicJoint, KinematicTree, build_tree
