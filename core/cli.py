@@ -102,6 +102,9 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
             print(f"{name}: valid")
         raise typer.Exit(0 if result.ok else 1)
     from core.parity import check_parity
+    if result.graph is None or result.graph.root is None:
+        print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
+        raise typer.Exit(1)
     scope = _model_scope(result, model)
     if scope is None:
         print(f"{name}: choose a model of the world with --model", file=sys.stderr)
@@ -123,6 +126,8 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
 def _model_scope(result, name: Optional[str]):
     from core.graph import Kind
     graph = result.graph
+    if graph is None or graph.root is None:
+        return None
     if not graph.root.is_world:
         return graph.root
     models = [graph.vertices[v] for v in graph.root.vertices

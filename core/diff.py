@@ -132,6 +132,8 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
             first = next((d for d in result.diagnostics if d.is_error), None)
             differences.append(Difference("model", label, "cannot be loaded: " +
                                           (first.format() if first else "unknown error")))
+        elif result.graph is None or result.graph.root is None:
+            differences.append(Difference("model", label, "holds no model to compare"))
     if differences:
         return differences
     da, db = Description(a), Description(b)

@@ -96,6 +96,8 @@ class KinematicTree:
             for joint in self.children.get(name, []):
                 child = pose * joint.X_PJ * joint.motion(q.get(joint.name, 0.0)) * joint.X_JC
                 stack.append((joint.child, child))
+        for name in self.links:  # links on a kinematic loop no root reaches: at rest
+            poses.setdefault(name, self.link_poses[name])
         return poses
 
 

@@ -14,6 +14,7 @@ errors, or with ``approximate`` documented approximations with a warning each.
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -589,8 +590,8 @@ def is_rich_material(el) -> bool:
 
 
 def copy_element(el):
-    """A copy of an SDF element without the source's namespace declarations."""
-    copy = etree.fromstring(etree.tostring(el))
+    """A copy of an SDF element without the source's unused namespace declarations."""
+    copy = deepcopy(el)
     copy.tail = None
     etree.cleanup_namespaces(copy)
     return copy
