@@ -289,12 +289,12 @@ class UrdfWriter:
             return  # a massless link made by an approximation
         X_UL = self.urdf_frame.get(link_name, IDENTITY)
         if link.inertial is not None:
-            self.write_inertial(link_el, link, X_UL)
+            self.write_inertial(link_el, link, link_name, X_UL)
         for shape in link.visuals:
             self.write_shape(link_el, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
             self.write_shape(link_el, "collision", shape, link_name, X_UL)
-        self.keep_sdf_extras(robot, link)
+        self.keep_sdf_extras(robot, link, link_name)
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
         """A pose given in a link's element (relative to the link unless relative_to)."""
@@ -308,20 +308,14 @@ class UrdfWriter:
             return
         write_computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
 
-    def write_inertial(self, link_el, link: Link, X_UL: Pose) -> None:
+    def write_inertial(self, link_el, link: Link, link_name: str, X_UL: Pose) -> None:
         inertial = link.inertial
         inertial_el = etree.SubElement(link_el, "inertial")
-        self.origin(inertial_el, X_UL, self.link_key(link), inertial.pose)
+        self.origin(inertial_el, X_UL, link_name, inertial.pose)
         etree.SubElement(inertial_el, "mass", value=number_text(inertial.mass))
         etree.SubElement(inertial_el, "inertia", **{
             key: number_text(getattr(inertial, key))
             for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")})
-
-    def link_key(self, link: Link) -> str:
-        for name in self.tree.links:
-            if self.link_element(name) is link:
-                return name
-        return link.name
 
     def write_shape(self, link_el, kind: str, shape: Shape, link_name: str, X_UL: Pose) -> None:
         if shape.geometry is None or shape.geometry.kind not in ("box", "cylinder", "sphere",
@@ -391,13 +385,12 @@ class UrdfWriter:
         if material.texture is not None:
             etree.SubElement(material_el, "texture", filename=material.texture)
 
-    def keep_sdf_extras(self, robot, link: Link) -> None:
+    def keep_sdf_extras(self, robot, link: Link, name: str) -> None:
         """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
         the form Gazebo (and urdf2sdf) reads back: sensors, lights, link physics
         flags, and the collision surfaces and visual extras of each named shape."""
         if link.xml is None:
             return
-        name = self.link_key(link)
         kept = [copy_element(c) for c in link.xml if c.tag in LINK_EXTRAS]
         for kind, tags in (("collision", COLLISION_EXTRAS), ("visual", VISUAL_EXTRAS)):
             for shape_el in link.xml.findall(kind):
