@@ -94,8 +94,8 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
     from core import sdf_reader as reader
     from core import values
 
-    version = reader.parse_version(root.get("version"))
-    if version is None or version > reader.NEWEST_VERSION:
+    version = reader.supported_version(root.get("version"))
+    if version is None:
         state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
                     f"{root.get('version')!r}, which this reader cannot read", el)
         return None

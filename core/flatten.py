@@ -46,7 +46,7 @@ from lxml import etree
 from core.compose import resolve_uri
 from core.context import Context
 from core.diagnostics import Code, Diagnostics
-from core.sdf_reader import NEWEST_VERSION, ReadState, child, child_text, parse_version
+from core.sdf_reader import ReadState, child, child_text, parse_version, supported_version
 from core.xmlio import parse_xml, read_bytes
 
 Version = tuple[int, int]
@@ -137,11 +137,11 @@ def _check_sdf_root(root, file: str, diagnostics: Diagnostics) -> Version | None
                           "<robot>", file, root.sourceline)
         return None
     text = root.get("version")
-    version = parse_version(text)
+    version = supported_version(text)
     if text is None:
         diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
                           root.sourceline)
-    elif version is None or version > NEWEST_VERSION:
+    elif version is None:
         diagnostics.error(Code.VERSION_UNSUPPORTED, f"SDFormat version {text!r} is not one "
                           "this reader supports", file, root.sourceline)
         return None
@@ -254,8 +254,8 @@ class _Flattener:
         return _Inline(include, child(converted[0], "model"), converted[1], path)
 
     def _read_sdf(self, root, path: str, include, state: ReadState, stack) -> _Inline | None:
-        version = parse_version(root.get("version"))
-        if version is None or version > NEWEST_VERSION:
+        version = supported_version(root.get("version"))
+        if version is None:
             state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
                         f"{root.get('version')!r}, which this reader cannot read", include)
             return None

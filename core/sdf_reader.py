@@ -40,6 +40,12 @@ def parse_version(text: str | None) -> tuple[int, int] | None:
         return None
 
 
+def supported_version(text: str | None) -> tuple[int, int] | None:
+    """The version of ``<sdf version=TEXT>`` when this reader can read it, else None."""
+    version = parse_version(text)
+    return version if version is not None and version <= NEWEST_VERSION else None
+
+
 @dataclass
 class ReadState:
     """What every reader function needs: where we are and where findings go."""
