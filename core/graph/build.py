@@ -171,7 +171,7 @@ class Builder:
                 self.connect_frame(vertex)
 
     def resolve_reference(self, scope: Scope, reference: str, attribute: str, vertex: Vertex,
-                          code: Code, what: str) -> int | None:
+                          code: Code) -> int | None:
         if reference == "__root__":
             self.error(Code.ATTRIBUTE_INVALID, f"'__root__' is reserved; it cannot be the value "
                        f"of {attribute} (in {vertex.kind.value} [{vertex.name}])", vertex.source)
@@ -183,7 +183,7 @@ class Builder:
             kinds = "model or frame" if scope.is_world else "nested model, link, joint or frame"
             self.error(code, f"{attribute} name[{reference}] specified by {vertex.kind.value} "
                        f"with name[{vertex.name}] does not match a {kinds} name in "
-                       f"{self.scope_label(scope)}{what}", vertex.source)
+                       f"{self.scope_label(scope)}", vertex.source)
         return target
 
     def scope_label(self, scope: Scope) -> str:
@@ -199,7 +199,7 @@ class Builder:
             return
         vertex.relative_to = self.resolve_reference(vertex.scope, pose.relative_to,
                                                     "relative_to", vertex,
-                                                    Code.POSE_RELATIVE_TO_INVALID, "")
+                                                    Code.POSE_RELATIVE_TO_INVALID)
 
     def connect_joint(self, vertex: Vertex) -> None:
         joint: Joint = vertex.element
@@ -274,7 +274,7 @@ class Builder:
         target = owner
         if frame.attached_to is not None:
             target = self.resolve_reference(scope, frame.attached_to, "attached_to", vertex,
-                                            Code.FRAME_ATTACHED_TO_INVALID, "")
+                                            Code.FRAME_ATTACHED_TO_INVALID)
         vertex.attached_to = target
         self.connect_pose(vertex, frame.pose, target)
 
