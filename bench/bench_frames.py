@@ -38,7 +38,7 @@ def _worker(path: str, mode: str) -> dict:
     import resource
 
     sys.path.insert(0, str(ROOT))
-    from core import frames_report, load
+    from urdf_sdf import frames_report, load
 
     rss_base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if mode == "memory":

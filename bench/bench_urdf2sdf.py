@@ -44,8 +44,8 @@ TARGET_LINKS, TARGET_S = 10000, 1.5
 
 def _check(result, conversion, n: int) -> dict:
     """After measuring: is the SDF valid and does it keep the URDF's poses?"""
-    from core import load_string
-    from core.pose import pose_gap
+    from urdf_sdf import load_string
+    from urdf_sdf.core.pose import pose_gap
 
     if not conversion.ok:
         return {"ok": False, "errors": sorted({d.code.value for d in conversion.diagnostics
@@ -71,9 +71,9 @@ def _worker(path: str, style: str, mode: str, check: bool) -> dict:
     import resource
 
     sys.path.insert(0, str(ROOT))
-    import urdf2sdf.convert as convert_module
-    from core import load
-    from urdf2sdf import Options, convert_urdf
+    import urdf_sdf.urdf2sdf.convert as convert_module
+    from urdf_sdf import load
+    from urdf_sdf.urdf2sdf import Options, convert_urdf
 
     serialise = [0.0]
     to_bytes = convert_module.to_bytes

@@ -1,17 +1,14 @@
-"""urdf-sdf core: read SDFormat and URDF into one frame graph, validate it, resolve poses.
+"""The core of urdf-sdf (installed as ``urdf_sdf.core``): the pipeline and its data.
 
-Public API::
+    read/     SDFormat and URDF text -> core.model dataclasses (hardened XML, values,
+              version normalisation)
+    compose/  //include: URIs, overrides, merge, custom model parsers
+    graph/    frame graphs per scope: build, validate, resolve poses
+    write/    serialisation: SDF and URDF elements, numbers and poses as text, DOT
+    cli/      the command lines (urdf2sdf, sdf2urdf, urdf-sdf) on top of everything
 
-    from core import load, frames_report, Context
-    result = load("robot.sdf")          # never raises on bad input
-    result.ok, result.diagnostics       # validity and coded diagnostics
-    result.graph.pose("link", "__model__")
-    frames_report(result)               # the JSON of `urdf-sdf frames --json`
+Beside them: ``model``, ``pose``, ``diagnostics``, ``context``, ``custom`` (the data every
+layer shares), ``loader`` (read + compose + graph in one call) and the analyses on a
+loaded model (``kinematics``, ``parity``, ``diff``, ``report``). The public API is the
+top-level package ``urdf_sdf``.
 """
-from core.context import Context
-from core.diagnostics import Code, Diagnostic, Severity
-from core.loader import LoadResult, load, load_string
-from core.report import frames_report
-
-__all__ = ["Code", "Context", "Diagnostic", "LoadResult", "Severity", "frames_report",
-           "load", "load_string"]

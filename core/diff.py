@@ -17,7 +17,7 @@ B has a link of that name, else each model's own frame.
 
 Use from Python (e.g. in a ROS package's pytest)::
 
-    from core.diff import diff_files
+    from urdf_sdf.core.diff import diff_files
     assert not diff_files("robot.urdf", "robot.sdf")
 """
 from __future__ import annotations
@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.context import Context
-from core.graph import Kind, relative_pose
-from core.kinematics import KinematicTree, build_tree
-from core.loader import LoadResult, load
-from core.pose import IDENTITY, Pose, pose_gap, rotate
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.kinematics import KinematicTree, build_tree
+from urdf_sdf.core.loader import LoadResult, load
+from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
 
 REVOLUTE_TYPES = ("revolute", "continuous")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.model import Inertial
+from urdf_sdf.core.model import Inertial
 
 TOLERANCE = 1e-6
 

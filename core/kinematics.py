@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.custom import custom_joints
-from core.graph import Kind, relative_pose, root_pose
-from core.graph.frame_graph import WORLD_SENTINEL
-from core.pose import IDENTITY, Pose, quat_from_axis_angle
+from urdf_sdf.core.custom import custom_joints
+from urdf_sdf.core.graph import Kind, relative_pose, root_pose
+from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
+from urdf_sdf.core.model import Source
+from urdf_sdf.core.pose import IDENTITY, Pose, quat_from_axis_angle
 
 WORLD = "world"
 
@@ -173,7 +174,6 @@ class CustomJointElement:
 
     @property
     def source(self):
-        from core.model import Source
         return Source(None, self.xml.sourceline)
 
 

@@ -4,11 +4,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.context import Context
-from core.diagnostics import Code, Diagnostics
-from core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
-from core.model import Document
-from core.pose import Pose, rotate
+from urdf_sdf.core.compose.include import read_include
+from urdf_sdf.core.compose.interface import call_repostures
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.gc_pause import gc_paused
+from urdf_sdf.core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
+from urdf_sdf.core.model import Document
+from urdf_sdf.core.pose import Pose, rotate
+from urdf_sdf.core.read.sdf import read_sdf_string
+from urdf_sdf.core.read.urdf import read_urdf_string
+from urdf_sdf.core.read.xmlio import read_bytes
 
 
 @dataclass
@@ -95,8 +101,6 @@ def sniff_format(data: bytes) -> str:
 
 def load(path: str | Path, context: Context | None = None) -> LoadResult:
     """Read, build, validate. Never raises on bad input: problems are diagnostics."""
-    from core.xmlio import read_bytes
-
     context = context if context is not None else Context.from_environment()
     diagnostics = Diagnostics()
     data = read_bytes(path, diagnostics)
@@ -114,7 +118,6 @@ def load_string(text: str | bytes, file: str | None = None,
 
 def _load_data(data: bytes, file: str | None, context: Context,
                diagnostics: Diagnostics) -> LoadResult:
-    from core.gc_pause import gc_paused
     with gc_paused():
         return _read_and_build(data, file, context, diagnostics)
 
@@ -122,11 +125,10 @@ def _load_data(data: bytes, file: str | None, context: Context,
 def _read_and_build(data: bytes, file: str | None, context: Context,
                     diagnostics: Diagnostics) -> LoadResult:
     if sniff_format(data) == "urdf":
-        from core.urdf_reader import read_urdf_string
         document = read_urdf_string(data, file, diagnostics)
     else:
-        from core.sdf_reader import read_sdf_string
-        document = read_sdf_string(data, file, context, diagnostics)
+        document = read_sdf_string(data, file, context, diagnostics,
+                                   include_reader=read_include)
     if document is None:
         if not diagnostics.has_errors:
             diagnostics.error(Code.FILE_READ, "unable to read the file", file)
@@ -135,6 +137,5 @@ def _read_and_build(data: bytes, file: str | None, context: Context,
     validate_graph(graph, diagnostics)
     result = LoadResult(document, graph, diagnostics)
     if context.model_parsers and result.ok:
-        from core.interface import call_repostures
         call_repostures(result)
     return result

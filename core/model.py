@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.pose import IDENTITY, Pose
+from urdf_sdf.core.pose import IDENTITY, Pose
 
 
 class Source(NamedTuple):

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.diagnostics import Code, Diagnostic, Severity
-from core.graph import Kind, Vertex
-from core.model import PoseSpec
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.graph import Kind, Vertex
+from urdf_sdf.core.kinematics import build_tree
+from urdf_sdf.core.model import PoseSpec
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 
@@ -84,8 +85,6 @@ class ParityReport:
 
 def check_parity(result, scope=None) -> ParityReport:
     """Check URDF parity of the model owning ``scope`` (default: the root model)."""
-    from core.kinematics import build_tree
-
     graph = result.graph
     scope = scope if scope is not None else graph.root
     owner = scope.owner

@@ -1,7 +1,7 @@
 """The frames report: every entity's pose relative to the root, as plain JSON data."""
 from __future__ import annotations
 
-from core.graph import Kind, root_pose
+from urdf_sdf.core.graph import Kind, root_pose
 
 SECTIONS = {Kind.LINK: "links", Kind.JOINT: "joints", Kind.FRAME: "frames", Kind.MODEL: "models"}
 

@@ -1,4 +1,4 @@
 """SDFormat -> URDF conversion: ``convert_sdf(load(path), Options())``."""
-from sdf2urdf.convert import Conversion, Options, convert_sdf
+from urdf_sdf.sdf2urdf.convert import Conversion, Options, convert_sdf
 
 __all__ = ["Conversion", "Options", "convert_sdf"]

@@ -14,19 +14,21 @@ errors, or with ``approximate`` documented approximations with a warning each.
 """
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass, field
 
 from lxml import etree
 
-from core.custom import custom_children, plain_copy, qname
-from core.diagnostics import Code, Diagnostics
-from core.graph import Kind, relative_pose
-from core.kinematics import KinematicJoint, KinematicTree, build_tree
-from core.model import Link, PoseSpec, Shape
-from core.parity import check_parity
-from core.pose import IDENTITY, Pose
-from core.sdf_writer import number_text, numbers_text
+from urdf_sdf.core.custom import custom_children, plain_copy, qname
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree
+from urdf_sdf.core.model import Link, PoseSpec, Shape
+from urdf_sdf.core.parity import check_parity
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.write.common import numbers_text
+from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
+                                      to_bytes, write_dynamics, write_geometry,
+                                      write_inertial_values, write_material, write_mimic)
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
@@ -63,9 +65,7 @@ def convert_sdf(result, options: Options) -> Conversion:
     root = writer.write()
     if root is None or diagnostics.has_errors:
         return Conversion(None, diagnostics)
-    etree.indent(root, space="  ")
-    data = etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
-    return Conversion(data, diagnostics, writer.parity.holds)
+    return Conversion(to_bytes(root), diagnostics, writer.parity.holds)
 
 
 def choose_model(result, options: Options, diagnostics: Diagnostics):
@@ -98,35 +98,6 @@ def choose_model(result, options: Options, diagnostics: Diagnostics):
                           root.owner.source.line)
         return None
     return models[0].inner
-
-
-def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
-    """``{"xyz": ..., "rpy": ...}`` texts of a copyable pose, or None for the identity.
-
-    A ``urdf:origin`` attribute (written by urdf2sdf) names the only attribute the
-    URDF origin had, and only that one is given back.
-    """
-    if spec is None:
-        return None
-    tokens = spec.text.split()
-    if len(tokens) != 6:
-        return None
-    texts = {"xyz": " ".join(tokens[:3]), "rpy": " ".join(tokens[3:])}
-    for name in texts:
-        raw = spec.xml.get(qname(name)) if spec.xml is not None else None
-        if raw is not None and raw.split() == texts[name].split():
-            texts[name] = raw  # the URDF attribute's exact text, spacing included
-    only = spec.xml.get(qname("origin")) if spec.xml is not None else None
-    if only in texts:
-        return {only: texts[only]}
-    return texts
-
-
-def copied_origin(parent_el, spec: PoseSpec | None) -> None:
-    """``<origin>`` with the pose's text; nothing for an identity pose without text."""
-    texts = split_pose_text(spec)
-    if texts is not None:
-        etree.SubElement(parent_el, "origin", **texts)
 
 
 class UrdfWriter:
@@ -306,20 +277,16 @@ class UrdfWriter:
         if X_UL == IDENTITY and spec.relative_to is None and is_plain(spec):
             copied_origin(parent_el, spec)
             return
-        write_computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
+        computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
 
     def write_inertial(self, link_el, link: Link, link_name: str, X_UL: Pose) -> None:
         inertial = link.inertial
         inertial_el = etree.SubElement(link_el, "inertial")
         self.origin(inertial_el, X_UL, link_name, inertial.pose)
-        etree.SubElement(inertial_el, "mass", value=number_text(inertial.mass))
-        etree.SubElement(inertial_el, "inertia", **{
-            key: number_text(getattr(inertial, key))
-            for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")})
+        write_inertial_values(inertial_el, inertial)
 
     def write_shape(self, link_el, kind: str, shape: Shape, link_name: str, X_UL: Pose) -> None:
-        if shape.geometry is None or shape.geometry.kind not in ("box", "cylinder", "sphere",
-                                                                 "mesh"):
+        if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
             self.keep_in_gazebo_block(link_el, kind, shape, link_name, X_UL)
             return
         shape_el = etree.SubElement(link_el, kind)
@@ -328,9 +295,11 @@ class UrdfWriter:
             original = xml.get(qname("name")) if xml is not None else None
             shape_el.set("name", original or shape.name or "")
         self.origin(shape_el, X_UL, link_name, shape.pose)
-        self.write_geometry(shape_el, shape)
+        write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry.uri or ""))
         if kind == "visual" and shape.material is not None:
-            self.write_material(shape_el, shape, link_name)
+            material = shape.material
+            write_material(shape_el, material,
+                           material.name or f"{self.name(link_name)}_{shape.name}_material")
 
     def keep_in_gazebo_block(self, link_el, kind: str, shape: Shape, link_name: str,
                              X_UL: Pose) -> None:
@@ -351,39 +320,10 @@ class UrdfWriter:
             copy.insert(0, pose_el)
         block.append(copy)
 
-    def write_geometry(self, shape_el, shape: Shape) -> None:
-        geometry = shape.geometry
-        geometry_el = etree.SubElement(shape_el, "geometry")
-        texts = geometry.texts
-        if geometry.kind == "box":
-            etree.SubElement(geometry_el, "box", size=texts.get("size", "1 1 1"))
-        elif geometry.kind == "cylinder":
-            etree.SubElement(geometry_el, "cylinder", radius=texts.get("radius", "1"),
-                             length=texts.get("length", "1"))
-        elif geometry.kind == "sphere":
-            etree.SubElement(geometry_el, "sphere", radius=texts.get("radius", "1"))
-        else:
-            mesh = etree.SubElement(geometry_el, "mesh", filename=self.mesh_uri(geometry.uri or ""))
-            if "scale" in texts:
-                mesh.set("scale", texts["scale"])
-
     def mesh_uri(self, uri: str) -> str:
         if self.options.uri_scheme == "package" and uri.startswith("model://"):
             return "package://" + uri[len("model://"):]
         return uri
-
-    def write_material(self, shape_el, shape: Shape, link_name: str) -> None:
-        material = shape.material
-        name = material.name or f"{self.name(link_name)}_{shape.name}_material"
-        material_el = etree.SubElement(shape_el, "material", name=name)
-        if material.xml is not None and material.xml.get(qname("reference")) == "true":
-            return
-        if material.color is not None:
-            etree.SubElement(material_el, "color",
-                             rgba=material.color_text if material.color_text and
-                             len(material.color_text.split()) == 4 else numbers_text(material.color))
-        if material.texture is not None:
-            etree.SubElement(material_el, "texture", filename=material.texture)
 
     def keep_sdf_extras(self, robot, link: Link, name: str) -> None:
         """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
@@ -457,7 +397,7 @@ class UrdfWriter:
         if joint.name in self.parity.copyable and X_UP == IDENTITY:
             copied_origin(joint_el, self.parity.copyable[joint.name])
             return
-        write_computed_origin(joint_el, X_UP * joint.X_PJ)
+        computed_origin(joint_el, X_UP * joint.X_PJ)
 
     def write_axis(self, joint_el, joint: KinematicJoint) -> None:
         axis = joint.axes[0]
@@ -470,12 +410,7 @@ class UrdfWriter:
     def write_limits(self, joint_el, joint: KinematicJoint) -> None:
         element = joint.element
         limit = getattr(element, "limit", None)
-        dynamics = getattr(element, "dynamics", None)
-        if dynamics is not None and (dynamics.damping is not None or dynamics.friction is not None):
-            attributes = {k: dynamics.texts.get(k, number_text(v)) for k, v in
-                          (("damping", dynamics.damping), ("friction", dynamics.friction))
-                          if v is not None}
-            etree.SubElement(joint_el, "dynamics", **attributes)
+        write_dynamics(joint_el, getattr(element, "dynamics", None))
         if joint.type in ("revolute", "prismatic", "continuous") and (
                 limit is not None or joint.type != "continuous"):
             texts = limit.texts if limit is not None else {}
@@ -493,9 +428,7 @@ class UrdfWriter:
             etree.SubElement(joint_el, "limit", **attributes)
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
-            etree.SubElement(joint_el, "mimic", joint=self.name(mimic.joint),
-                             multiplier=mimic.texts.get("multiplier", number_text(mimic.multiplier)),
-                             offset=mimic.texts.get("offset", number_text(mimic.offset)))
+            write_mimic(joint_el, self.name(mimic.joint), mimic)
 
     def write_custom_joint(self, robot, joint: KinematicJoint) -> None:
         """A <urdf:joint> restored; its origin follows the SDF poses."""
@@ -506,7 +439,7 @@ class UrdfWriter:
         if joint.name in self.parity.copyable:
             copied_origin(origin_parent, self.parity.copyable[joint.name])
         else:
-            write_computed_origin(origin_parent, self.urdf_frame.get(joint.parent, IDENTITY)
+            computed_origin(origin_parent, self.urdf_frame.get(joint.parent, IDENTITY)
                                   * joint.X_PJ)
         for origin in origin_parent:
             restored.insert(0, origin)
@@ -518,7 +451,7 @@ class UrdfWriter:
         root = self.tree.roots[0]
         joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_static_weld",
                                     type="fixed")
-        write_computed_origin(joint_el, self.tree.link_poses[root])
+        computed_origin(joint_el, self.tree.link_poses[root])
         etree.SubElement(joint_el, "parent", link="world")
         etree.SubElement(joint_el, "child", link=self.name(root))
         self.warn(f"model [{self.scope.owner.name}] is static: its root link is welded to world "
@@ -558,7 +491,7 @@ class UrdfWriter:
             if name in self.parity.copyable and X_UL == IDENTITY:
                 copied_origin(joint_el, self.parity.copyable[name])
             else:
-                write_computed_origin(joint_el, X_UL * relative_pose(self.graph, vertex.id, link))
+                computed_origin(joint_el, X_UL * relative_pose(self.graph, vertex.id, link))
             etree.SubElement(joint_el, "parent", link=self.name(link_name))
             etree.SubElement(joint_el, "child", link=self.name(name))
 
@@ -582,21 +515,5 @@ def is_rich_material(el) -> bool:
                                         for c in el)
 
 
-def copy_element(el):
-    """A copy of an SDF element without the source's unused namespace declarations."""
-    copy = deepcopy(el)
-    copy.tail = None
-    etree.cleanup_namespaces(copy)
-    return copy
-
-
 def is_plain(spec: PoseSpec) -> bool:
     return spec.rotation_format == "euler_rpy" and not spec.degrees
-
-
-def write_computed_origin(parent_el, pose: Pose) -> None:
-    """A computed ``<origin>`` with shortest round-trip numbers; none for the identity."""
-    if pose.position == (0.0, 0.0, 0.0) and pose.rotation == (1.0, 0.0, 0.0, 0.0):
-        return
-    rpy = pose.rpy()
-    etree.SubElement(parent_el, "origin", xyz=numbers_text(pose.position), rpy=numbers_text(rpy))

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from core import cliutil
-from sdf2urdf.cli import app as sdf2urdf
-from urdf2sdf.cli import app as urdf2sdf
+from urdf_sdf.core.cli.batch import ProgressBar
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "cli"
@@ -136,7 +136,7 @@ def test_a_bad_file_first_does_not_stop_the_rest(tmp_path):
 
 
 def test_an_exception_in_one_conversion_fails_that_file_only(tmp_path, monkeypatch):
-    import urdf2sdf.cli as cli
+    import urdf_sdf.core.cli.urdf2sdf as cli
 
     tree = tmp_path / "tree"
     tree.mkdir()
@@ -270,7 +270,8 @@ def test_a_directory_needs_an_output_directory(urdf_tree, tmp_path, output):
 
 def test_batch_in_a_process_has_no_progress_bar_when_captured(urdf_tree, tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-m", "urdf2sdf.cli", str(urdf_tree), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf",
+                           str(urdf_tree), "-o", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
@@ -304,7 +305,7 @@ def test_model_tree(tmp_path):
 
 
 def test_model_config_files_newest_first():
-    from sdf2urdf.cli import model_config_files
+    from urdf_sdf.core.compose.uri import model_config_files
     pendulum = MODEL_TREE / "models" / "pendulum"
     assert model_config_files(pendulum / "model.config") == [pendulum / "model.sdf",
                                                              pendulum / "model-1_6.sdf"]
@@ -345,13 +346,13 @@ class Pipe(FakeTerminal):
 def test_progress_bar_only_on_a_terminal(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     pipe = Pipe()
-    with cliutil.ProgressBar(2, "urdf2sdf", pipe) as bar:
+    with ProgressBar(2, "urdf2sdf", pipe) as bar:
         bar.advance("a.urdf")
         bar.advance("b.urdf")
     assert pipe.written == []
 
     terminal = FakeTerminal()
-    with cliutil.ProgressBar(2, "urdf2sdf", terminal) as bar:
+    with ProgressBar(2, "urdf2sdf", terminal) as bar:
         bar.advance("a.urdf")
         bar.log("a.urdf:1: warning[WARNING]: something")
         bar.advance("b.urdf")
@@ -362,7 +363,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 def test_progress_counter_without_rich(monkeypatch):
     monkeypatch.setitem(sys.modules, "rich.progress", None)
     terminal = FakeTerminal()
-    with cliutil.ProgressBar(2, "sdf2urdf", terminal) as bar:
+    with ProgressBar(2, "sdf2urdf", terminal) as bar:
         bar.advance("a.sdf")
         bar.advance("b.sdf")
     shown = "".join(terminal.written)

@@ -22,11 +22,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from core import cliutil
-from core.cli import app as umbrella
-from core.diagnostics import Code, Diagnostic, Severity
-from sdf2urdf.cli import app as sdf2urdf
-from urdf2sdf.cli import app as urdf2sdf
+from urdf_sdf.core.cli.inputs import xacro_available
+from urdf_sdf.core.cli.render import SourceLines, emit, render, use_color
+from urdf_sdf.core.cli.main import app as umbrella
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -142,10 +143,10 @@ def test_empty_stdin_is_an_error_not_a_traceback():
 
 def test_pipe_cat_into_urdf2sdf_gives_the_bytes_of_the_file():
     """``cat robot.urdf | urdf2sdf - --relative`` == ``urdf2sdf robot.urdf --relative``."""
-    direct = run(python("urdf2sdf.cli", PENDULUM, "--relative"))
+    direct = run(python("urdf_sdf.core.cli.urdf2sdf", PENDULUM, "--relative"))
     assert direct.returncode == 0, direct.stderr
     cat = subprocess.Popen(["cat", str(PENDULUM)], stdout=subprocess.PIPE)
-    piped = run(python("urdf2sdf.cli", "-", "--relative"), stdin=cat.stdout)
+    piped = run(python("urdf_sdf.core.cli.urdf2sdf", "-", "--relative"), stdin=cat.stdout)
     cat.stdout.close()
     assert cat.wait() == 0
     assert piped.returncode == 0, piped.stderr
@@ -156,12 +157,12 @@ def test_pipe_cat_into_urdf2sdf_gives_the_bytes_of_the_file():
 def test_pipe_urdf2sdf_into_sdf2urdf_into_diff():
     """``urdf2sdf robot.urdf | sdf2urdf - | urdf-sdf diff robot.urdf -``: three processes,
     the round trip is equivalent to the original."""
-    first = subprocess.Popen(python("urdf2sdf.cli", PENDULUM), stdout=subprocess.PIPE,
+    first = subprocess.Popen(python("urdf_sdf.core.cli.urdf2sdf", PENDULUM), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, cwd=ROOT)
-    second = subprocess.Popen(python("sdf2urdf.cli", "-"), stdin=first.stdout,
+    second = subprocess.Popen(python("urdf_sdf.core.cli.sdf2urdf", "-"), stdin=first.stdout,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     first.stdout.close()
-    third = run(python("core.cli", "diff", PENDULUM, "-"), stdin=second.stdout)
+    third = run(python("urdf_sdf.core.cli.main", "diff", PENDULUM, "-"), stdin=second.stdout)
     second.stdout.close()
     assert first.wait() == 0, first.stderr.read()
     assert second.wait() == 0, second.stderr.read()
@@ -214,9 +215,9 @@ def test_every_diagnostic_head_is_file_line_code():
 
 def test_a_diagnostic_without_a_readable_source_is_one_line():
     diagnostic = Diagnostic(Code.FILE_READ, Severity.ERROR, "cannot read file", "/no/such.urdf", 3)
-    assert cliutil.render(diagnostic, cliutil.SourceLines()) == diagnostic.format()
+    assert render(diagnostic, SourceLines()) == diagnostic.format()
     without_line = Diagnostic(Code.FILE_READ, Severity.ERROR, "boom", str(PENDULUM))
-    assert cliutil.render(without_line, cliutil.SourceLines()) == f"{PENDULUM}: error[FILE_READ]: boom"
+    assert render(without_line, SourceLines()) == f"{PENDULUM}: error[FILE_READ]: boom"
 
 
 def test_format_keeps_file_line_and_adds_the_column_only_when_known():
@@ -231,7 +232,7 @@ def test_no_colour_when_captured():
     for result in (invoke(urdf2sdf, WARNING_URDF), invoke(urdf2sdf, DUPLICATE_URDF),
                    invoke(umbrella, "check", DUPLICATE_SDF)):
         assert "\x1b" not in result.stdout + result.stderr
-    proc = run(python("urdf2sdf.cli", DUPLICATE_URDF))
+    proc = run(python("urdf_sdf.core.cli.urdf2sdf", DUPLICATE_URDF))
     assert proc.returncode == 1
     assert b"\x1b" not in proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"{DUPLICATE_URDF}:5: error[DUPLICATE_NAME]".encode())
@@ -254,20 +255,20 @@ class FakeTerminal:
 def test_colour_on_a_terminal_unless_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     terminal = FakeTerminal()
-    assert cliutil.use_color(terminal)
-    assert not cliutil.use_color(open(os.devnull, "w"))
+    assert use_color(terminal)
+    assert not use_color(open(os.devnull, "w"))
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not cliutil.use_color(terminal)
+    assert not use_color(terminal)
     monkeypatch.setenv("NO_COLOR", "")  # empty: not set, per no-color.org
-    assert cliutil.use_color(terminal)
+    assert use_color(terminal)
 
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     diagnostic = Diagnostic(Code.DUPLICATE_NAME, Severity.ERROR, "link with name[base] already "
                             "exists", str(DUPLICATE_URDF), 5)
-    plain = cliutil.render(diagnostic, sources, color=False)
-    coloured = cliutil.render(diagnostic, sources, color=True)
+    plain = render(diagnostic, sources, color=False)
+    coloured = render(diagnostic, sources, color=True)
     assert "\x1b[" in coloured and ANSI.sub("", coloured) == plain
-    cliutil.emit([diagnostic], terminal, sources)
+    emit([diagnostic], terminal, sources)
     assert "\x1b[1;31merror[DUPLICATE_NAME]:" in "".join(terminal.written)
 
 
@@ -366,9 +367,9 @@ def test_version(app, prog, args):
     assert result.stdout == f"{prog} {metadata.version('urdf-sdf')}\n"
 
 
-@pytest.mark.parametrize("module, prog", [("urdf2sdf.cli", "urdf2sdf"),
-                                          ("sdf2urdf.cli", "sdf2urdf"),
-                                          ("core.cli", "urdf-sdf")])
+@pytest.mark.parametrize("module, prog", [("urdf_sdf.core.cli.urdf2sdf", "urdf2sdf"),
+                                          ("urdf_sdf.core.cli.sdf2urdf", "sdf2urdf"),
+                                          ("urdf_sdf.core.cli.main", "urdf-sdf")])
 def test_version_in_a_process(module, prog):
     proc = run(python(module, "--version"), text=True)
     assert proc.returncode == 0
@@ -396,7 +397,7 @@ def test_xacro_file_converts_like_its_expansion_piped_in(xacro_package):
 
 
 def test_xacro_in_a_process(xacro_package):
-    proc = run(python("urdf2sdf.cli", XACRO_ARM, "--xacro-arg", "length:=1"))
+    proc = run(python("urdf_sdf.core.cli.urdf2sdf", XACRO_ARM, "--xacro-arg", "length:=1"))
     assert proc.returncode == 0, proc.stderr
     assert b'<model name="two_link_arm">' in proc.stdout
 
@@ -436,7 +437,7 @@ def test_missing_xacro_is_a_clear_error(no_xacro, tmp_path):
     assert result.stderr.startswith(f"{XACRO_ARM}: error[XACRO_UNAVAILABLE]: ")
     assert "pip install 'urdf-sdf[xacro]'" in result.stderr
     assert not out.exists() and result.stdout_bytes == b""
-    assert not cliutil.xacro_available()
+    assert not xacro_available()
 
 
 def test_missing_xacro_does_not_matter_for_plain_files(no_xacro):

@@ -26,14 +26,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from core import Code, Context, frames_report, load
-from core.cli import app as urdf_sdf_app
-from core.diff import diff_files
-from core.graph import Kind
-from core.interface import InterfaceFrame, InterfaceLink, InterfaceModel, ResolvedModel
-from core.pose import Pose, pose_gap
-from sdf2urdf import Options, convert_sdf
-from sdf2urdf.cli import app as sdf2urdf_app
+from urdf_sdf import Code, Context, frames_report, load
+from urdf_sdf.core.cli.main import app as urdf_sdf_app
+from urdf_sdf.core.diff import diff_files
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.compose.interface import (InterfaceFrame, InterfaceLink, InterfaceModel,
+                                             ResolvedModel)
+from urdf_sdf.core.pose import Pose, pose_gap
+from urdf_sdf.sdf2urdf import Options, convert_sdf
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
 from tests.reference import compare_reports
 
 HERE = Path(__file__).resolve().parent
@@ -167,7 +168,7 @@ def check_urdf(path: Path) -> subprocess.CompletedProcess:
 def run_cli(*args, cwd: Path = REPO) -> subprocess.CompletedProcess:
     """``urdf-sdf ARGS`` in a real subprocess (a hang is a failure, not a stuck suite)."""
     env = {**os.environ, **ISOLATED_ENV}
-    return subprocess.run([sys.executable, "-m", "core.cli", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", *map(str, args)],
                           capture_output=True, text=True, timeout=TIMEOUT, cwd=str(cwd),
                           env=env, stdin=subprocess.DEVNULL)
 

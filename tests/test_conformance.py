@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Context, frames_report, load
+from urdf_sdf import Context, frames_report, load
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 MINIMUM_AGREEMENT = {"libsdformat/sdf": 0.98}

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from core import Code, load, load_string
-from core.pose import Pose, pose_gap
+from urdf_sdf import Code, load, load_string
+from urdf_sdf.core.pose import Pose, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "core"
 

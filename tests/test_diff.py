@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from core.cli import app
-from core.context import Context
-from core.diff import Difference, diff_files
-from urdf2sdf.convert import Options as UrdfOptions, convert_urdf
-from core.loader import load
+from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff import Difference, diff_files
+from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+from urdf_sdf.core.loader import load
 
 runner = CliRunner()
 HERE = Path(__file__).resolve().parent
@@ -342,7 +342,8 @@ def test_cli_mixed_formats(base, tmp_path):
 
 def test_cli_as_a_subprocess(base, tmp_path):
     other = variant(tmp_path, "changed_visual_pose")
-    proc = subprocess.run([sys.executable, "-m", "core.cli", "diff", str(base), str(other),
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main",
+                           "diff", str(base), str(other),
                            "--json"], capture_output=True, text=True)
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["differences"][0]["kind"] == "geometry"
@@ -351,9 +352,9 @@ def test_cli_as_a_subprocess(base, tmp_path):
 
 def test_diff_files_is_importable_for_ros_package_tests():
     """The documented use: ``assert not diff_files("robot.urdf", "robot.sdf")``."""
-    import core.diff
-    assert core.diff.diff_files.__doc__
-    assert "diff_files" in core.diff.__doc__
+    import urdf_sdf.core.diff as diff_module
+    assert diff_module.diff_files.__doc__
+    assert "diff_files" in diff_module.__doc__
     source = HERE / "fixtures" / "urdf" / "urdf_every_element.urdf"
     assert not diff_files(str(source), str(source))
     assert not diff_files(source, source)  # paths as pathlib.Path too

@@ -15,20 +15,20 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import pytest
-import typer
 from lxml import etree
 from typer.testing import CliRunner
 
-from core.context import Context
-from core.dot import (GraphKind, GraphvizFailed, GraphvizUnavailable, OutputFormatUnknown,
-                      RenderError, check_output, format_pose, frame_graph_dot, graph_command,
-                      kinematic_tree_dot, quote, render, write_graph)
-from core.graph import Kind
-from core.loader import load, load_string
-from core.pose import Pose
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.cli.graph import (GraphvizFailed, GraphvizUnavailable, OutputFormatUnknown,
+                                     RenderError, check_output, graph_command, render, write_graph)
+from urdf_sdf.core.cli.main import app as urdf_sdf_app
+from urdf_sdf.core.write.dot import (GraphKind, format_pose, frame_graph_dot, kinematic_tree_dot,
+                                     quote)
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.pose import Pose
 
 FIXTURES = Path(__file__).parent / "fixtures" / "graph"
 UPDATE = os.environ.get("UPDATE_GOLDENS", "") not in ("", "0")
@@ -330,8 +330,9 @@ def test_deterministic_across_processes(name, kind):
     """Same input, same bytes: within a process and across hash seeds."""
     first = make_dot(load_fixture(name), kind)
     assert make_dot(load_fixture(name), kind) == first
-    code = ("import sys; from core.context import Context; from core.loader import load; "
-            "from core.dot import frame_graph_dot, kinematic_tree_dot; "
+    code = ("import sys; from urdf_sdf.core.context import Context; "
+            "from urdf_sdf.core.loader import load; "
+            "from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot; "
             "r = load(sys.argv[1], Context()); k = sys.argv[2]; "
             "sys.stdout.write(kinematic_tree_dot(r) if k == 'tree' else frame_graph_dot(r, k))")
     for seed in ("1", "12345"):
@@ -584,45 +585,9 @@ def test_graph_command_renders_svg(tmp_path):
     assert no_temp_files(tmp_path)
 
 
-# The command as it is (to be) wired in core/cli.py; the test uses core.cli's own
-# command once it exists.
-def _local_app() -> typer.Typer:
-    app = typer.Typer(add_completion=False)
-    PathOption = typer.Option(None, "--path", "-p",
-                              help="Extra directory to search for model:// includes "
-                                   "(repeatable).")
-
-    @app.command("graph")
-    def graph(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
-              kind: GraphKind = typer.Option(GraphKind.both, "--kind", "-k",
-                                             case_sensitive=False,
-                                             help="attached_to, relative_to, both (the frame "
-                                                  "graphs), or tree (the kinematic tree)."),
-              output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                                    help="Write here instead of stdout: .dot "
-                                                         "or .gv for DOT text; .svg, .png or "
-                                                         ".pdf rendered by Graphviz dot."),
-              path: Optional[List[Path]] = PathOption) -> None:
-        """Write the frame graphs (attached_to, relative_to) or the kinematic tree as
-        Graphviz DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
-        raise typer.Exit(graph_command(file, kind, output, path))
-
-    @app.command("other")
-    def other() -> None:  # two commands, so that the command name is required
-        pass
-
-    return app
-
-
-def cli_app() -> typer.Typer:
-    from core import cli
-    command = typer.main.get_command(cli.app)
-    return cli.app if "graph" in getattr(command, "commands", {}) else _local_app()
-
-
 def test_cli(tmp_path):
     runner = CliRunner()
-    app = cli_app()
+    app = urdf_sdf_app
     out = runner.invoke(app, ["graph", "--help"])
     assert out.exit_code == 0
     for choice in ("attached_to", "relative_to", "both", "tree"):

@@ -2,7 +2,7 @@
 from hypothesis import HealthCheck, given, settings, strategies as st
 from lxml import etree
 
-from core import frames_report, load_string
+from urdf_sdf import frames_report, load_string
 
 NAMES = st.sampled_from(["a", "b", "c", "world", "__model__", "__root__", "m::a", "m", "",
                          "x::y::z", "__x__"])

@@ -17,12 +17,12 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from core.cli import app
-from core.context import Context
-from core.diagnostics import Code, Severity
-from core.graph import Kind
-from core.loader import load
-from core.parity import RULES, check_parity
+from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Severity
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.loader import load
+from urdf_sdf.core.parity import RULES, check_parity
 
 HERE = Path(__file__).resolve().parent
 PARITY = HERE / "fixtures" / "parity"
@@ -205,7 +205,7 @@ def test_report_names_every_breaking_element():
     text = (PARITY / "parity_joint_pose_relative_to_model.sdf").read_text()
     result_text = text.replace('<pose relative_to="base">0 0 1 0 0 0</pose>',
                                '<pose relative_to="__model__">0 0 1 0 0 0</pose>')
-    from core.loader import load_string
+    from urdf_sdf.core.loader import load_string
     result = load_string(result_text, "two.sdf")
     assert result.ok
     report = check_parity(result)
@@ -276,11 +276,12 @@ def test_cli_world_with_unknown_model_is_a_usage_error():
 
 def test_cli_parity_as_a_subprocess():
     path = PARITY / "parity_child_link_pose.sdf"
-    proc = subprocess.run([sys.executable, "-m", "core.cli", "check", "--urdf-parity", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main",
+                           "check", "--urdf-parity", str(path)],
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"{path}:12: error[URDF_PARITY_CHILD_LINK_POSE]: link [arm]")
     assert "Traceback" not in proc.stderr
-    ok = subprocess.run([sys.executable, "-m", "core.cli", "check", "--urdf-parity",
+    ok = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check", "--urdf-parity",
                          str(PARITY / HOLDS[1])], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr

@@ -19,10 +19,10 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from core import Context, frames_report, load, load_string
-from core.cli import app
-from core.diagnostics import Code, Diagnostics
-from core.flatten import compose_xml, print_document
+from urdf_sdf import Context, frames_report, load, load_string
+from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.cli.printing import compose_xml, print_document
 from tests.reference import TIMEOUT, compare_reports, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "print"
@@ -398,7 +398,7 @@ def test_usage_errors_exit_two(root, tmp_path):
 
 
 def test_console_script_prints(root):
-    proc = subprocess.run([sys.executable, "-m", "core.cli", "print",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "print",
                            str(root / "nested_outer.sdf")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "<include" not in proc.stdout and "Traceback" not in proc.stderr

@@ -84,7 +84,7 @@ def test_readme_example(command, expected, tmp_path):
 def test_readme_python_api_example_runs():
     """The Python API block (the one that loads the samples) runs as written."""
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
-    api = [b for b in blocks if "from core import load, frames_report" in b]
+    api = [b for b in blocks if "from urdf_sdf import load, frames_report" in b]
     assert api, "the README's Python API example is missing"
     cwd = os.getcwd()
     try:

@@ -95,7 +95,7 @@ def _id(path: Path) -> str:
 
 @pytest.mark.parametrize("path", CANDIDATES, ids=[_id(p) for p in CANDIDATES])
 def test_agrees_with_reference(path, sdf_reference):
-    from core import frames_report, load
+    from urdf_sdf import frames_report, load
 
     reference = sdf_reference(path)
     if not reference.get("ok"):

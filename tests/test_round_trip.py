@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from core.context import Context
-from core.diff import diff_files
-from core.loader import load
-from core.parity import check_parity
-from sdf2urdf.convert import Options as SdfOptions, convert_sdf
-from urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff import diff_files
+from urdf_sdf.core.loader import load
+from urdf_sdf.core.parity import check_parity
+from urdf_sdf.sdf2urdf.convert import Options as SdfOptions, convert_sdf
+from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
 
 HERE = Path(__file__).resolve().parent
 FIXTURE_DIRS = [HERE / "fixtures" / "urdf", HERE / "fixtures" / "urdf2sdf"]

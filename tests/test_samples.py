@@ -28,10 +28,10 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from core import frames_report
-from core.context import Context
-from core.diff import Description, diff_files
-from core.loader import load
+from urdf_sdf import frames_report
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff import Description, diff_files
+from urdf_sdf.core.loader import load
 from tests.reference import KINDS, compare_reports
 from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, undefined_elements
 
@@ -66,7 +66,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def convert(tool: str, source: Path, out: Path, *options: str) -> Path:
     """Run ``urdf2sdf`` or ``sdf2urdf`` (the installed command's module) into ``out``."""
-    proc = run(sys.executable, "-m", f"{tool}.cli", source, "-o", out, *options)
+    proc = run(sys.executable, "-m", f"urdf_sdf.core.cli.{tool}", source, "-o", out, *options)
     assert proc.returncode == 0, f"{tool} {source.name} {' '.join(options)}: exit " \
                                  f"{proc.returncode}\n{proc.stderr}"
     return out

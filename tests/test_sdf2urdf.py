@@ -29,11 +29,11 @@ import pytest
 from lxml import etree
 from scipy.spatial.transform import Rotation
 
-from core.context import Context
-from core.diagnostics import Code, Severity
-from core.diff import diff_files
-from core.loader import load
-from sdf2urdf.convert import Options, convert_sdf
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Severity
+from urdf_sdf.core.diff import diff_files
+from urdf_sdf.core.loader import load
+from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "sdf2urdf"
@@ -615,7 +615,7 @@ def test_axis_mimic_becomes_urdf_mimic():
 def test_urdf_mimic_is_restored_exactly(sdf_version, tmp_path):
     """urdf2sdf writes a URDF <mimic> as //axis/mimic (1.11) or, below 1.11, as a custom
     urdf:mimic element; either way sdf2urdf gives back the very same <mimic>."""
-    from urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+    from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
     source = HERE / "fixtures" / "urdf2sdf" / "features" / "mimic_joint.urdf"
     to_sdf = convert_urdf(load(str(source), Context()), UrdfOptions(sdf_version=sdf_version))
     assert to_sdf.ok

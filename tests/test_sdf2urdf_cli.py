@@ -18,7 +18,7 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from sdf2urdf.cli import app
+from urdf_sdf.core.cli.sdf2urdf import app
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "sdf2urdf"
@@ -283,14 +283,15 @@ def test_missing_input_file_exits_one(tmp_path):
 
 def test_module_runs_as_a_subprocess(tmp_path):
     source = fixture("frames_become_fixed_joints")
-    proc = subprocess.run([sys.executable, "-m", "sdf2urdf.cli", str(source)],
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.sdf2urdf", str(source)],
                           capture_output=True, cwd=HERE.parent)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == golden("frames_become_fixed_joints")
 
     out = tmp_path / "out.urdf"
     loop = PARITY / "parity_not_a_tree_loop.sdf"
-    proc = subprocess.run([sys.executable, "-m", "sdf2urdf.cli", str(loop), "-o", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.sdf2urdf",
+                           str(loop), "-o", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     assert proc.returncode == 1
     assert f"{loop}:24: error[URDF_KINEMATIC_LOOP]" in proc.stderr

@@ -65,10 +65,10 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 
-import core.diff as core_diff
-from core import load_string
-from core.diff import diff_results
-from sdf2urdf import Options, convert_sdf
+import urdf_sdf.core.diff as core_diff
+from urdf_sdf import load_string
+from urdf_sdf.core.diff import diff_results
+from urdf_sdf.sdf2urdf import Options, convert_sdf
 
 MAX_LINKS = 40
 MAX_NESTED_MODELS = 4

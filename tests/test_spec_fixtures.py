@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Context, load
+from urdf_sdf import Context, load
 
 SPEC = Path(__file__).parent / "fixtures" / "spec"
 MANIFEST = json.loads((SPEC / "manifest.json").read_text())

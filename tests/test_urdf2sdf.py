@@ -28,11 +28,11 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from core.context import Context
-from core.custom import URDF_NS
-from core.loader import load, load_string
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.loader import load, load_string
 from tests.reference import pose_gap
-from urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 
 HERE = Path(__file__).resolve().parent
 FEATURES = HERE / "fixtures" / "urdf2sdf" / "features"
@@ -201,7 +201,7 @@ def matrix_gap(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def list_pose_matrix(values) -> np.ndarray:
-    from core.pose import Pose
+    from urdf_sdf.core.pose import Pose
     x, y, z, qw, qx, qy, qz = values
     return pose_matrix(Pose((x, y, z), (qw, qx, qy, qz)))
 

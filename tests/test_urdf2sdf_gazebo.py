@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from core import load
-from core.custom import URDF_NS
-from core.diagnostics import Diagnostics
-from urdf2sdf import Options, convert_urdf
-from urdf2sdf.gazebo import apply_gazebo_extensions
+from urdf_sdf import load
+from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "urdf2sdf" / "gazebo"
 CASES = sorted(p.stem for p in FIXTURES.glob("*.urdf"))

@@ -26,13 +26,13 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from core.context import Context
-from core.custom import URDF_NS
-from core.loader import load, load_string
-from core.pose import Pose
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.pose import Pose
 from tests.reference import pose_gap as list_pose_gap
-from urdf2sdf.convert import Options, convert_urdf
-from urdf2sdf.lump import ElementAliases, lump_fixed_joints
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.lump import ElementAliases, lump_fixed_joints
 
 HERE = Path(__file__).resolve().parent
 LUMP = HERE / "fixtures" / "urdf2sdf" / "lump"
@@ -505,7 +505,7 @@ def snapshot(value, depth=0):
 
 @pytest.mark.parametrize("urdf", LUMP_FILES, ids=lambda p: p.stem)
 def test_the_urdf_model_is_not_changed(urdf):
-    from core.diagnostics import Diagnostics
+    from urdf_sdf.core.diagnostics import Diagnostics
     model = urdf_result(urdf).document.model
     before = snapshot(model)
     lumped_model, frames, elements = lump_fixed_joints(model, Diagnostics())

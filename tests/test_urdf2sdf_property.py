@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 
-from core import load_string
-from urdf2sdf import Options, convert_urdf
+from urdf_sdf import load_string
+from urdf_sdf.urdf2sdf import Options, convert_urdf
 
 TOLERANCE = 1e-12
 MAX_LINKS = 200

@@ -1,4 +1,4 @@
 """URDF -> SDFormat conversion: ``convert_urdf(load(path), Options(relative=True))``."""
-from urdf2sdf.convert import Conversion, Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import Conversion, Options, convert_urdf
 
 __all__ = ["Conversion", "Options", "convert_urdf"]

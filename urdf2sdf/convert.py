@@ -17,12 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.custom import namespaced_copy, qname
-from core.diagnostics import Code, Diagnostics
-from core.loader import LoadResult
-from core.model import Geometry, Joint, Link, Material, Model, PoseSpec, Shape
-from core.pose import rotate
-from core.sdf_writer import leaf, new_document, numbers_text, pose_text, sub, to_bytes
+from urdf_sdf.core.custom import namespaced_copy, qname
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.gc_pause import gc_paused
+from urdf_sdf.core.loader import LoadResult
+from urdf_sdf.core.model import Joint, Link, Model, Shape
+from urdf_sdf.core.pose import rotate
+from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
+from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
+                                     write_inertial, write_material)
+from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
+from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
@@ -63,7 +68,6 @@ class Plan:
 
 
 def convert_urdf(result: LoadResult, options: Options) -> Conversion:
-    from core.gc_pause import gc_paused
     with gc_paused():
         return _convert(result, options)
 
@@ -78,7 +82,6 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     model = result.document.model
     lumped_frames, lumped_elements = [], None
     if options.lump_fixed:
-        from urdf2sdf.lump import lump_fixed_joints
         model, lumped_frames, lumped_elements = lump_fixed_joints(model, diagnostics)
     plan = make_plan(model, options, bool(lumped_frames), diagnostics)
     if plan is None:
@@ -146,33 +149,6 @@ def gazebo_references(model: Model) -> set[str]:
     return {block.get("reference") for block in model.gazebo if block.get("reference")}
 
 
-def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
-                     keep_empty: bool = False):
-    """``<pose>`` with the URDF origin's text; ``urdf:origin`` lists the attributes the
-    origin had when it lacked one, so that sdf2urdf writes back exactly the same."""
-    text = origin_text(pose)
-    if not text and not keep_empty and relative_to is None:
-        return None
-    pose_el = sub(parent_el, "pose", text or None, relative_to=relative_to)
-    present = [name for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text))
-               if value is not None]
-    if text and len(present) == 1:
-        pose_el.set(qname("origin"), present[0])
-    for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text)):
-        if value is not None and value != " ".join(value.split()):
-            pose_el.set(qname(name), value)  # spacing SDF's token list cannot keep
-    return pose_el
-
-
-def origin_text(pose: PoseSpec) -> str:
-    """``xyz rpy`` as written in the URDF (``0 0 0`` for an absent attribute), or ``""``
-    when there was no ``<origin>``."""
-    if pose.xyz_text is None and pose.rpy_text is None:
-        return ""
-    return f"{pose.xyz_text if pose.xyz_text is not None else '0 0 0'} " \
-           f"{pose.rpy_text if pose.rpy_text is not None else '0 0 0'}"
-
-
 class Writer:
     """Writes one SDF model from a URDF model following a :class:`Plan`."""
 
@@ -213,7 +189,6 @@ class Writer:
         for transmission in self.model.transmissions:
             model_el.append(namespaced_copy(transmission))
         if self.model.gazebo:
-            from urdf2sdf.gazebo import apply_gazebo_extensions
             apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
                                     self.plan.version, self.model.source.file)
         return root
@@ -236,7 +211,7 @@ class Writer:
             else:
                 sub(link_el, "pose", self.computed_pose(link.name))
         if link.inertial is not None:
-            self.write_inertial(link_el, link)
+            write_inertial(link_el, link.inertial)
         for shape in link.collisions:
             if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
                 self.write_shape(link_el, "collision", shape, link)
@@ -263,16 +238,6 @@ class Writer:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
         self.elements[link.name] = frame_el
 
-    def write_inertial(self, link_el, link: Link) -> None:
-        inertial = link.inertial
-        inertial_el = sub(link_el, "inertial")
-        pose_from_origin(inertial_el, inertial.pose)
-        texts = inertial.texts
-        leaf(inertial_el, "mass", texts.get("mass") or repr(inertial.mass))
-        inertia_el = sub(inertial_el, "inertia")
-        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-            leaf(inertia_el, key, texts.get(key) or repr(getattr(inertial, key)))
-
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
         name = shape.name
         taken = {c.get("name") for c in link_el if c.tag == kind}
@@ -292,52 +257,19 @@ class Writer:
         elif shape.name != name:
             shape_el.set(qname("name"), shape.name)
         pose_from_origin(shape_el, shape.pose)
-        if shape.geometry is not None:
-            self.write_geometry(shape_el, shape.geometry)
-        if kind == "visual" and shape.material is not None:
-            self.write_material(shape_el, shape.material)
-
-    def write_geometry(self, shape_el, geometry: Geometry) -> None:
-        geometry_el = sub(shape_el, "geometry")
-        texts = geometry.texts
-        if geometry.kind == "box":
-            sub(sub(geometry_el, "box"), "size", texts.get("size"))
-        elif geometry.kind == "cylinder":
-            cylinder = sub(geometry_el, "cylinder")
-            sub(cylinder, "radius", texts.get("radius"))
-            sub(cylinder, "length", texts.get("length"))
-        elif geometry.kind == "sphere":
-            sub(sub(geometry_el, "sphere"), "radius", texts.get("radius"))
-        elif geometry.kind == "mesh":
-            mesh = sub(geometry_el, "mesh")
-            sub(mesh, "uri", self.mesh_uri(geometry.uri or ""))
-            if "scale" in texts:
-                sub(mesh, "scale", texts["scale"])
-        else:
-            geometry_el.append(namespaced_copy(geometry.xml))
+        geometry = shape.geometry
+        if geometry is not None and not write_geometry(shape_el, geometry,
+                                                       self.mesh_uri(geometry.uri or "")):
+            shape_el.find("geometry").append(namespaced_copy(geometry.xml))
             self.warn(f"geometry <{geometry.kind}> has no SDF counterpart; kept as a custom "
                       "element", geometry.source)
+        if kind == "visual" and shape.material is not None:
+            write_material(shape_el, shape.material)
 
     def mesh_uri(self, uri: str) -> str:
         if self.options.uri_scheme == "model" and uri.startswith("package://"):
             return "model://" + uri[len("package://"):]
         return uri
-
-    def write_material(self, shape_el, material: Material) -> None:
-        """URDF rgba -> SDF ``<ambient>`` and ``<diffuse>`` (the same text in both);
-        the material's name and texture travel as custom markup."""
-        material_el = sub(shape_el, "material")
-        if material.name:
-            material_el.set(qname("name"), material.name)
-        if material.xml is not None and material.xml.find("color") is None and \
-                material.xml.find("texture") is None:
-            material_el.set(qname("reference"), "true")
-        if material.color_text is not None:
-            sub(material_el, "ambient", material.color_text)
-            sub(material_el, "diffuse", material.color_text)
-        if material.texture is not None:
-            texture = sub(material_el, qname("texture"))
-            texture.set("filename", material.texture)
 
     # ---- joints -----------------------------------------------------------------------
 
@@ -357,40 +289,19 @@ class Writer:
 
     def write_axis(self, joint_el, joint: Joint) -> None:
         axis = joint.axes[0]
-        axis_el = sub(joint_el, "axis")
         if version_key(self.plan.version) < (1, 5):
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
             rotation = self.result.pose(joint.name).rotation
-            sub(axis_el, "xyz", numbers_text(rotate(rotation, axis.xyz)))
+            xyz_text = numbers_text(rotate(rotation, axis.xyz))
         else:
-            sub(axis_el, "xyz", axis.xyz_text if axis.xyz_text is not None else "1 0 0")
-        limit = joint.limit
-        if limit is not None or joint.type in ("revolute", "prismatic"):
-            limit_el = sub(axis_el, "limit")
-            texts = limit.texts if limit is not None else {}
-            if joint.type in ("revolute", "prismatic"):
-                sub(limit_el, "lower", texts.get("lower", "0"))
-                sub(limit_el, "upper", texts.get("upper", "0"))
-            for key in ("effort", "velocity"):
-                if key in texts:
-                    sub(limit_el, key, texts[key])
-        if joint.dynamics is not None:
-            dynamics_el = sub(axis_el, "dynamics")
-            for key in ("damping", "friction"):
-                if key in joint.dynamics.texts:
-                    sub(dynamics_el, key, joint.dynamics.texts[key])
-        if joint.mimic is not None:
-            self.write_mimic(joint_el, axis_el, joint)
-
-    def write_mimic(self, joint_el, axis_el, joint: Joint) -> None:
-        mimic = joint.mimic
+            xyz_text = axis.xyz_text if axis.xyz_text is not None else "1 0 0"
+        axis_el = write_axis(joint_el, xyz_text, joint)
+        if joint.mimic is None:
+            return
         if self.plan.mimic_in_axis:
-            mimic_el = sub(axis_el, "mimic", joint=mimic.joint, axis="axis")
-            sub(mimic_el, "multiplier", mimic.texts.get("multiplier", "1"))
-            sub(mimic_el, "offset", mimic.texts.get("offset", "0"))
-        else:
-            mimic_xml = joint.xml.find("mimic")
-            joint_el.append(namespaced_copy(mimic_xml))
+            write_axis_mimic(axis_el, joint.mimic)
+        else:  # below SDFormat 1.11: kept as <urdf:mimic>
+            joint_el.append(namespaced_copy(joint.xml.find("mimic")))
 
     def write_free_joint(self, model_el, joint: Joint) -> None:
         """Floating and planar joints have no SDF counterpart: the child link is free

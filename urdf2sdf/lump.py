@@ -38,12 +38,12 @@ from dataclasses import replace
 import numpy as np
 from lxml import etree
 
-from core.custom import PREFIX, URDF_NS, qname
-from core.diagnostics import Code, Diagnostics
-from core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
-from core.pose import IDENTITY, Pose
-from core.sdf_writer import number_text, numbers_text
-from urdf2sdf.convert import pose_from_origin
+from urdf_sdf.core.custom import PREFIX, URDF_NS, qname
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.write.common import number_text, numbers_text
+from urdf_sdf.core.write.sdf import pose_from_origin
 
 LUMP_INFIX = "_fixed_joint_lump__"
 KEEP_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")

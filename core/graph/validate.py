@@ -5,8 +5,8 @@ Both walks are iterative with memoisation, so a 100,000-deep chain costs
 """
 from __future__ import annotations
 
-from core.diagnostics import Code, Diagnostics
-from core.graph.frame_graph import WORLD_SENTINEL, FrameGraph, Kind, Vertex
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL, FrameGraph, Kind, Vertex
 
 UNSEEN, ACTIVE, DONE = 0, 1, 2
 

@@ -3,7 +3,7 @@
 Each command is a plain function, importable and testable with typer's runner.
 Exit codes: 0 success (warnings allowed), 1 invalid input, 2 usage error.
 A FILE argument may be ``-`` (standard input) or a ``*.xacro`` file (expanded with the
-optional ``xacro`` package); diagnostics are rendered by :mod:`core.cliutil`
+optional ``xacro`` package); diagnostics are rendered by :mod:`core.cli.render`
 (``file:line[:col]: severity[CODE]: message`` and the source line under it).
 """
 from __future__ import annotations
@@ -15,35 +15,43 @@ from typing import List, Optional
 
 import typer
 
-from core import cliutil
-from core.context import Context
-from core.dot import GraphKind
-from core.report import frames_report
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.options import QUIET_OPTION, short_lived_process, version_option
+from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.cli.graph import graph_command
+from urdf_sdf.core.cli.output import OutputError, write_output
+from urdf_sdf.core.cli.printing import print_document
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff import diff_results
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.parity import check_parity
+from urdf_sdf.core.report import frames_report
+from urdf_sdf.core.write.dot import GraphKind
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Inspect and check robot descriptions (SDFormat and URDF).")
 
 PathOption = typer.Option(None, "--path", "-p",
                           help="Extra directory to search for model:// includes (repeatable).")
-QuietOption = cliutil.QUIET_OPTION
+QuietOption = QUIET_OPTION
 FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 
 
 @app.callback()
-def _options(version: bool = cliutil.version_option("urdf-sdf")) -> None:
+def _options(version: bool = version_option("urdf-sdf")) -> None:
     """Inspect and check robot descriptions (SDFormat and URDF)."""
 
 
-def _load(file: Path, paths: Optional[List[Path]], sources: cliutil.SourceLines | None = None):
+def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines | None = None):
     """Load a FILE argument (``-``: standard input; ``*.xacro``: expanded first)."""
     context = Context.from_environment([str(p) for p in paths or []])
-    return cliutil.load_input(file, context, sources if sources is not None
-                              else cliutil.SourceLines())
+    return load_input(file, context, sources if sources is not None
+                              else SourceLines())
 
 
-def _print_diagnostics(result, stream, sources: cliutil.SourceLines | None = None,
+def _print_diagnostics(result, stream, sources: SourceLines | None = None,
                        quiet: bool = False) -> None:
-    cliutil.emit(result.diagnostics, stream, sources, quiet)
+    emit(result.diagnostics, stream, sources, quiet)
 
 
 @app.command()
@@ -52,7 +60,7 @@ def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            quiet: bool = QuietOption,
            path: Optional[List[Path]] = PathOption) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     result = _load(file, path, sources)
     report = frames_report(result)
     if as_json:
@@ -86,22 +94,21 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
           quiet: bool = QuietOption,
           path: Optional[List[Path]] = PathOption) -> None:
     """Validate a file; print diagnostics as file:line: error[CODE]: message and the source line."""
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     result = _load(file, path, sources)
-    name = cliutil.label(file)
+    name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
-               "diagnostics": [cliutil.diagnostic_json(d, sources)
-                               for d in cliutil.visible(result.diagnostics, quiet)],
+               "diagnostics": [diagnostic_json(d, sources)
+                               for d in visible(result.diagnostics, quiet)],
                "parity": None}
     if not as_json:
         _print_diagnostics(result, sys.stdout, sources, quiet)
     if not result.ok or not urdf_parity:
         if as_json:
-            cliutil.print_json(summary)
+            print_json(summary)
         elif result.ok:
             print(f"{name}: valid")
         raise typer.Exit(0 if result.ok else 1)
-    from core.parity import check_parity
     if result.graph is None or result.graph.root is None:
         print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
         raise typer.Exit(1)
@@ -113,18 +120,17 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
     if as_json:
         summary["ok"] = report.holds
         summary["parity"] = {"model": report.model, "holds": report.holds,
-                             "findings": [cliutil.diagnostic_json(f, sources)
+                             "findings": [diagnostic_json(f, sources)
                                           for f in report.findings]}
-        cliutil.print_json(summary)
+        print_json(summary)
     else:
-        cliutil.emit(report.findings, sys.stdout, sources)
+        emit(report.findings, sys.stdout, sources)
         if report.holds:
             print(f"{name}: URDF parity holds for model [{report.model}]")
     raise typer.Exit(0 if report.holds else 1)
 
 
 def _model_scope(result, name: Optional[str]):
-    from core.graph import Kind
     graph = result.graph
     if graph is None or graph.root is None:
         return None
@@ -148,13 +154,12 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
          as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
          path: Optional[List[Path]] = PathOption) -> None:
     """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not."""
-    from core.diff import diff_results
-    if cliutil.is_stdin(a) and cliutil.is_stdin(b):
+    if is_stdin(a) and is_stdin(b):
         raise typer.BadParameter("only one of A and B can be '-' (standard input)")
     context = Context.from_environment([str(p) for p in path or []])
-    sources = cliutil.SourceLines()
-    differences = diff_results(cliutil.load_input(a, context, sources),
-                               cliutil.load_input(b, context, sources),
+    sources = SourceLines()
+    differences = diff_results(load_input(a, context, sources),
+                               load_input(b, context, sources),
                                tol, configurations, seed)
     if as_json:
         print(json.dumps({"equivalent": not differences,
@@ -162,7 +167,7 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
     else:
         for difference in differences:
             print(difference.format())
-        print(f"{cliutil.label(a)} and {cliutil.label(b)} are "
+        print(f"{label(a)} and {label(b)} are "
               + ("equivalent" if not differences else
                  f"different ({len(differences)} differences)"))
     raise typer.Exit(0 if not differences else 1)
@@ -179,8 +184,6 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
                   path: Optional[List[Path]] = PathOption) -> None:
     """Print the composed model as one SDFormat file, every <include> inlined (like
     `gz sdf -p`); diagnostics go to stderr."""
-    from core.flatten import print_document
-    from core.output import OutputError, write_output
     context = Context.from_environment([str(p) for p in path or []])
     data, diagnostics = print_document(file, context, preserve_includes)
     for diagnostic in diagnostics:
@@ -207,8 +210,7 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
           path: Optional[List[Path]] = PathOption) -> None:
     """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
     DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
-    from core.dot import graph_command
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     raise typer.Exit(graph_command(
         file, kind, output, path,
         loader=lambda f, p: _load(f, p, sources),
@@ -216,7 +218,7 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
 
 
 def main() -> None:
-    cliutil.short_lived_process()
+    short_lived_process()
     app()
 
 

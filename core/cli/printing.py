@@ -43,18 +43,21 @@ from pathlib import Path
 
 from lxml import etree
 
-from core.compose import resolve_uri
-from core.context import Context
-from core.diagnostics import Code, Diagnostics
-from core.sdf_reader import ReadState, child, child_text, parse_version, supported_version
-from core.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.compose.rules import (ADDED_CHILDREN, OVERRIDES, TOP_LEVEL,
+                                         claimed_by_custom_parsers, is_merge)
+from urdf_sdf.core.compose.uri import resolve_uri
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.loader import load
+from urdf_sdf.core.read.legacy import unflatten
+from urdf_sdf.core.read.sdf import ReadState, child, child_text
+from urdf_sdf.core.read.version import (Version, parse_version, sdf_root_version, supported_version,
+                                        version_text)
+from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.write.common import to_bytes
+from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
-Version = tuple[int, int]
-
-SDF_SUFFIXES = (".sdf", ".world")
-OVERRIDES = ("uri", "name", "pose", "static", "placement_frame")
-ADDED_CHILDREN = ("frame", "joint", "plugin")
-TOP_LEVEL = ("model", "actor", "light")
 AXES = ("axis", "axis2")
 # Registration order of a scope's names (core.graph.build), which decides who is renamed.
 MODEL_ORDER = ("model", "link", "joint", "frame")
@@ -92,9 +95,6 @@ def print_document(path: str | Path, context: Context,
     """``urdf-sdf print``: the composed document as bytes (None when the input is
     invalid) and every diagnostic. The file is also loaded by the core, so that what
     is printed has been validated the way ``urdf-sdf check`` validates."""
-    from core.loader import load
-    from core.sdf_writer import to_bytes
-
     found = Diagnostics()
     root = compose_xml(path, context, found, preserve_includes)
     diagnostics = Diagnostics()
@@ -116,10 +116,6 @@ def _namespaces_to_root(root) -> None:
     etree.cleanup_namespaces(root, top_nsmap=nsmap)
 
 
-def version_text(version: Version) -> str:
-    return f"{version[0]}.{version[1]}"
-
-
 def _extend_unique(diagnostics: Diagnostics, more) -> None:
     """Add the findings of ``more`` that are not already there: the core and the
     flattener both check includes, and one problem is reported once."""
@@ -132,18 +128,10 @@ def _extend_unique(diagnostics: Diagnostics, more) -> None:
 
 
 def _check_sdf_root(root, file: str, diagnostics: Diagnostics) -> Version | None:
-    if root.tag != "sdf":
-        diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> or "
-                          "<robot>", file, root.sourceline)
-        return None
-    text = root.get("version")
-    version = supported_version(text)
-    if text is None:
-        diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
-                          root.sourceline)
-    elif version is None:
-        diagnostics.error(Code.VERSION_UNSUPPORTED, f"SDFormat version {text!r} is not one "
-                          "this reader supports", file, root.sourceline)
+    """The version of a printable ``<sdf>`` root: the core's check, and none for a version
+    this reader does not support (print writes nothing it has not understood)."""
+    version = sdf_root_version(root, file, diagnostics)
+    if version is None or supported_version(root.get("version")) is None:
         return None
     return version
 
@@ -151,10 +139,6 @@ def _check_sdf_root(root, file: str, diagnostics: Diagnostics) -> Version | None
 def _convert_urdf(path: str, version: Version | None, diagnostics: Diagnostics):
     """``(sdf root, version)`` of a URDF converted with relative poses (written for
     ``version`` when the converter can), or None; its findings join ``diagnostics``."""
-    from core.loader import load
-    from urdf2sdf import Options, convert_urdf
-    from urdf2sdf.convert import SUPPORTED_VERSIONS
-
     wanted = version_text(version) if version is not None and version >= MODERN else None
     if wanted not in SUPPORTED_VERSIONS:
         wanted = None
@@ -187,7 +171,7 @@ class _Flattener:
         state = ReadState(file, version, self.diagnostics, self.context, stack)
         inlines: list[_Inline] = []
         for include in list(_own_includes(root)):
-            if _is_merge(include):
+            if is_merge(include):
                 self._keep(include, file)
                 continue
             found = self._include(include, state)
@@ -224,7 +208,7 @@ class _Flattener:
             state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] nests includes more than "
                         f"{self.context.max_include_depth} deep", include)
             return None
-        if self.context.model_parsers and not path.endswith(SDF_SUFFIXES):
+        if claimed_by_custom_parsers(path, self.context):
             self.warn(f"<include> of [{uri}] is kept: a custom model parser may read it, and "
                       "its model has no SDFormat text to inline", state.file, include)
             self._keep(include, state.file)
@@ -342,10 +326,6 @@ def _own_includes(el):
             yield from _own_includes(c)
 
 
-def _is_merge(include) -> bool:
-    return (include.get("merge") or "").strip().lower() in ("true", "1")
-
-
 def _set_child(element, new) -> None:
     """Replace ``element``'s child of the same tag with ``new`` (or add it first)."""
     old = child(element, new.tag)
@@ -395,7 +375,6 @@ def convert(el, source: Version, target: Version, include_names: dict) -> list[s
             notes.append(f"{count} //pose/@frame or use_parent_model_frame removed (ignored "
                          f"in {version_text(source)}, meaningful in {version_text(target)})")
     if source < UNFLATTEN <= target and el.tag == "sdf":
-        from core.legacy import unflatten
         for world in el.findall("world"):
             for model in world.findall("model"):
                 unflatten(model)
@@ -520,7 +499,7 @@ def _scopes(el):
 
 def _entity_name(c, kind: str, include_names: dict) -> str | None:
     if kind == "model" and c.tag == "include":
-        return None if _is_merge(c) else child_text(c, "name") or include_names.get(c)
+        return None if is_merge(c) else child_text(c, "name") or include_names.get(c)
     return c.get("name") if c.tag == kind else None
 
 

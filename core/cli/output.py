@@ -36,7 +36,7 @@ def write_output(data: bytes, destination: str | None, inputs: list[str] = ()) -
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, _file_mode(target))
+        os.chmod(tmp, file_mode(target))
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -44,7 +44,7 @@ def write_output(data: bytes, destination: str | None, inputs: list[str] = ()) -
         raise
 
 
-def _file_mode(target: Path) -> int:
+def file_mode(target: Path) -> int:
     """The mode the output should have: the replaced file's, else what the umask
     gives a new file (mkstemp's private 0600 must not leak into the result)."""
     try:

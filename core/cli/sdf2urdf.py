@@ -19,10 +19,15 @@ from typing import List, Optional
 
 import typer
 
-from core import cliutil
-from core.context import Context
-from core.diagnostics import Diagnostics
-from sdf2urdf.convert import Options, convert_sdf
+from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
+from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, XACRO_ARG_OPTION,
+                                       short_lived_process, version_option)
+from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
 app = typer.Typer(add_completion=False, help="Convert SDFormat to URDF.")
 
@@ -30,43 +35,18 @@ PROG = "sdf2urdf"
 
 
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
-                 sources: cliutil.SourceLines):
+                 sources: SourceLines):
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
-    result = cliutil.load_input(path, context, sources, mappings)
+    result = load_input(path, context, sources, mappings)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
-def model_config_files(config: Path) -> list[Path]:
-    """The SDFormat files a ``model.config`` lists, newest version first (those that
-    exist); empty when it lists none or cannot be read."""
-    from core.xmlio import parse_xml, read_bytes
-
-    quiet = Diagnostics()
-    data = read_bytes(config, quiet)
-    root = parse_xml(data, str(config), quiet) if data is not None else None
-    if root is None:
-        return []
-    listed = []
-    for element in root.iter("sdf"):
-        name = (element.text or "").strip()
-        if name and (config.parent / name).is_file():
-            listed.append((_version_key(element.get("version")), config.parent / name))
-    return [path for _, path in sorted(listed, key=lambda entry: entry[0], reverse=True)]
-
-
-def _version_key(text: str | None) -> tuple[int, ...]:
-    try:
-        return tuple(int(part) for part in (text or "0").split("."))
-    except ValueError:
-        return (0,)
-
-
-def discover(root: Path, out_dir: Path) -> tuple[list[cliutil.BatchItem], list[Path]]:
+def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     """The SDFormat files under ``root`` (each to ``NAME.urdf`` at the same relative place)
     and the ``model://`` search directories (the parents of model directories). In a model
     directory the other versions its model.config lists are skipped."""
-    files = cliutil.walk(root, exclude=out_dir)
+    files = walk(root, exclude=out_dir)
     chosen: dict[Path, Path] = {}
     others: set[Path] = set()
     model_parents: list[Path] = []
@@ -87,7 +67,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[cliutil.BatchItem], list[P
         if path in others:
             skip = (f"model.config picks {chosen[path.parent].name} "
                     "(a newer SDFormat version)")
-        items.append(cliutil.BatchItem(path, relative, relative.with_suffix(".urdf"), skip))
+        items.append(BatchItem(path, relative, relative.with_suffix(".urdf"), skip))
     return items, model_parents
 
 
@@ -113,36 +93,36 @@ def main_command(
                                                       "package://."),
         path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
                                                   help="Extra model:// search directory."),
-        xacro_arg: Optional[List[str]] = cliutil.XACRO_ARG_OPTION,
-        as_json: bool = cliutil.CONVERTER_JSON_OPTION,
-        quiet: bool = cliutil.QUIET_OPTION,
-        version: bool = cliutil.version_option(PROG),
+        xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+        as_json: bool = CONVERTER_JSON_OPTION,
+        quiet: bool = QUIET_OPTION,
+        version: bool = version_option(PROG),
 ) -> None:
     """Convert SDFormat to URDF."""
     if uri_scheme not in (None, "package"):
         raise typer.BadParameter("--uri-scheme takes 'package'")
     options = Options(model, separator, drop_frames, approximate, uri_scheme)
-    mappings = cliutil.parse_xacro_args(xacro_arg)
+    mappings = parse_xacro_args(xacro_arg)
     extra = [str(p) for p in path or []]
-    if not cliutil.is_stdin(sdf) and sdf.is_dir():
-        out_dir = cliutil.check_batch_output(output, PROG)
+    if not is_stdin(sdf) and sdf.is_dir():
+        out_dir = check_batch_output(output, PROG)
         items, model_parents = discover(sdf, out_dir)
         context = Context.from_environment(extra + [str(p) for p in model_parents])
-        code = cliutil.run_batch(
+        code = run_batch(
             items, out_dir,
             lambda item, sources: convert_file(item.source, options, context, mappings,
                                                sources),
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     data, diagnostics = convert_file(sdf, options, Context.from_environment(extra), mappings,
                                      sources)
-    raise typer.Exit(cliutil.finish_conversion(PROG, sdf, data, diagnostics, output, sources,
+    raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
                                                quiet, as_json))
 
 
 def main() -> None:
-    cliutil.short_lived_process()
+    short_lived_process()
     app()
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from core.custom import PREFIX, URDF_NS
-from core.pose import Pose
+from urdf_sdf.core.custom import PREFIX, URDF_NS
+from urdf_sdf.core.pose import Pose
 
 
 def number_text(value: float) -> str:

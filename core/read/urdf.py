@@ -18,12 +18,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.diagnostics import Code, Diagnostics
-from core.inertia import inertia_problem
-from core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
-                        Material, Mimic, Model, PoseSpec, Shape, Source)
-from core.pose import IDENTITY, Pose
-from core.xmlio import parse_xml
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.inertia import inertia_problem
+from urdf_sdf.core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
+                                 Material, Mimic, Model, PoseSpec, Shape, Source)
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.sdf import ReadState
+from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
+from urdf_sdf.core.read.version import NEWEST_VERSION
+from urdf_sdf.core.read.xmlio import parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 ZERO3 = (0.0, 0.0, 0.0)
@@ -422,10 +426,7 @@ def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]
 def read_gazebo_shapes(blocks, links: dict[str, Link], state: UrdfState) -> None:
     """Visuals and collisions in ``<gazebo reference="LINK">`` blocks (SDF syntax) are
     part of that link for Gazebo: read them as the link's, marked ``from_gazebo``."""
-    from core.context import Context
-    from core.sdf_reader import ReadState, read_shape
-
-    sdf_state = ReadState(state.file, (1, 11), state.diagnostics, Context())
+    sdf_state = ReadState(state.file, NEWEST_VERSION, state.diagnostics, Context())
     for block in blocks:
         link = links.get(block.get("reference") or "")
         if link is None:
@@ -433,6 +434,6 @@ def read_gazebo_shapes(blocks, links: dict[str, Link], state: UrdfState) -> None
         for el in block:
             # Only complete shapes: a block without <geometry> extends existing shapes.
             if el.tag in ("visual", "collision") and el.find("geometry") is not None:
-                shape = read_shape(el, sdf_state)
+                shape = read_sdf_shape(el, sdf_state)
                 shape.from_gazebo = True
                 (link.visuals if el.tag == "visual" else link.collisions).append(shape)

@@ -7,43 +7,34 @@ do, so that later phases see one semantics:
   (``expressed_in="__model__"``);
 * 1.5 and 1.6: ``//pose/@frame`` means ``relative_to``, and
   ``use_parent_model_frame`` true means ``expressed_in="__model__"``;
-* below 1.7, sibling names of different kinds may collide: ``core.names``
+* below 1.7, sibling names of different kinds may collide: the graph builder
   renames the joint or frame as libsdformat does.
 
 The reader checks values (numbers, poses, required attributes) and reports
-bad ones; it never raises on bad input.
+bad ones; it never raises on bad input. It knows nothing of files other than the one
+it reads: an ``<include>`` is handed to ``ReadState.include_reader`` (composition,
+``core.compose.include.read_include``, set by the loader).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
-from core import values
-from core.context import Context
-from core.diagnostics import Code, Diagnostics
-from core.custom import qname
-from core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
-                        Material, Mimic, Model, PoseSpec, Shape, Source, World)
-from core.pose import IDENTITY, Pose
-from core.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.read import values
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.custom import qname
+from urdf_sdf.core.inertia import inertia_problem
+from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
+                                 Link, Material, Mimic, Model, PoseSpec, Shape, Source, World)
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.legacy import unflatten
+from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
+from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
-NEWEST_VERSION = (1, 11)
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
-
-
-def parse_version(text: str | None) -> tuple[int, int] | None:
-    try:
-        major, minor = (text or "").strip().split(".")
-        return int(major), int(minor)
-    except ValueError:
-        return None
-
-
-def supported_version(text: str | None) -> tuple[int, int] | None:
-    """The version of ``<sdf version=TEXT>`` when this reader can read it, else None."""
-    version = parse_version(text)
-    return version if version is not None and version <= NEWEST_VERSION else None
 
 
 @dataclass
@@ -56,6 +47,9 @@ class ReadState:
     include_stack: tuple[str, ...] = ()
     # Names of the models being read, outermost first (for absolute model names).
     model_path: list[str] = field(default_factory=list)
+    # Reads an <include> into the model or world being read: composition's
+    # read_include(el, state, parent), given by the loader.
+    include_reader: Callable[[Any, "ReadState", Any], None] | None = None
 
     def src(self, el) -> Source:
         return Source(self.file, el.sourceline if el is not None else None)
@@ -65,6 +59,14 @@ class ReadState:
 
     def warning(self, code: Code, message: str, el=None) -> None:
         self.diagnostics.warning(code, message, self.file, el.sourceline if el is not None else None)
+
+    def read_include(self, el, parent) -> None:
+        """Add what ``<include>`` ``el`` brings to ``parent`` (a Model or World)."""
+        if self.include_reader is None:
+            self.error(Code.ELEMENT_INVALID, "<include> is not read here: this reader was "
+                       "called without composition (use core.loader.load)", el)
+            return
+        self.include_reader(el, self, parent)
 
 
 def children(el, tag: str):
@@ -86,39 +88,30 @@ def child_text(el, tag: str) -> str | None:
 
 
 def read_sdf_file(path: str | Path, context: Context, diagnostics: Diagnostics,
-                  include_stack: tuple[str, ...] = ()) -> Document | None:
+                  include_stack: tuple[str, ...] = (),
+                  include_reader: Callable | None = None) -> Document | None:
     file = str(path)
     data = read_bytes(path, diagnostics)
     if data is None:
         return None
-    return read_sdf_string(data, file, context, diagnostics, include_stack)
+    return read_sdf_string(data, file, context, diagnostics, include_stack, include_reader)
 
 
 def read_sdf_string(data: bytes | str, file: str | None, context: Context,
-                    diagnostics: Diagnostics, include_stack: tuple[str, ...] = ()) -> Document | None:
+                    diagnostics: Diagnostics, include_stack: tuple[str, ...] = (),
+                    include_reader: Callable | None = None) -> Document | None:
     root = parse_xml(data, file, diagnostics)
     if root is None:
         return None
-    if root.tag != "sdf":
-        diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> "
-                          "(this is not an SDFormat file)", file, root.sourceline)
+    version = sdf_root_version(root, file, diagnostics)
+    if version is None:
         return None
-    version_text = root.get("version")
-    version = parse_version(version_text)
-    if version_text is None:
-        diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
-                          root.sourceline)
-        return None
-    if version is None or version > NEWEST_VERSION:
-        # Reported, then read with the newest semantics so that the file's other
-        # problems are found too (as libsdformat does).
-        diagnostics.error(Code.VERSION_UNSUPPORTED,
-                          f"SDFormat version {version_text!r} is not one this reader supports "
-                          f"(1.0 to {NEWEST_VERSION[0]}.{NEWEST_VERSION[1]})",
-                          file, root.sourceline)
-        version = NEWEST_VERSION
-    state = ReadState(file, version, diagnostics, context, include_stack)
-    return read_root(root, state, version_text.strip())
+    # An unsupported version was reported; the file is read with the newest semantics so
+    # that its other problems are found too (as libsdformat does).
+    version = min(version, NEWEST_VERSION)
+    state = ReadState(file, version, diagnostics, context, include_stack,
+                      include_reader=include_reader)
+    return read_root(root, state, root.get("version").strip())
 
 
 def read_root(root, state: ReadState, version_text: str) -> Document:
@@ -165,10 +158,8 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
 
 def read_root_include(el, state: ReadState) -> Model | None:
     """An ``<include>`` directly under ``<sdf>`` stands for the model it includes."""
-    from core.compose import read_include
-
     holder = Model(name="__root_include__")
-    read_include(el, state, holder)
+    state.read_include(el, holder)
     return holder.models[0] if holder.models else None
 
 
@@ -326,8 +317,7 @@ def read_model_children(el, model: Model, state: ReadState) -> None:
             if nested is not None:
                 model.models.append(nested)
         elif tag == "include":
-            from core.compose import read_include  # composition reads files recursively
-            read_include(c, state, model)
+            state.read_include(c, model)
 
 
 def read_link(el, state: ReadState) -> Link | None:
@@ -406,7 +396,6 @@ def read_inertial(el, state: ReadState) -> Inertial:
 
 def check_inertia(link: Link, el, state: ReadState) -> None:
     """Mass must be non-negative and the inertia tensor physically valid."""
-    from core.inertia import inertia_problem
     problem = inertia_problem(link.inertial)
     if problem:
         state.error(Code.LINK_INERTIA_INVALID,
@@ -522,7 +511,6 @@ def read_world(el, state: ReadState) -> World | None:
         tag = c.tag
         if tag == "model":
             if state.version < (1, 8):
-                from core.legacy import unflatten
                 unflatten(c)
             model = read_model(c, state)
             if model is not None:
@@ -536,6 +524,5 @@ def read_world(el, state: ReadState) -> World | None:
             if joint is not None:
                 world.joints.append(joint)
         elif tag == "include":
-            from core.compose import read_include
-            read_include(c, state, world)
+            state.read_include(c, world)
     return world

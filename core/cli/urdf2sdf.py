@@ -10,7 +10,7 @@ batch, any file failed), 2 usage error. Diagnostics go to stderr as
 ``file:line[:col]: severity[CODE]: message`` with the source line under them (``--quiet``:
 errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FILE``.
 ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
-``-o FILE``) on stdout instead; for a batch, see :func:`core.cliutil.batch_json`.
+``-o FILE``) on stdout instead; for a batch, see :func:`core.cli.batch.batch_json`.
 """
 from __future__ import annotations
 
@@ -19,9 +19,15 @@ from typing import List, Optional
 
 import typer
 
-from core import cliutil
-from core.context import Context
-from urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
+from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
+                                      xacro_available)
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, XACRO_ARG_OPTION,
+                                       short_lived_process, version_option)
+from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.context import Context
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 
 app = typer.Typer(add_completion=False, help="Convert URDF to SDFormat.")
 
@@ -30,37 +36,37 @@ XACRO_SUFFIX = ".urdf.xacro"
 
 
 def convert_file(path: Path, options: Options, mappings: dict[str, str],
-                 sources: cliutil.SourceLines):
+                 sources: SourceLines):
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``."""
-    result = cliutil.load_input(path, Context(), sources, mappings)
+    result = load_input(path, Context(), sources, mappings)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
-def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[cliutil.BatchItem]:
+def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
     """The URDF files under ``root``: ``*.urdf`` and ``*.urdf.xacro`` (skipped, with the
     reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
     place. When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
     (the source) is converted and the .urdf skipped."""
-    xacro = cliutil.xacro_available() if xacro is None else xacro
-    items: list[cliutil.BatchItem] = []
-    for path in cliutil.walk(root, exclude=out_dir):
+    xacro = xacro_available() if xacro is None else xacro
+    items: list[BatchItem] = []
+    for path in walk(root, exclude=out_dir):
         relative = path.relative_to(root)
         name = path.name.lower()
         if name.endswith(XACRO_SUFFIX):
             output = relative.with_name(path.name[:-len(XACRO_SUFFIX)] + ".sdf")
             skip = None if xacro else ("not expanded: the xacro package is not installed "
-                                       f"({cliutil.XACRO_HINT})")
-            items.append(cliutil.BatchItem(path, relative, output, skip))
+                                       f"({XACRO_HINT})")
+            items.append(BatchItem(path, relative, output, skip))
         elif name.endswith(".urdf"):
-            items.append(cliutil.BatchItem(path, relative, relative.with_suffix(".sdf")))
-    by_output: dict[Path, list[cliutil.BatchItem]] = {}
+            items.append(BatchItem(path, relative, relative.with_suffix(".sdf")))
+    by_output: dict[Path, list[BatchItem]] = {}
     for item in items:
         if item.skip is None:
             by_output.setdefault(item.output, []).append(item)
     for output, group in by_output.items():
         if len(group) > 1:
-            keep = next((i for i in group if cliutil.is_xacro(i.source)), group[0])
+            keep = next((i for i in group if is_xacro(i.source)), group[0])
             for item in group:
                 if item is not keep:
                     item.skip = f"{keep.relative} converts to the same {output}"
@@ -87,32 +93,32 @@ def main_command(
         uri_scheme: str = typer.Option("package", "--uri-scheme",
                                        help="'package' keeps package:// mesh URIs; 'model' "
                                             "rewrites them to model://."),
-        xacro_arg: Optional[List[str]] = cliutil.XACRO_ARG_OPTION,
-        as_json: bool = cliutil.CONVERTER_JSON_OPTION,
-        quiet: bool = cliutil.QUIET_OPTION,
-        version: bool = cliutil.version_option(PROG),
+        xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+        as_json: bool = CONVERTER_JSON_OPTION,
+        quiet: bool = QUIET_OPTION,
+        version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
     options = Options(relative, sdf_version, lump_fixed, uri_scheme)
-    mappings = cliutil.parse_xacro_args(xacro_arg)
-    if not cliutil.is_stdin(urdf) and urdf.is_dir():
-        out_dir = cliutil.check_batch_output(output, PROG)
+    mappings = parse_xacro_args(xacro_arg)
+    if not is_stdin(urdf) and urdf.is_dir():
+        out_dir = check_batch_output(output, PROG)
         items = discover(urdf, out_dir)
-        code = cliutil.run_batch(
+        code = run_batch(
             items, out_dir,
             lambda item, sources: convert_file(item.source, options, mappings, sources),
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
-    sources = cliutil.SourceLines()
+    sources = SourceLines()
     data, diagnostics = convert_file(urdf, options, mappings, sources)
-    raise typer.Exit(cliutil.finish_conversion(PROG, urdf, data, diagnostics, output, sources,
+    raise typer.Exit(finish_conversion(PROG, urdf, data, diagnostics, output, sources,
                                                quiet, as_json))
 
 
 def main() -> None:
-    cliutil.short_lived_process()
+    short_lived_process()
     app()
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics
 
 # Files larger than this are refused: no robot description comes close, and it
 # keeps a hostile input from exhausting memory before any check runs.
@@ -53,7 +53,7 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
     """Parse ``data`` into an lxml root element, or return None with a diagnostic."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    entity = _entity_declaration_line(data)
+    entity = entity_declaration_line(data)
     if entity is not None:
         diagnostics.error(Code.XML_UNSAFE,
                           "the document declares XML entities (<!DOCTYPE> with <!ENTITY>); "
@@ -84,7 +84,7 @@ def _column(exc: etree.XMLSyntaxError) -> int | None:
     return column if isinstance(column, int) and column > 0 else None
 
 
-def _entity_declaration_line(data: bytes) -> int | None:
+def entity_declaration_line(data: bytes) -> int | None:
     """Line of the first ``<!ENTITY`` inside a ``<!DOCTYPE``, or None.
 
     Checked on the raw bytes before parsing, because libxml2 evaluates some

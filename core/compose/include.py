@@ -16,19 +16,24 @@ the included model's frame.
 """
 from __future__ import annotations
 
+import copy
 import os
-from pathlib import Path
 
-from core.diagnostics import Code, Diagnostics
-from core.model import Frame, Model, PoseSpec, World
-from core.xmlio import parse_xml, read_bytes
-
-SDF_SUFFIXES = (".sdf", ".world")
+from urdf_sdf.core.compose.interface import run_custom_parsers
+from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is_merge
+from urdf_sdf.core.compose.uri import resolve_uri
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
+from urdf_sdf.core.model import Document, Frame, Model, PoseSpec, World
+from urdf_sdf.core.read import sdf as reader
+from urdf_sdf.core.read import values
+from urdf_sdf.core.read.urdf import read_urdf_string
+from urdf_sdf.core.read.version import supported_version
+from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
 
 def read_include(el, state, parent: Model | World) -> None:
     """Read one ``<include>`` and add what it brings to ``parent``."""
-    from core import sdf_reader as reader
 
     uri = reader.child_text(el, "uri")
     if not uri:
@@ -60,7 +65,7 @@ def read_include(el, state, parent: Model | World) -> None:
         state.error(Code.ELEMENT_INVALID, f"<include><static>false</static> cannot make the "
                     f"static model [{model.name}] non-static", el)
     add_include_children(model, el, state)
-    if (el.get("merge") or "").strip().lower() in ("true", "1"):
+    if is_merge(el):
         merge_into(parent, model, el, state)
     else:
         parent.models.append(model)
@@ -70,8 +75,7 @@ def read_included_model(path: str, uri: str, el, state, stack, sub: Diagnostics,
                         parent) -> Model | None:
     """The model a resolved include file holds: custom parsers first (never for .sdf or
     .world files), then SDFormat or URDF."""
-    if not path.endswith(SDF_SUFFIXES) and state.context.model_parsers:
-        from core.interface import run_custom_parsers
+    if claimed_by_custom_parsers(path, state.context):
         model = run_custom_parsers(uri, path, el, state, parent, sub)
         if model is not None or sub.has_errors:
             return model
@@ -91,18 +95,17 @@ def read_included_model(path: str, uri: str, el, state, stack, sub: Diagnostics,
 
 
 def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Model | None:
-    from core import sdf_reader as reader
-    from core import values
 
-    version = reader.supported_version(root.get("version"))
+    version = supported_version(root.get("version"))
     if version is None:
         state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
                     f"{root.get('version')!r}, which this reader cannot read", el)
         return None
     inner = reader.ReadState(path, version, sub, state.context, stack,
-                             list(state.model_path) + [reader.child_text(el, "name") or ""])
+                             list(state.model_path) + [reader.child_text(el, "name") or ""],
+                             include_reader=read_include)
     values.check_values(root, inner)
-    tops = [c for c in root if isinstance(c.tag, str) and c.tag in ("model", "actor", "light")]
+    tops = [c for c in root if isinstance(c.tag, str) and c.tag in TOP_LEVEL]
     models = [c for c in tops if c.tag == "model"]
     if len(tops) > 1:
         for other in tops[1:]:
@@ -124,8 +127,6 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
 
 def read_included_urdf(data: bytes, path: str, sub: Diagnostics) -> Model | None:
     """A URDF included from SDFormat becomes a nested model, read by our URDF reader."""
-    from core.urdf_reader import read_urdf_string
-
     document = read_urdf_string(data, path, sub)
     if document is None or document.model is None:
         return None
@@ -137,7 +138,6 @@ def read_included_urdf(data: bytes, path: str, sub: Diagnostics) -> Model | None
 def apply_overrides(model: Model, el, state) -> None:
     """``//include/name``, ``pose`` (its relative_to read in the enclosing scope),
     ``static`` and ``placement_frame`` (which needs a pose)."""
-    from core import sdf_reader as reader
 
     name = reader.child_text(el, "name")
     if name:
@@ -160,7 +160,6 @@ def apply_overrides(model: Model, el, state) -> None:
 def add_include_children(model: Model, el, state) -> None:
     """``//include/frame`` and ``//include/joint`` join the included model (their names
     resolve in its scope); ``//include/plugin`` is kept on its XML."""
-    from core import sdf_reader as reader
 
     for child in el:
         if child.tag == "frame":
@@ -213,11 +212,6 @@ def place_merged_model(model: Model, el, state) -> bool:
     """With a placement frame, the merged model frame's pose is the include pose times
     the inverse of the placement frame's pose in the model, resolved on the included
     model alone (it is self-contained)."""
-    import copy
-
-    from core.graph import build_graph, relative_pose, validate_graph
-    from core.model import Document
-
     alone = copy.deepcopy(model)
     alone.pose = PoseSpec()
     alone.placement_frame = None
@@ -261,79 +255,3 @@ def retarget_model_frame(model: Model, proxy: str) -> None:
         for axis in joint.axes:
             if axis.expressed_in == "__model__":
                 axis.expressed_in = proxy
-
-
-def resolve_uri(uri: str, state, el) -> str | None:
-    """The file an include URI names, or None with a URI_LOOKUP diagnostic."""
-    uri = uri.strip()
-    base = Path(state.file).parent if state.file else Path.cwd()
-    candidates: list[Path] = []
-    if uri.startswith("file://"):
-        raw = uri[len("file://"):]
-        candidates.append(base / raw if not os.path.isabs(raw) else Path(raw))
-    elif uri.startswith("model://"):
-        rest = uri[len("model://"):]
-        candidates.extend(Path(p) / rest for p in state.context.model_paths)
-    elif uri.startswith("package://"):
-        candidates.extend(package_candidates(uri[len("package://"):], state.context))
-    elif "://" in uri:
-        state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]: scheme not supported", el)
-        return None
-    else:
-        candidates.append(base / uri if not os.path.isabs(uri) else Path(uri))
-        candidates.extend(Path(p) / uri for p in state.context.model_paths)
-    for candidate in candidates:
-        if candidate.is_dir():
-            return _model_directory_file(candidate, uri, state, el)
-        if candidate.is_file():
-            return str(candidate)
-    state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]", el)
-    return None
-
-
-def package_candidates(rest: str, context) -> list[Path]:
-    """Where ``package://PKG/path`` may be: PKG found in a ROS_PACKAGE_PATH entry (the
-    entry itself or a folder below it holding a package.xml), or an ament prefix's
-    ``share/PKG``."""
-    package, _, inner = rest.partition("/")
-    roots: list[Path] = []
-    for entry in context.package_paths:
-        entry_path = Path(entry)
-        if entry_path.name == package:
-            roots.append(entry_path)
-        roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
-                     if len(p.relative_to(entry_path).parts) <= 5)
-    roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
-    return [root / inner for root in roots]
-
-
-def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
-    from core import sdf_reader as reader
-
-    config = directory / "model.config"
-    if not config.is_file():
-        state.error(Code.URI_LOOKUP, f"unable to resolve uri[{uri}]: directory [{directory}] "
-                    "has no model.config", el)
-        return None
-    sub = Diagnostics()
-    data = read_bytes(config, sub)
-    root = parse_xml(data, str(config), sub) if data is not None else None
-    if root is None:
-        state.diagnostics.extend(sub)
-        state.error(Code.URI_LOOKUP, f"unable to read [{config}]", el)
-        return None
-    best: tuple[tuple[int, int], str] | None = None
-    for sdf_el in root.iter("sdf"):
-        version = reader.parse_version(sdf_el.get("version")) or (0, 0)
-        if version > reader.NEWEST_VERSION or not (sdf_el.text or "").strip():
-            continue
-        if best is None or version > best[0]:
-            best = (version, sdf_el.text.strip())
-    if best is None:
-        state.error(Code.URI_LOOKUP, f"[{config}] names no SDFormat file this reader supports", el)
-        return None
-    path = directory / best[1]
-    if not path.is_file():
-        state.error(Code.URI_LOOKUP, f"[{config}] names [{best[1]}], which does not exist", el)
-        return None
-    return str(path)

@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from core.diagnostics import Code
-from core.model import Frame, Link, Model, PoseSpec
-from core.pose import IDENTITY, Pose
-
-STANDARD_INCLUDE_CHILDREN = {"uri", "name", "pose", "static", "placement_frame", "plugin",
-                             "frame", "joint"}
+from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.model import Frame, Link, Model, PoseSpec
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read import sdf as reader
 
 
 @dataclass
@@ -88,8 +88,6 @@ def custom_children(el) -> list:
 
 def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | None:
     """Ask the registered parsers, latest first, for the model of this include."""
-    from core import sdf_reader as reader
-
     local = reader.child_text(el, "name") or ""
     static_el = reader.child(el, "static")
     absolute = "::".join([n for n in state.model_path if n] + ([local] if local else []))
@@ -145,8 +143,6 @@ def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:
 
 def call_repostures(result) -> None:
     """After resolution: hand each custom model its resolved poses."""
-    from core.graph import Kind
-
     graph = result.graph
     if graph is None:
         return

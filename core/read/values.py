@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from core.diagnostics import Code
+from urdf_sdf.core.diagnostics import Code
 
 DOUBLE, VECTOR3, COLOR, BOOL, INT = "a number", "three numbers", "a colour", "a boolean", "an integer"
 

@@ -1,0 +1,149 @@
+"""FILE arguments of the command lines: ``-`` (standard input, read as bytes and loaded
+as ``<stdin>``) or a ``*.xacro`` file, expanded with the optional ``xacro`` package
+(``pip install 'urdf-sdf[xacro]'``). See :func:`load_input`. xacro evaluates the file's
+expressions and reads the files it includes, like the ``xacro`` command: expand only
+files you would run ``xacro`` on. A top-level file declaring XML entities is refused
+(XML_UNSAFE) before xacro sees it, as the core refuses any such file.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import typer
+
+from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.loader import LoadResult, load, load_string
+from urdf_sdf.core.read.xmlio import MAX_BYTES, entity_declaration_line, read_bytes
+
+STDIN = "-"
+STDIN_LABEL = "<stdin>"
+XACRO_SUFFIX = ".xacro"
+XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+
+
+def is_stdin(path: str | Path | None) -> bool:
+    return path is not None and str(path) == STDIN
+
+
+def label(path: str | Path) -> str:
+    """The name diagnostics and messages use for an input argument."""
+    return STDIN_LABEL if is_stdin(path) else str(path)
+
+
+def is_xacro(path: str | Path) -> bool:
+    return not is_stdin(path) and str(path).endswith(XACRO_SUFFIX)
+
+
+def read_stdin(diagnostics: Diagnostics) -> bytes | None:
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is not None:
+            data = stream.read(MAX_BYTES + 1)
+        else:  # a text stream without a buffer (an embedding application)
+            data = sys.stdin.read(MAX_BYTES + 1).encode("utf-8")
+    except (OSError, ValueError) as exc:
+        diagnostics.error(Code.FILE_READ, f"cannot read standard input: {exc}", STDIN_LABEL)
+        return None
+    if len(data) > MAX_BYTES:
+        diagnostics.error(Code.FILE_READ, f"standard input is larger than {MAX_BYTES} bytes",
+                          STDIN_LABEL)
+        return None
+    return data
+
+
+def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
+    """``name:=value`` strings (``--xacro-arg``) as xacro mappings; a usage error otherwise."""
+    mappings: dict[str, str] = {}
+    for value in values or []:
+        name, sep, text = value.partition(":=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"{value!r} is not name:=value", param_hint="--xacro-arg")
+        mappings[name.strip()] = text
+    return mappings
+
+
+def xacro_available() -> bool:
+    try:
+        import xacro  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def expand_xacro(path: Path, mappings: dict[str, str] | None,
+                 diagnostics: Diagnostics) -> bytes | None:
+    """Expand a xacro file with the ``xacro`` package; None with a diagnostic when the
+    package is missing (XACRO_UNAVAILABLE) or the expansion fails (XACRO_ERROR)."""
+    file = str(path)
+    try:
+        import xacro
+    except ImportError:
+        diagnostics.error(Code.XACRO_UNAVAILABLE,
+                          "cannot expand a xacro file: the 'xacro' Python package is not "
+                          f"installed; {XACRO_HINT}, or expand it with the xacro command and "
+                          "pipe the result in as '-'", file)
+        return None
+    from xml.parsers.expat import ExpatError
+
+    try:
+        document = xacro.process_file(file, mappings=dict(mappings or {}), verbosity=0)
+        return document.toprettyxml(indent="  ", encoding="utf-8")
+    except ExpatError as exc:  # malformed XML: expat knows where, in the file it was reading
+        where = _xacro_current_file(xacro) or file
+        line = getattr(exc, "lineno", None) or None
+        offset = getattr(exc, "offset", None)
+        diagnostics.error(Code.XACRO_ERROR, f"xacro: malformed XML: {_expat_message(exc)}",
+                          where, line, offset + 1 if line and offset is not None else None)
+    except (Exception, SystemExit) as exc:  # XacroException, NameError from an expression...
+        message = " ".join(str(exc).split()) or repr(exc)
+        where = _xacro_current_file(xacro)
+        if where and where != file:
+            message += f" (in {where}, included from {file})"
+        diagnostics.error(Code.XACRO_ERROR, f"xacro: {message}", file)
+    return None
+
+
+def _xacro_current_file(xacro) -> str | None:
+    stack = getattr(xacro, "filestack", None) or []
+    return next((str(f) for f in reversed(stack) if f), None)
+
+
+def _expat_message(exc) -> str:
+    from xml.parsers.expat import ErrorString
+    code = getattr(exc, "code", None)
+    return ErrorString(code) if code is not None else str(exc)
+
+
+def load_input(path: Path, context: Context, sources: SourceLines,
+               xacro_args: dict[str, str] | None = None) -> LoadResult:
+    """Load a FILE argument: ``-`` from standard input (named ``<stdin>``), ``*.xacro``
+    expanded first (named after the .xacro file), anything else from disk. Never raises
+    on bad input."""
+    if is_stdin(path):
+        diagnostics = Diagnostics()
+        data = read_stdin(diagnostics)
+        if data is None:
+            return LoadResult(None, None, diagnostics)
+        sources.add(STDIN_LABEL, data)
+        return load_string(data, file=STDIN_LABEL, context=context)
+    if is_xacro(path):
+        diagnostics = Diagnostics()
+        raw = read_bytes(path, diagnostics)  # FILE_READ, as for any file
+        data = None
+        if raw is not None:
+            entity = entity_declaration_line(raw)
+            if entity is not None:  # xacro's parser would expand them: refuse, as for XML
+                diagnostics.error(Code.XML_UNSAFE, "the document declares XML entities "
+                                  "(<!DOCTYPE> with <!ENTITY>); entity expansion is disabled "
+                                  "for safety: remove the DTD", str(path), entity)
+            else:
+                data = expand_xacro(Path(path), xacro_args, diagnostics)
+        if data is None:
+            return LoadResult(None, None, diagnostics)
+        sources.add(str(path), data, expanded=True)
+        return load_string(data, file=str(path), context=context)
+    return load(path, context)

@@ -1,0 +1,185 @@
+"""The source layout the README's "Where things live" promises, checked on the source tree.
+
+* One import name: the folders ``core/``, ``urdf2sdf/``, ``sdf2urdf/`` install as
+  ``urdf_sdf.core``, ``urdf_sdf.urdf2sdf``, ``urdf_sdf.sdf2urdf``; nothing is importable as
+  a bare ``core`` outside the repository, and importing every module of the package never
+  imports one.
+* No import cycle between our modules, no import of our own modules inside a function,
+  the library part of ``core`` imports no converter package, no module over 600 lines.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Source folder -> the package it installs as.
+PACKAGES = {"urdf_sdf": "urdf_sdf", "core": "urdf_sdf.core", "urdf2sdf": "urdf_sdf.urdf2sdf",
+            "sdf2urdf": "urdf_sdf.sdf2urdf"}
+CONVERTERS = ("urdf_sdf.urdf2sdf", "urdf_sdf.sdf2urdf")
+COMMAND_LINE = "urdf_sdf.core.cli"
+MAX_LINES = 600
+
+
+def source_modules() -> dict[str, Path]:
+    """Every module of the source tree by its installed dotted name."""
+    modules = {}
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            name = ".".join((package, *parts))
+            modules[name.removesuffix(".__init__")] = path
+    return modules
+
+
+MODULES = source_modules()
+
+
+def own_module(name: str) -> str | None:
+    """The module of ours that a dotted import names (its longest known prefix)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports(name: str, path: Path) -> list[tuple[str, int, bool]]:
+    """``(module imported, line, inside a function)`` for each import of our modules."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    in_function = {id(node) for function in ast.walk(tree)
+                   if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   for node in ast.walk(function)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            # 'from pkg import mod' imports the module; 'from mod import name' the module.
+            targets = [f"{base}.{alias.name}" if own_module(f"{base}.{alias.name}") ==
+                       f"{base}.{alias.name}" else base for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            module = own_module(target)
+            if module is not None and module != name:
+                found.append((module, node.lineno, id(node) in in_function))
+    return found
+
+
+GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+
+
+def test_pyproject_installs_every_package_under_one_name():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-dir"] == {package: folder for folder, package in PACKAGES.items()}
+    source_packages = {name for name, path in MODULES.items() if path.name == "__init__.py"}
+    assert set(config["packages"]) == source_packages
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    for target in scripts.values():
+        assert target.split(":")[0] in MODULES, target
+
+
+def test_no_module_over_600_lines():
+    long = [f"{path.relative_to(ROOT)} ({lines} lines)" for path in MODULES.values()
+            if (lines := path.read_text(encoding="utf-8").count("\n")) > MAX_LINES]
+    assert not long
+
+
+def test_no_import_of_our_own_modules_inside_a_function():
+    hidden = [f"{MODULES[name].relative_to(ROOT)}:{line} imports {target}"
+              for name, found in GRAPH.items() for target, line, inner in found if inner]
+    assert not hidden
+
+
+def test_the_library_imports_no_converter_and_nothing_imports_the_command_line():
+    upward = [f"{name} imports {target}" for name, found in GRAPH.items()
+              for target, _, _ in found
+              if name.startswith("urdf_sdf.core") and not name.startswith(COMMAND_LINE)
+              and target.startswith(CONVERTERS + (COMMAND_LINE,))]
+    assert not upward
+    into_cli = [f"{name} imports {target}" for name, found in GRAPH.items()
+                for target, _, _ in found
+                if target.startswith(COMMAND_LINE) and not name.startswith(COMMAND_LINE)]
+    assert not into_cli
+
+
+def test_no_import_cycle():
+    edges = {name: {target for target, _, _ in found} for name, found in GRAPH.items()}
+    state: dict[str, str] = {}
+    cycles = []
+    for start in edges:
+        if start in state:
+            continue
+        stack = [(start, iter(sorted(edges[start])))]
+        state[start] = "open"
+        path = [start]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = "done"
+                stack.pop()
+                path.pop()
+            elif state.get(child) == "open":
+                cycles.append(" -> ".join(path[path.index(child):] + [child]))
+            elif child not in state:
+                state[child] = "open"
+                path.append(child)
+                stack.append((child, iter(sorted(edges.get(child, ())))))
+    assert not cycles
+
+
+def _python_elsewhere(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """Run ``code`` with the installed package, outside the repository."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_core_is_not_importable_outside_the_repository(tmp_path):
+    for name in ("core", "urdf2sdf", "sdf2urdf"):
+        done = _python_elsewhere(f"import {name}", tmp_path)
+        assert done.returncode != 0 and "ModuleNotFoundError" in done.stderr, name
+    done = _python_elsewhere("import urdf_sdf; print(urdf_sdf.__version__)", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()
+
+
+def test_importing_every_module_never_imports_a_bare_core(tmp_path):
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "names = []\n"
+        "for top in ('urdf_sdf.core', 'urdf_sdf.urdf2sdf', 'urdf_sdf.sdf2urdf'):\n"
+        "    package = importlib.import_module(top)\n"
+        "    names += [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + '.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "bare = sorted(m for m in sys.modules\n"
+        "              if m.split('.')[0] in ('core', 'urdf2sdf', 'sdf2urdf'))\n"
+        "print(len(names), bare)\n")
+    done = _python_elsewhere(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    count, bare = done.stdout.split(" ", 1)
+    assert int(count) >= len(MODULES) - 1  # every module but the package itself
+    assert bare.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ("Context", "load", "convert_urdf",
+                                                    "convert_sdf", "diff_files",
+                                                    "check_parity", "frames_report")))
+def test_public_api_names(name):
+    import urdf_sdf
+    assert callable(getattr(urdf_sdf, name))
+    assert name in urdf_sdf.__all__

@@ -1,0 +1,68 @@
+"""urdf-sdf: convert robot descriptions between URDF and SDFormat on one frame-graph core.
+
+The public Python API::
+
+    import urdf_sdf
+
+    result = urdf_sdf.load("robot.sdf")           # never raises on bad input
+    result.ok, result.diagnostics                 # validity and coded diagnostics
+    result.pose("tip", "base")                    # any frame relative to any other
+    urdf_sdf.frames_report(result)                # the JSON of `urdf-sdf frames --json`
+    urdf_sdf.convert_urdf(result, urdf_sdf.ToSdf(relative=True))   # .ok, .xml
+    urdf_sdf.convert_sdf(result, urdf_sdf.ToUrdf())                # .ok, .xml
+    urdf_sdf.diff_files("robot.urdf", "robot.sdf")                 # [] when equivalent
+    urdf_sdf.check_parity(result).holds
+
+The implementation lives in the subpackages ``urdf_sdf.core`` (read, compose, graph,
+write, and the command lines in ``urdf_sdf.core.cli``), ``urdf_sdf.urdf2sdf`` and
+``urdf_sdf.sdf2urdf``. Names are imported when first used (PEP 562), so that
+``import urdf_sdf`` and the command lines stay quick: a command imports only what it
+runs.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+# In a clone's root (`python -m pytest`), this folder is found before the installed
+# package and holds only this file: extend_path adds the installed urdf_sdf folder, where
+# the subpackages are (pip install -e maps them to the clone's folders by itself).
+__path__ = pkgutil.extend_path(__path__, __name__)
+
+__version__ = "0.1.0"
+
+# Public name -> (module, attribute): the whole API, in one table.
+_API = {
+    "Context": ("urdf_sdf.core.context", "Context"),
+    "Code": ("urdf_sdf.core.diagnostics", "Code"),
+    "Diagnostic": ("urdf_sdf.core.diagnostics", "Diagnostic"),
+    "Diagnostics": ("urdf_sdf.core.diagnostics", "Diagnostics"),
+    "Severity": ("urdf_sdf.core.diagnostics", "Severity"),
+    "LoadResult": ("urdf_sdf.core.loader", "LoadResult"),
+    "load": ("urdf_sdf.core.loader", "load"),
+    "load_string": ("urdf_sdf.core.loader", "load_string"),
+    "frames_report": ("urdf_sdf.core.report", "frames_report"),
+    "check_parity": ("urdf_sdf.core.parity", "check_parity"),
+    "diff_files": ("urdf_sdf.core.diff", "diff_files"),
+    "diff_results": ("urdf_sdf.core.diff", "diff_results"),
+    "convert_urdf": ("urdf_sdf.urdf2sdf.convert", "convert_urdf"),
+    "ToSdf": ("urdf_sdf.urdf2sdf.convert", "Options"),
+    "convert_sdf": ("urdf_sdf.sdf2urdf.convert", "convert_sdf"),
+    "ToUrdf": ("urdf_sdf.sdf2urdf.convert", "Options"),
+}
+
+__all__ = ["__version__", *sorted(_API)]
+
+
+def __getattr__(name: str):
+    try:
+        module, attribute = _API[name]
+    except KeyError:
+        raise AttributeError(f"module 'urdf_sdf' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))
