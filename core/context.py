@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from urdf_sdf.core.diagnostics import Policy
+
 
 def _env_paths(*names: str) -> list[str]:
     paths: list[str] = []
@@ -26,13 +28,16 @@ class Context:
     # Custom model parsers (core.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64
+    # What counts as an error (--strict: every warning); applied where results are made.
+    policy: Policy = field(default_factory=Policy)
 
     def register_model_parser(self, parser) -> None:
         """Add ``parser(include: NestedInclude, errors: list) -> InterfaceModel | None``."""
         self.model_parsers.append(parser)
 
     @staticmethod
-    def from_environment(extra_paths: list[str] | None = None) -> "Context":
+    def from_environment(extra_paths: list[str] | None = None,
+                         policy: Policy | None = None) -> "Context":
         """Search paths from the command line first, then SDF_PATH, GZ_SIM_RESOURCE_PATH,
         GAZEBO_MODEL_PATH (model://), ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
         (package://). Extra paths are searched for package:// URIs too."""
@@ -43,4 +48,5 @@ class Context:
                 "GAZEBO_MODEL_PATH"),
             package_paths=extra + _env_paths("ROS_PACKAGE_PATH"),
             ament_prefixes=_env_paths("AMENT_PREFIX_PATH"),
+            policy=policy if policy is not None else Policy(),
         )

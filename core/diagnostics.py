@@ -4,11 +4,18 @@ Readers and the frame graph never raise on bad input: they append a
 :class:`Diagnostic` to a :class:`Diagnostics` list and carry on where they can.
 Codes use libsdformat's ``sdf::ErrorCode`` names where the rule is the same, so
 that a diagnostic can be compared with the reference implementation's.
+
+A diagnostic's location comes from the XML node it is about (:func:`source_of`, lxml's
+``sourceline``) or from the :class:`Source` an element kept when it was read; nothing
+builds a file and line by hand. Whether a warning is an error is decided by a
+:class:`Policy` carried in the explicit ``Context`` (``--strict``), not by the code that
+found it.
 """
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 
 class Severity(str, enum.Enum):
@@ -48,6 +55,7 @@ class Code(str, enum.Enum):
     PARSING_ERROR = "PARSING_ERROR"
     WARNING = "WARNING"
     # Our own codes.
+    INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug of ours, never the input's fault
     XML_UNSAFE = "XML_UNSAFE"
     VERSION_UNSUPPORTED = "VERSION_UNSUPPORTED"
     NAME_RENAMED = "NAME_RENAMED"
@@ -71,6 +79,17 @@ class Code(str, enum.Enum):
     URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
     URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
     URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+
+
+class Source(NamedTuple):
+    """Where an element was read: file and line (a tuple: millions are made)."""
+    file: str | None = None
+    line: int | None = None
+
+
+def source_of(node, file: str | None) -> Source:
+    """The location of an lxml node read from ``file`` (no line for None)."""
+    return Source(file, getattr(node, "sourceline", None) if node is not None else None)
 
 
 @dataclass(frozen=True)
@@ -106,7 +125,19 @@ class Diagnostic:
 
 
 class Diagnostics(list):
-    """A list of :class:`Diagnostic` with helpers to add them."""
+    """A list of :class:`Diagnostic` with helpers to add them.
+
+    ``error_at``/``warning_at`` take the location as a :class:`Source` (an element's
+    ``source``, or :func:`source_of` an XML node); ``file`` fills in a Source without one.
+    """
+
+    def error_at(self, code: Code, message: str, where: Source | None,
+                 file: str | None = None) -> None:
+        self.append(Diagnostic(code, Severity.ERROR, message, *_location(where, file)))
+
+    def warning_at(self, code: Code, message: str, where: Source | None,
+                   file: str | None = None) -> None:
+        self.append(Diagnostic(code, Severity.WARNING, message, *_location(where, file)))
 
     def error(self, code: Code, message: str, file: str | None = None,
               line: int | None = None, column: int | None = None) -> None:
@@ -119,3 +150,29 @@ class Diagnostics(list):
     @property
     def has_errors(self) -> bool:
         return any(d.is_error for d in self)
+
+
+def _location(where: Source | None, file: str | None) -> tuple[str | None, int | None]:
+    if where is None:
+        return file, None
+    return (where.file or file), where.line
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What counts as an error (libsdformat's enforcement policy, in small).
+
+    ``warnings_as_errors`` (``--strict`` on every command): every warning is reported as
+    an error, so the command exits 1 and writes nothing.
+    """
+    warnings_as_errors: bool = False
+
+    def apply(self, diagnostics: list[Diagnostic]) -> Diagnostics:
+        """``diagnostics`` as this policy reports them (a new list)."""
+        if not self.warnings_as_errors:
+            return Diagnostics(diagnostics)
+        return Diagnostics(d if d.is_error else
+                           replace(d, severity=Severity.ERROR,
+                                   message=f"{d.message} (a warning, an error under --strict)")
+                           for d in diagnostics)
+

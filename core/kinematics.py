@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.custom import custom_joints
+from urdf_sdf.core.diagnostics import source_of
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
-from urdf_sdf.core.model import Source
 from urdf_sdf.core.pose import IDENTITY, Pose, quat_from_axis_angle
 
 WORLD = "world"
@@ -174,7 +174,7 @@ class CustomJointElement:
 
     @property
     def source(self):
-        return Source(None, self.xml.sourceline)
+        return source_of(self.xml, None)
 
 
 class _ScopeView:

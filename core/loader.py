@@ -7,7 +7,7 @@ from pathlib import Path
 from urdf_sdf.core.compose.include import read_include
 from urdf_sdf.core.compose.interface import call_repostures
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, Policy
 from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
 from urdf_sdf.core.model import Document
@@ -22,6 +22,8 @@ class LoadResult:
     document: Document | None
     graph: FrameGraph | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    # The policy the file was loaded under; conversions of this result apply it too.
+    policy: Policy = field(default_factory=Policy)
 
     @property
     def ok(self) -> bool:
@@ -105,7 +107,7 @@ def load(path: str | Path, context: Context | None = None) -> LoadResult:
     diagnostics = Diagnostics()
     data = read_bytes(path, diagnostics)
     if data is None:
-        return LoadResult(None, None, diagnostics)
+        return LoadResult(None, None, diagnostics, context.policy)
     return _load_data(data, str(path), context, diagnostics)
 
 
@@ -119,7 +121,10 @@ def load_string(text: str | bytes, file: str | None = None,
 def _load_data(data: bytes, file: str | None, context: Context,
                diagnostics: Diagnostics) -> LoadResult:
     with gc_paused():
-        return _read_and_build(data, file, context, diagnostics)
+        result = _read_and_build(data, file, context, diagnostics)
+    result.diagnostics = context.policy.apply(result.diagnostics)
+    result.policy = context.policy
+    return result
 
 
 def _read_and_build(data: bytes, file: str | None, context: Context,

@@ -7,15 +7,10 @@ what the core does not interpret.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+from urdf_sdf.core.diagnostics import Source
 from urdf_sdf.core.pose import IDENTITY, Pose
-
-
-class Source(NamedTuple):
-    """Where an element was read: file and line (a tuple: millions are made)."""
-    file: str | None = None
-    line: int | None = None
 
 
 @dataclass

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, Vertex
 from urdf_sdf.core.kinematics import build_tree
 from urdf_sdf.core.model import PoseSpec
@@ -67,7 +67,7 @@ def is_text_copyable(spec: PoseSpec) -> bool:
 @dataclass
 class ParityReport:
     model: str
-    findings: list[Diagnostic] = field(default_factory=list)
+    findings: Diagnostics = field(default_factory=Diagnostics)
     # joint or frame name -> the single pose whose text is its URDF origin (None: identity).
     copyable: dict[str, PoseSpec | None] = field(default_factory=dict)
 
@@ -78,9 +78,7 @@ class ParityReport:
     def add(self, code: str, where, message: str) -> None:
         """Record a broken rule; ``where`` is a vertex, an element with a source, or None."""
         source = getattr(where, "source", where)
-        self.findings.append(Diagnostic(Code(code), Severity.ERROR, message,
-                                        getattr(source, "file", None),
-                                        getattr(source, "line", None)))
+        self.findings.error_at(Code(code), message, source)
 
 
 def check_parity(result, scope=None) -> ParityReport:

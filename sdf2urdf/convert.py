@@ -55,6 +55,14 @@ class Conversion:
 
 
 def convert_sdf(result, options: Options) -> Conversion:
+    """Convert a loaded SDF model; the result's policy (``--strict``) decides what is an
+    error."""
+    conversion = _convert(result, options)
+    conversion.diagnostics = result.policy.apply(conversion.diagnostics)
+    return conversion
+
+
+def _convert(result, options: Options) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.graph is None:
         return Conversion(None, diagnostics)
@@ -78,24 +86,25 @@ def choose_model(result, options: Options, diagnostics: Diagnostics):
         return None
     if not root.is_world:
         if options.model not in (None, root.owner.name):
-            diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the file's model "
-                              f"is [{root.owner.name}]", file, root.owner.source.line)
+            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the file's "
+                                 f"model is [{root.owner.name}]", root.owner.source, file)
             return None
         return root
     models = [graph.vertices[v] for v in root.vertices if graph.vertices[v].kind is Kind.MODEL]
     if options.model is not None:
         chosen = [m for m in models if m.name == options.model]
         if not chosen:
-            diagnostics.error(Code.ELEMENT_MISSING, f"--model {options.model}: the world has no "
-                              f"such model (it has {', '.join(m.name for m in models) or 'none'})",
-                              file, root.owner.source.line)
+            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the world has "
+                                 f"no such model (it has "
+                                 f"{', '.join(m.name for m in models) or 'none'})",
+                                 root.owner.source, file)
             return None
         return chosen[0].inner
     if len(models) != 1:
         what = "no model" if not models else \
             f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with --model"
-        diagnostics.error(Code.ELEMENT_MISSING, f"the world holds {what}", file,
-                          root.owner.source.line)
+        diagnostics.error_at(Code.ELEMENT_MISSING, f"the world holds {what}",
+                             root.owner.source, file)
         return None
     return models[0].inner
 
@@ -119,13 +128,10 @@ class UrdfWriter:
         return scoped.replace("::", self.options.separator)
 
     def error(self, code: Code, message: str, source=None) -> None:
-        self.diagnostics.error(code, message, getattr(source, "file", None) or self.file,
-                               getattr(source, "line", None))
+        self.diagnostics.error_at(code, message, source, self.file)
 
     def warn(self, message: str, source=None) -> None:
-        self.diagnostics.warning(Code.WARNING, message,
-                                 getattr(source, "file", None) or self.file,
-                                 getattr(source, "line", None))
+        self.diagnostics.warning_at(Code.WARNING, message, source, self.file)
 
     # ---- structure --------------------------------------------------------------------
 

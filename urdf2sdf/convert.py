@@ -68,8 +68,11 @@ class Plan:
 
 
 def convert_urdf(result: LoadResult, options: Options) -> Conversion:
+    """Convert a loaded URDF; the result's policy (``--strict``) decides what is an error."""
     with gc_paused():
-        return _convert(result, options)
+        conversion = _convert(result, options)
+    conversion.diagnostics = result.policy.apply(conversion.diagnostics)
+    return conversion
 
 
 def _convert(result: LoadResult, options: Options) -> Conversion:
@@ -112,10 +115,10 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
                 frame_links[link.name] = joint
         if link.name not in frame_links and joint.type not in FREE_JOINT_TYPES:
             hint = " (--lump-fixed merges it into its parent)" if joint.type == "fixed" else ""
-            diagnostics.warning(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
-                                f"{joint.type} joint [{joint.name}]; it stays a link, and SDF "
-                                f"gives a link without <inertial> a mass of 1{hint}",
-                                link.source.file, link.source.line)
+            diagnostics.warning_at(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
+                                   f"{joint.type} joint [{joint.name}]; it stays a link, and SDF "
+                                   f"gives a link without <inertial> a mass of 1{hint}",
+                                   link.source)
     has_mimic = any(joint.mimic is not None for joint in model.joints)
     needed = "1.7" if (options.relative or frame_links or has_lumped_frames) else "1.6"
     if has_mimic and options.sdf_version is None:
@@ -162,7 +165,7 @@ class Writer:
         self.elements: dict[str, object] = {}
 
     def warn(self, message: str, source) -> None:
-        self.diagnostics.warning(Code.WARNING, message, source.file, source.line)
+        self.diagnostics.warning_at(Code.WARNING, message, source)
 
     def write(self, lumped_frames):
         root = new_document(self.plan.version)

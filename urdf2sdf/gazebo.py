@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.read.version import version_text
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
@@ -135,8 +135,7 @@ class Context:
     lumped_links: dict
 
     def warn(self, message: str, el) -> None:
-        self.diagnostics.warning(Code.WARNING, message, self.file,
-                                 getattr(el, "sourceline", None))
+        self.diagnostics.warning_at(Code.WARNING, message, source_of(el, self.file))
 
 
 @dataclass

@@ -39,7 +39,7 @@ import numpy as np
 from lxml import etree
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS, qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
@@ -442,11 +442,11 @@ def report_dropped(model: Model, lumped: dict[str, Joint], diagnostics: Diagnost
     for transmission in model.transmissions:
         for joint_el in transmission.findall("joint"):
             if joint_el.get("name") in names:
-                diagnostics.warning(Code.WARNING, f"transmission "
-                                    f"[{transmission.get('name')}] names fixed joint "
-                                    f"[{joint_el.get('name')}], which is lumped into a frame",
-                                    model.source.file, joint_el.sourceline)
+                diagnostics.warning_at(Code.WARNING, f"transmission "
+                                       f"[{transmission.get('name')}] names fixed joint "
+                                       f"[{joint_el.get('name')}], which is lumped into a frame",
+                                       source_of(joint_el, model.source.file))
 
 
 def warn(diagnostics: Diagnostics, message: str, source) -> None:
-    diagnostics.warning(Code.WARNING, message, source.file, source.line)
+    diagnostics.warning_at(Code.WARNING, message, source)

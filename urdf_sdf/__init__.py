@@ -38,6 +38,7 @@ _API = {
     "Diagnostic": ("urdf_sdf.core.diagnostics", "Diagnostic"),
     "Diagnostics": ("urdf_sdf.core.diagnostics", "Diagnostics"),
     "Severity": ("urdf_sdf.core.diagnostics", "Severity"),
+    "Policy": ("urdf_sdf.core.diagnostics", "Policy"),
     "LoadResult": ("urdf_sdf.core.loader", "LoadResult"),
     "load": ("urdf_sdf.core.loader", "load"),
     "load_string": ("urdf_sdf.core.loader", "load_string"),

@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 import typer
 
+from urdf_sdf.core.cli.crash import debugging, internal_error
 from urdf_sdf.core.cli.inputs import is_stdin
 from urdf_sdf.core.cli.output import OutputError, write_output
 from urdf_sdf.core.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
@@ -92,11 +93,10 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
             try:
                 data, diagnostics = convert(item, sources)
                 diagnostics = list(diagnostics)
-            except Exception as exc:  # a bug must not stop the other files
-                data, diagnostics = None, [Diagnostic(
-                    Code.PARSING_ERROR, Severity.ERROR,
-                    f"internal error while converting: {type(exc).__name__}: {exc}",
-                    str(item.source))]
+            except Exception as exc:  # a bug of ours must not stop the other files
+                if debugging():
+                    raise
+                data, diagnostics = None, [internal_error(exc, str(item.source))]
             if data is not None and not any(d.is_error for d in diagnostics):
                 target = out_dir / item.output
                 try:
@@ -110,9 +110,11 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
                     outcome = Outcome(item, "failed", diagnostics, None, sources)
             else:
                 if not any(d.is_error for d in diagnostics):
-                    diagnostics.append(Diagnostic(Code.PARSING_ERROR, Severity.ERROR,
-                                                  "conversion produced nothing",
-                                                  str(item.source)))
+                    diagnostics.append(Diagnostic(Code.INTERNAL_ERROR, Severity.ERROR,
+                                                  "internal error: the conversion produced "
+                                                  "nothing and reported no error; this is a bug "
+                                                  "in urdf-sdf: please report it with the input "
+                                                  "file", str(item.source)))
                 outcome = Outcome(item, "failed", diagnostics, None, sources)
             outcomes.append(outcome)
             shown = visible(outcome.diagnostics, quiet)

@@ -15,12 +15,13 @@ from typing import List, Optional
 
 import typer
 
-from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.core.cli.options import QUIET_OPTION, short_lived_process, version_option
-from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.graph import graph_command
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.options import QUIET_OPTION, STRICT_OPTION, policy, version_option
 from urdf_sdf.core.cli.output import OutputError, write_output
 from urdf_sdf.core.cli.printing import print_document
+from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.graph import Kind
@@ -42,11 +43,14 @@ def _options(version: bool = version_option("urdf-sdf")) -> None:
     """Inspect and check robot descriptions (SDFormat and URDF)."""
 
 
-def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines | None = None):
+def _context(paths: Optional[List[Path]], strict: bool) -> Context:
+    """Search paths from ``--path`` and the environment; ``--strict``'s policy."""
+    return Context.from_environment([str(p) for p in paths or []], policy(strict))
+
+
+def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines, strict: bool):
     """Load a FILE argument (``-``: standard input; ``*.xacro``: expanded first)."""
-    context = Context.from_environment([str(p) for p in paths or []])
-    return load_input(file, context, sources if sources is not None
-                              else SourceLines())
+    return load_input(file, _context(paths, strict), sources)
 
 
 def _print_diagnostics(result, stream, sources: SourceLines | None = None,
@@ -58,10 +62,11 @@ def _print_diagnostics(result, stream, sources: SourceLines | None = None,
 def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
            quiet: bool = QuietOption,
+           strict: bool = STRICT_OPTION,
            path: Optional[List[Path]] = PathOption) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
     sources = SourceLines()
-    result = _load(file, path, sources)
+    result = _load(file, path, sources, strict)
     report = frames_report(result)
     if as_json:
         print(json.dumps(report))
@@ -92,10 +97,11 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
                                        help="Print one JSON object for machines: {ok, file, "
                                             "valid, diagnostics, parity}."),
           quiet: bool = QuietOption,
+          strict: bool = STRICT_OPTION,
           path: Optional[List[Path]] = PathOption) -> None:
     """Validate a file; print diagnostics as file:line: error[CODE]: message and the source line."""
     sources = SourceLines()
-    result = _load(file, path, sources)
+    result = _load(file, path, sources, strict)
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)
@@ -152,11 +158,13 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
                                             help="Random joint configurations to compare."),
          seed: int = typer.Option(0, "--seed", help="Seed of the random configurations."),
          as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
+         strict: bool = STRICT_OPTION,
          path: Optional[List[Path]] = PathOption) -> None:
-    """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not."""
+    """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not
+    (with --strict, a description that loads with warnings does not load)."""
     if is_stdin(a) and is_stdin(b):
         raise typer.BadParameter("only one of A and B can be '-' (standard input)")
-    context = Context.from_environment([str(p) for p in path or []])
+    context = _context(path, strict)
     sources = SourceLines()
     differences = diff_results(load_input(a, context, sources),
                                load_input(b, context, sources),
@@ -181,10 +189,11 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
                   preserve_includes: bool = typer.Option(False, "--preserve-includes",
                                                          help="Keep <include> elements instead "
                                                               "of inlining the models."),
+                  strict: bool = STRICT_OPTION,
                   path: Optional[List[Path]] = PathOption) -> None:
     """Print the composed model as one SDFormat file, every <include> inlined (like
     `gz sdf -p`); diagnostics go to stderr."""
-    context = Context.from_environment([str(p) for p in path or []])
+    context = _context(path, strict)
     data, diagnostics = print_document(file, context, preserve_includes)
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)
@@ -207,19 +216,19 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
                                                      "for DOT text; .svg, .png or .pdf rendered "
                                                      "by Graphviz's dot program."),
           quiet: bool = QuietOption,
+          strict: bool = STRICT_OPTION,
           path: Optional[List[Path]] = PathOption) -> None:
     """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
     DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
     sources = SourceLines()
     raise typer.Exit(graph_command(
         file, kind, output, path,
-        loader=lambda f, p: _load(f, p, sources),
+        loader=lambda f, p: _load(f, p, sources, strict),
         report=lambda result, stream: _print_diagnostics(result, stream, sources, quiet)))
 
 
 def main() -> None:
-    short_lived_process()
-    app()
+    run_command("urdf-sdf", app)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import gc
 import typer
 
 from urdf_sdf import __version__
+from urdf_sdf.core.diagnostics import Policy
 
 
 def package_version() -> str:
@@ -29,7 +30,14 @@ def short_lived_process() -> None:
     gc.disable()
 
 
+def policy(strict: bool) -> Policy:
+    """The diagnostics policy of ``--strict``: warnings become errors."""
+    return Policy(warnings_as_errors=strict)
+
+
 # Options the commands share (typer accepts one OptionInfo as the default of many).
+STRICT_OPTION = typer.Option(False, "--strict",
+                             help="Treat warnings as errors: exit 1 and write nothing.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
 XACRO_ARG_OPTION = typer.Option(None, "--xacro-arg", metavar="NAME:=VALUE",
                                 help="Argument for a .xacro input (repeatable).")

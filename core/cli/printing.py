@@ -47,7 +47,7 @@ from urdf_sdf.core.compose.rules import (ADDED_CHILDREN, OVERRIDES, TOP_LEVEL,
                                          claimed_by_custom_parsers, is_merge)
 from urdf_sdf.core.compose.uri import resolve_uri
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.loader import load
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.sdf import ReadState, child, child_text
@@ -100,6 +100,7 @@ def print_document(path: str | Path, context: Context,
     diagnostics = Diagnostics()
     _extend_unique(diagnostics, found)
     _extend_unique(diagnostics, load(path, context).diagnostics)
+    diagnostics = context.policy.apply(diagnostics)
     if root is None or diagnostics.has_errors:
         return None, diagnostics
     return to_bytes(root), diagnostics
@@ -189,7 +190,7 @@ class _Flattener:
         return printed
 
     def warn(self, message: str, file: str, el) -> None:
-        self.diagnostics.warning(Code.WARNING, message, file, el.sourceline)
+        self.diagnostics.warning_at(Code.WARNING, message, source_of(el, file))
 
     def _include(self, include, state: ReadState) -> _Inline | None:
         uri = child_text(include, "uri")

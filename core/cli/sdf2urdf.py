@@ -21,12 +21,13 @@ import typer
 
 from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
 from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, XACRO_ARG_OPTION,
-                                       short_lived_process, version_option)
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
+                                       XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
-from urdf_sdf.core.context import Context
 from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.context import Context
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
 app = typer.Typer(add_completion=False, help="Convert SDFormat to URDF.")
@@ -96,6 +97,7 @@ def main_command(
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
+        strict: bool = STRICT_OPTION,
         version: bool = version_option(PROG),
 ) -> None:
     """Convert SDFormat to URDF."""
@@ -107,7 +109,8 @@ def main_command(
     if not is_stdin(sdf) and sdf.is_dir():
         out_dir = check_batch_output(output, PROG)
         items, model_parents = discover(sdf, out_dir)
-        context = Context.from_environment(extra + [str(p) for p in model_parents])
+        context = Context.from_environment(extra + [str(p) for p in model_parents],
+                                           policy(strict))
         code = run_batch(
             items, out_dir,
             lambda item, sources: convert_file(item.source, options, context, mappings,
@@ -115,15 +118,15 @@ def main_command(
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
     sources = SourceLines()
-    data, diagnostics = convert_file(sdf, options, Context.from_environment(extra), mappings,
+    data, diagnostics = convert_file(sdf, options, Context.from_environment(extra, policy(strict)),
+                                     mappings,
                                      sources)
     raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
                                                quiet, as_json))
 
 
 def main() -> None:
-    short_lived_process()
-    app()
+    run_command(PROG, app)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,11 @@ import typer
 
 from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
 from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
                                       xacro_available)
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, XACRO_ARG_OPTION,
-                                       short_lived_process, version_option)
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
+                                       XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.context import Context
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
@@ -36,9 +37,9 @@ XACRO_SUFFIX = ".urdf.xacro"
 
 
 def convert_file(path: Path, options: Options, mappings: dict[str, str],
-                 sources: SourceLines):
+                 sources: SourceLines, context: Context | None = None):
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``."""
-    result = load_input(path, Context(), sources, mappings)
+    result = load_input(path, context if context is not None else Context(), sources, mappings)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
@@ -96,9 +97,11 @@ def main_command(
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
+        strict: bool = STRICT_OPTION,
         version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
+    context = Context(policy=policy(strict))
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
     options = Options(relative, sdf_version, lump_fixed, uri_scheme)
@@ -108,18 +111,17 @@ def main_command(
         items = discover(urdf, out_dir)
         code = run_batch(
             items, out_dir,
-            lambda item, sources: convert_file(item.source, options, mappings, sources),
+            lambda item, sources: convert_file(item.source, options, mappings, sources, context),
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
     sources = SourceLines()
-    data, diagnostics = convert_file(urdf, options, mappings, sources)
+    data, diagnostics = convert_file(urdf, options, mappings, sources, context)
     raise typer.Exit(finish_conversion(PROG, urdf, data, diagnostics, output, sources,
                                                quiet, as_json))
 
 
 def main() -> None:
-    short_lived_process()
-    app()
+    run_command(PROG, app)
 
 
 if __name__ == "__main__":

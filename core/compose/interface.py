@@ -99,14 +99,14 @@ def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | N
         interface = parser(include, errors)
         for error in errors:
             code, message = error if isinstance(error, tuple) else (Code.ELEMENT_INVALID, error)
-            sub.error(code, f"custom parser for [{uri}]: {message}", state.file, el.sourceline)
+            sub.error_at(code, f"custom parser for [{uri}]: {message}", state.src(el))
         if errors:
             return None
         if interface is not None:
             bad = find_scoped_name(interface)
             if bad is not None:
-                sub.error(Code.RESERVED_NAME, f"custom parser for [{uri}] returned the model "
-                          f"name [{bad}], which contains '::'", state.file, el.sourceline)
+                sub.error_at(Code.RESERVED_NAME, f"custom parser for [{uri}] returned the model "
+                             f"name [{bad}], which contains '::'", state.src(el))
                 return None
             return interface_to_model(interface, state.src(el), path)
     return None

@@ -32,10 +32,10 @@ class Builder:
         self.urdf = False
 
     def error(self, code: Code, message: str, source) -> None:
-        self.diagnostics.error(code, message, source.file, source.line)
+        self.diagnostics.error_at(code, message, source)
 
     def warning(self, code: Code, message: str, source) -> None:
-        self.diagnostics.warning(code, message, source.file, source.line)
+        self.diagnostics.warning_at(code, message, source)
 
     # ---- phase 2: scopes and names -------------------------------------------------
 

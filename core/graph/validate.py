@@ -41,8 +41,8 @@ def resolve_attached(graph: FrameGraph, diagnostics: Diagnostics) -> None:
             if state[current] == ACTIVE:
                 cycle = path[path.index(current):]
                 names = " -> ".join(vertices[v].scoped_name for v in cycle + [current])
-                diagnostics.error(Code.FRAME_ATTACHED_TO_CYCLE, f"attached_to cycle: {names}",
-                                  vertices[current].source.file, vertices[current].source.line)
+                diagnostics.error_at(Code.FRAME_ATTACHED_TO_CYCLE, f"attached_to cycle: {names}",
+                                     vertices[current].source)
                 break
             vertex = vertices[current]
             state[current] = ACTIVE
@@ -104,8 +104,8 @@ def check_relative_cycles(graph: FrameGraph, diagnostics: Diagnostics) -> None:
                     cycle = on_stack[on_stack.index(dep):]
                     names = " -> ".join(vertices[v].scoped_name for v in cycle + [dep])
                     src = vertices[dep].source
-                    diagnostics.error(Code.POSE_RELATIVE_TO_CYCLE,
-                                      f"relative_to cycle: {names}", src.file, src.line)
+                    diagnostics.error_at(Code.POSE_RELATIVE_TO_CYCLE,
+                                         f"relative_to cycle: {names}", src)
                     broken.update(cycle)
                 elif dep in broken:
                     broken.add(vid)
@@ -136,9 +136,9 @@ def check_joints(graph: FrameGraph, diagnostics: Diagnostics) -> None:
         child_link = graph.attached_link.get(vertex.attached_to) \
             if vertex.attached_to is not None else None
         if child_link is not None and graph.vertices[child_link].kind is Kind.WORLD:
-            diagnostics.error(Code.JOINT_CHILD_LINK_INVALID, f"the child [{joint.child}] of joint "
-                              f"[{joint.name}] resolves to world, which cannot be a child",
-                              joint.source.file, joint.source.line)
+            diagnostics.error_at(Code.JOINT_CHILD_LINK_INVALID, f"the child [{joint.child}] of "
+                                 f"joint [{joint.name}] resolves to world, which cannot be a "
+                                 "child", joint.source)
             continue
         if vertex.parent is None or child_link is None or joint.parent == joint.child:
             continue
@@ -146,11 +146,11 @@ def check_joints(graph: FrameGraph, diagnostics: Diagnostics) -> None:
             continue
         parent_link = graph.attached_link.get(vertex.parent)
         if parent_link is not None and parent_link == child_link:
-            diagnostics.error(Code.JOINT_PARENT_SAME_AS_CHILD,
-                              f"joint [{joint.name}] has parent frame [{joint.parent}] and child "
-                              f"frame [{joint.child}] that both resolve to "
-                              f"[{graph.vertices[child_link].scoped_name}]; they must resolve to "
-                              "different links", joint.source.file, joint.source.line)
+            diagnostics.error_at(Code.JOINT_PARENT_SAME_AS_CHILD,
+                                 f"joint [{joint.name}] has parent frame [{joint.parent}] and "
+                                 f"child frame [{joint.child}] that both resolve to "
+                                 f"[{graph.vertices[child_link].scoped_name}]; they must resolve "
+                                 "to different links", joint.source)
 
 
 def validate_graph(graph: FrameGraph, diagnostics: Diagnostics) -> None:

@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from urdf_sdf.core.read import values
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.custom import qname
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.inertia import inertia_problem
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
                                  Link, Material, Mimic, Model, PoseSpec, Shape, Source, World)
 from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read import values
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
@@ -52,13 +52,13 @@ class ReadState:
     include_reader: Callable[[Any, "ReadState", Any], None] | None = None
 
     def src(self, el) -> Source:
-        return Source(self.file, el.sourceline if el is not None else None)
+        return source_of(el, self.file)
 
     def error(self, code: Code, message: str, el=None) -> None:
-        self.diagnostics.error(code, message, self.file, el.sourceline if el is not None else None)
+        self.diagnostics.error_at(code, message, source_of(el, self.file))
 
     def warning(self, code: Code, message: str, el=None) -> None:
-        self.diagnostics.warning(code, message, self.file, el.sourceline if el is not None else None)
+        self.diagnostics.warning_at(code, message, source_of(el, self.file))
 
     def read_include(self, el, parent) -> None:
         """Add what ``<include>`` ``el`` brings to ``parent`` (a Model or World)."""

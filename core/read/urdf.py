@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.inertia import inertia_problem
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
                                  Material, Mimic, Model, PoseSpec, Shape, Source)
@@ -40,14 +40,13 @@ class UrdfState:
     diagnostics: Diagnostics
 
     def src(self, el) -> Source:
-        return Source(self.file, el.sourceline if el is not None else None)
+        return source_of(el, self.file)
 
     def error(self, code: Code, message: str, el) -> None:
-        self.diagnostics.error(code, message, self.file, el.sourceline if el is not None else None)
+        self.diagnostics.error_at(code, message, source_of(el, self.file))
 
     def warning(self, code: Code, message: str, el) -> None:
-        self.diagnostics.warning(code, message, self.file,
-                                 el.sourceline if el is not None else None)
+        self.diagnostics.warning_at(code, message, source_of(el, self.file))
 
 
 def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
@@ -267,9 +266,9 @@ def rename_joints_named_like_links(joints: dict[str, Joint], links: dict[str, Li
         taken.add(new)
         joint.urdf_name, joint.name = name, new
         renamed[name] = new
-        state.diagnostics.warning(Code.NAME_RENAMED, f"joint [{name}] has the name of a link; "
-                                  f"its frame is called [{new}] (the URDF name is kept for "
-                                  "conversions back to URDF)", state.file, joint.source.line)
+        state.diagnostics.warning_at(Code.NAME_RENAMED, f"joint [{name}] has the name of a "
+                                     f"link; its frame is called [{new}] (the URDF name is kept "
+                                     "for conversions back to URDF)", joint.source)
     if not renamed:
         return joints
     for joint in joints.values():
@@ -367,9 +366,9 @@ def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str,
     for joint in joints.values():
         if joint.child in parent_joint:
             first = parent_joint[joint.child]
-            state.diagnostics.error(Code.URDF_MULTIPLE_PARENTS, f"link [{joint.child}] is the "
-                                    f"child of joints [{first.name}] and [{joint.name}]; a URDF "
-                                    "is a tree", state.file, joint.source.line)
+            state.diagnostics.error_at(Code.URDF_MULTIPLE_PARENTS, f"link [{joint.child}] is the "
+                                       f"child of joints [{first.name}] and [{joint.name}]; a "
+                                       "URDF is a tree", joint.source)
             continue
         parent_joint[joint.child] = joint
     roots = [name for name in links if name not in parent_joint]
@@ -406,9 +405,9 @@ def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str,
         if current in seen:
             closing = parent_joint[current]
             loop = seen[seen.index(current):]
-            state.diagnostics.error(Code.URDF_KINEMATIC_LOOP, f"joint [{closing.name}] closes a "
-                                    f"kinematic loop through links [{', '.join(loop)}]",
-                                    state.file, closing.source.line)
+            state.diagnostics.error_at(Code.URDF_KINEMATIC_LOOP, f"joint [{closing.name}] closes "
+                                       f"a kinematic loop through links [{', '.join(loop)}]",
+                                       closing.source)
 
 
 def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]) -> None:

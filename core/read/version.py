@@ -2,7 +2,7 @@
 ``<sdf version=...>`` root that the reader, composition and ``urdf-sdf print`` share."""
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 
 Version = tuple[int, int]
 
@@ -37,18 +37,18 @@ def sdf_root_version(root, file: str | None, diagnostics: Diagnostics) -> Versio
     that must not read on checks :func:`supported_version` itself.
     """
     if root.tag != "sdf":
-        diagnostics.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> "
-                          "(this is not an SDFormat file)", file, root.sourceline)
+        diagnostics.error_at(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> "
+                             "(this is not an SDFormat file)", source_of(root, file))
         return None
     text = root.get("version")
     if text is None:
-        diagnostics.error(Code.FILE_READ, "<sdf> has no version attribute", file,
-                          root.sourceline)
+        diagnostics.error_at(Code.FILE_READ, "<sdf> has no version attribute",
+                             source_of(root, file))
         return None
     version = supported_version(text)
     if version is None:
-        diagnostics.error(Code.VERSION_UNSUPPORTED,
-                          f"SDFormat version {text!r} is not one this reader supports "
-                          f"(1.0 to {version_text(NEWEST_VERSION)})", file, root.sourceline)
+        diagnostics.error_at(Code.VERSION_UNSUPPORTED,
+                             f"SDFormat version {text!r} is not one this reader supports "
+                             f"(1.0 to {version_text(NEWEST_VERSION)})", source_of(root, file))
         return NEWEST_VERSION
     return version
