@@ -57,6 +57,7 @@ class Code(str, enum.Enum):
     # Our own codes.
     INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug of ours, never the input's fault
     XML_UNSAFE = "XML_UNSAFE"
+    XML_REPAIRED = "XML_REPAIRED"  # warning: a slip every robot tool tolerates, read anyway
     VERSION_UNSUPPORTED = "VERSION_UNSUPPORTED"
     NAME_RENAMED = "NAME_RENAMED"
     INCLUDE_CYCLE = "INCLUDE_CYCLE"
@@ -69,6 +70,7 @@ class Code(str, enum.Enum):
     # Command lines (core.cliutil): xacro expansion, batch outputs.
     XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
     XACRO_ERROR = "XACRO_ERROR"
+    XACRO_NOT_EXPANDED = "XACRO_NOT_EXPANDED"  # a .urdf that still holds xacro markup
     FILE_WRITE = "FILE_WRITE"
     # URDF parity rules (core.parity).
     URDF_PARITY_NESTED_MODEL = "URDF_PARITY_NESTED_MODEL"

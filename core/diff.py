@@ -9,7 +9,8 @@ Compares, in any mix of URDF and SDFormat:
   holds a frame-made link on one side is not a difference;
 * every named frame's pose at the zero configuration and at ``configurations``
   seeded random configurations;
-* inertials (mass, centre of mass and inertia tensor in the reference frame);
+* inertials (mass, centre of mass and inertia tensor in the reference frame), each
+  format's default for a link without one (URDF: no mass; SDFormat: mass 1, unit inertia);
 * visual and collision geometry and poses, per link in order.
 
 Poses are compared relative to a common reference: the first root link of A when
@@ -30,8 +31,9 @@ import numpy as np
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import KinematicTree, build_tree
+from urdf_sdf.core.kinematics import KinematicTree, build_tree, joint_kind, unbounded
 from urdf_sdf.core.loader import LoadResult, load
+from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
 
 REVOLUTE_TYPES = ("revolute", "continuous")
@@ -85,14 +87,16 @@ class Description:
         return set(self.tree.links) | set(self.frames)
 
     def frame_made_links(self) -> set[str]:
-        """URDF links that stand for an SDF frame: massless, childless, on a fixed joint."""
-        made = set()
-        for name in self.tree.links:
+        """URDF links that stand for SDF frames: massless, shapeless links on fixed joints
+        whose children all stand for frames too (a chain of dummy links)."""
+        made: set[str] = set()
+        for name in reversed(self.tree.links_in_tree_order()):  # children first
             joint = self.tree.parent_joint.get(name)
             link = self.link(name)
             massless = link is not None and (link.inertial is None or link.inertial.mass == 0)
-            if joint is not None and joint.type == "fixed" and name not in self.tree.children \
-                    and massless and not link.visuals and not link.collisions:
+            if joint is not None and joint.type == "fixed" and massless \
+                    and not link.visuals and not link.collisions \
+                    and all(j.child in made for j in self.tree.children.get(name, ())):
                 made.add(name)
         return made
 
@@ -208,7 +212,7 @@ def compare_joints(da: Description, db: Description, reference, tol: float,
             out.append(Difference("joints", name, f"only in {label}"))
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
-        if ja.type != jb.type:
+        if joint_kind(ja) != joint_kind(jb):
             out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B"))
         if (ja.parent, ja.child) != (jb.parent, jb.child):
             out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
@@ -243,18 +247,18 @@ def limit_values(joint) -> dict[str, float | None]:
     if limit is None or joint.type not in ("revolute", "prismatic", "continuous"):
         return {}
     values = {"effort": limit.effort, "velocity": limit.velocity}
-    if joint.type != "continuous":
+    if joint_kind(joint) != "continuous":
         values.update(lower=limit.lower, upper=limit.upper)
-    return values
+    return {key: unbounded(value, key) for key, value in values.items()}
 
 
 def compare_limits(ja, jb, tol, out) -> None:
     la, lb = limit_values(ja), limit_values(jb)
     for key in sorted(set(la) | set(lb)):
         va, vb = la.get(key), lb.get(key)
-        if va is None or vb is None:
+        if va is None or vb is None or va == vb:
             continue
-        if abs(va - vb) > tol:
+        if not abs(va - vb) <= tol:
             out.append(Difference("joints", ja.name, f"limit {key} {va!r} in A, {vb!r} in B"))
     mimic_a = getattr(ja.element, "mimic", None)
     mimic_b = getattr(jb.element, "mimic", None)
@@ -344,11 +348,20 @@ def compare_poses(da, db, q, reference, tol, out, reported: set[str]) -> None:
                                   "in B"))
 
 
+def default_inertial(description: Description) -> Inertial:
+    """What a link without ``<inertial>`` means in the description's format: no mass at
+    all in URDF (the URDF specification), mass 1 with a unit inertia at the link origin in
+    SDFormat (its specification's defaults)."""
+    if description.result.document.format == "urdf":
+        return Inertial(mass=0.0, ixx=0.0, iyy=0.0, izz=0.0)
+    return Inertial()
+
+
 def inertial_in_root(description: Description, name: str, poses) -> tuple | None:
     link = description.link(name)
-    if link is None or link.inertial is None:
+    if link is None:
         return None
-    inertial = link.inertial
+    inertial = link.inertial if link.inertial is not None else default_inertial(description)
     frame = poses[name] * description.result.pose_in_link(description.scope.prefix + name,
                                                            inertial.pose)
     tensor = np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
@@ -370,11 +383,8 @@ def compare_inertials(da, db, reference, tol, out) -> None:
     pb = relative_to_reference(db.body_poses(), reference[1])
     for name in sorted(set(da.tree.links) & set(db.tree.links)):
         ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
-        if ia is None and ib is None:
-            continue
-        if (ia is None) != (ib is None):
-            out.append(Difference("inertial", name, "has an inertial on one side only"))
-            continue
+        if ia is None or ib is None:
+            continue  # a link made by an approximation, with no element behind it
         if abs(ia[0] - ib[0]) > tol:
             out.append(Difference("inertial", name, f"mass {ia[0]!r} in A, {ib[0]!r} in B"))
         if np.abs(ia[1] - ib[1]).max() > tol:

@@ -7,6 +7,7 @@ and ``X_JC`` the child link frame in the joint frame (identity for URDF).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.custom import custom_joints
@@ -54,6 +55,19 @@ class KinematicTree:
     @property
     def roots(self) -> list[str]:
         return [name for name in self.links if name not in self.parent_joint]
+
+    def links_in_tree_order(self) -> list[str]:
+        """Links each after its parent, breadth first from the roots (and the world's
+        children); links on a loop without a root come last, in document order."""
+        order = [name for name in self.roots]
+        order += [j.child for j in self.children.get(WORLD, []) if j.child not in order]
+        placed = set(order)
+        for name in order:  # grows while it is walked
+            for joint in self.children.get(name, []):
+                if joint.child not in placed:
+                    placed.add(joint.child)
+                    order.append(joint.child)
+        return order + [name for name in self.links if name not in placed]
 
     def loop_joints(self) -> list[KinematicJoint]:
         """Joints that close a kinematic loop: a second parent of a link, or a cycle."""
@@ -232,3 +246,32 @@ def _kinematic_joint(result, view: _ScopeView, vertex, parent_link: int,
     return KinematicJoint(view.name(vertex.id), vertex.element.type, parent_name,
                           view.name(child_link), X_PJ, X_JC,
                           [a for a in axes if a is not None], vertex.element, vertex.id)
+
+
+# SDFormat's "no limit": position limits beyond +-1e16 and negative effort or velocity;
+# sdf2urdf writes 1e+16 where URDF needs a number.
+UNLIMITED = 1e16
+
+
+def unbounded(value: float | None, key: str) -> float | None:
+    """A limit as a number, every spelling of "no limit" as an infinity."""
+    if value is None:
+        return None
+    if key in ("effort", "velocity") and (value < 0 or value >= UNLIMITED):
+        return math.inf
+    if key == "lower" and value <= -UNLIMITED:
+        return -math.inf
+    if key == "upper" and value >= UNLIMITED:
+        return math.inf
+    return value
+
+
+def joint_kind(joint: KinematicJoint) -> str:
+    """The joint type, a revolute joint without position limits counted as continuous."""
+    if joint.type == "revolute":
+        limit = getattr(joint.element, "limit", None)
+        lower = unbounded(limit.lower if limit is not None else None, "lower")
+        upper = unbounded(limit.upper if limit is not None else None, "upper")
+        if lower in (None, -math.inf) and upper in (None, math.inf):
+            return "continuous"
+    return joint.type

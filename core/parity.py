@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, Vertex
 from urdf_sdf.core.kinematics import build_tree
@@ -47,9 +48,10 @@ RULES = {
     "URDF_PARITY_AXIS_FRAME": "A URDF axis is expressed in the joint frame: xyz/@expressed_in "
                               "must be empty (or the joint itself).",
     "URDF_PARITY_FRAME_POSE": "A frame becomes a fixed joint whose origin is the frame in its "
-                              "attached link: its pose must be relative_to that link (directly "
-                              "or through frames), with at most one non-identity pose on the "
-                              "way.",
+                              "attached link (or in the frame it is attached to, which becomes "
+                              "a link too): its pose must be relative_to that link or frame "
+                              "(directly or through frames), with at most one non-identity "
+                              "pose on the way.",
 }
 
 
@@ -251,16 +253,46 @@ def check_child_link(graph, scope, joint, child_at_joint: dict, report: ParityRe
                    f"its joint [{joint.name}]: " + RULES["URDF_PARITY_CHILD_LINK_POSE"])
 
 
-def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityReport) -> None:
+def is_lumped_joint_frame(vertex: Vertex) -> bool:
+    """A frame urdf2sdf --lump-fixed made of a lumped joint (its link's frame brings the
+    joint back in URDF, so it is no URDF link of its own)."""
+    xml = getattr(vertex.element, "xml", None)
+    return xml is not None and xml.get(qname("lumped")) == "joint"
+
+
+def frame_parent(graph, vertex: Vertex) -> int | None:
+    """Where a frame hangs in URDF, where it becomes a massless link on a fixed joint: the
+    frame it is attached to when that frame becomes such a link too (a chain of dummy
+    links stays a chain), else its attached link; None when no link carries it."""
     link = graph.attached_link.get(vertex.id)
     if link is None or graph.vertices[link].kind is not Kind.LINK:
+        return None
+    target, seen = vertex.attached_to, set()
+    while target is not None and target not in seen:
+        seen.add(target)
+        candidate = graph.vertices[target]
+        if candidate.kind is not Kind.FRAME:
+            break
+        if not is_lumped_joint_frame(candidate):
+            return target
+        target = candidate.attached_to
+    return link
+
+
+def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityReport) -> None:
+    parent = frame_parent(graph, vertex)
+    if parent is None:
         return
-    targets = link_equivalents(graph, vertex.scope, link, child_at_joint)
+    if graph.vertices[parent].kind is Kind.LINK:
+        targets = link_equivalents(graph, vertex.scope, parent, child_at_joint)
+    else:
+        targets = {parent}
     specs = relative_chain(graph, vertex, targets, passes_on)
     ok, spec = single_pose(specs) if specs is not None else (False, None)
     if ok:
         report.copyable[vertex.scoped_name[len(vertex.scope.prefix):]] = spec
     else:
+        what = "link" if graph.vertices[parent].kind is Kind.LINK else "parent frame"
         report.add("URDF_PARITY_FRAME_POSE", vertex, f"frame [{vertex.name}] is not posed "
-                   f"relative to its link [{graph.vertices[link].scoped_name}]: "
+                   f"relative to its {what} [{graph.vertices[parent].scoped_name}]: "
                    + RULES["URDF_PARITY_FRAME_POSE"])

@@ -14,6 +14,7 @@ errors, or with ``approximate`` documented approximations with a warning each.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -21,15 +22,16 @@ from lxml import etree
 from urdf_sdf.core.custom import custom_children, plain_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree
-from urdf_sdf.core.model import Link, PoseSpec, Shape
-from urdf_sdf.core.parity import check_parity
+from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, joint_kind
+from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
+from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import numbers_text
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
 
+NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 
@@ -265,8 +267,8 @@ class UrdfWriter:
         if link is None:
             return  # a massless link made by an approximation
         X_UL = self.urdf_frame.get(link_name, IDENTITY)
-        if link.inertial is not None:
-            self.write_inertial(link_el, link, link_name, X_UL)
+        if not has_implicit_inertial(link):
+            self.write_inertial(link_el, link.inertial or Inertial(), link_name, X_UL)
         for shape in link.visuals:
             self.write_shape(link_el, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
@@ -285,8 +287,9 @@ class UrdfWriter:
             return
         computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
 
-    def write_inertial(self, link_el, link: Link, link_name: str, X_UL: Pose) -> None:
-        inertial = link.inertial
+    def write_inertial(self, link_el, inertial: Inertial, link_name: str, X_UL: Pose) -> None:
+        """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
+        inertia at the link origin) written out, since URDF's default is no mass."""
         inertial_el = etree.SubElement(link_el, "inertial")
         self.origin(inertial_el, X_UL, link_name, inertial.pose)
         write_inertial_values(inertial_el, inertial)
@@ -386,7 +389,7 @@ class UrdfWriter:
         xml = getattr(joint.element, "xml", None)
         urdf_name = xml.get(qname("name")) if xml is not None else None
         joint_el = etree.SubElement(robot, "joint", name=urdf_name or self.name(joint.name),
-                                    type=joint.type)
+                                    type=urdf_joint_type(joint))
         self.joint_origin(joint_el, joint)
         etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
         etree.SubElement(joint_el, "child", link=self.name(joint.child))
@@ -406,11 +409,17 @@ class UrdfWriter:
         computed_origin(joint_el, X_UP * joint.X_PJ)
 
     def write_axis(self, joint_el, joint: KinematicJoint) -> None:
+        """``<axis>``: the SDF text when it is this joint's axis, in the joint frame and of
+        unit length; else the unit axis computed (an approximation's second axis, an axis
+        expressed in another frame, a vector that was not normalised)."""
         axis = joint.axes[0]
-        source_axes = getattr(joint.element, "axes", [])
         text = None
-        if source_axes and source_axes[0].expressed_in is None and source_axes[0].xyz_text:
-            text = " ".join(source_axes[0].xyz_text.split())
+        for source in getattr(joint.element, "axes", [])[:1]:
+            written = parse_numbers(source.xyz_text)
+            if source.expressed_in is None and written is not None and \
+                    abs(math.fsum(v * v for v in written) - 1.0) <= 1e-12 and \
+                    math.dist(written, axis) <= 1e-12:
+                text = " ".join(source.xyz_text.split())
         etree.SubElement(joint_el, "axis", xyz=text or numbers_text(axis))
 
     def write_limits(self, joint_el, joint: KinematicJoint) -> None:
@@ -418,23 +427,32 @@ class UrdfWriter:
         limit = getattr(element, "limit", None)
         write_dynamics(joint_el, getattr(element, "dynamics", None))
         if joint.type in ("revolute", "prismatic", "continuous") and (
-                limit is not None or joint.type != "continuous"):
+                limit is not None or urdf_joint_type(joint) != "continuous"):
             texts = limit.texts if limit is not None else {}
             attributes = {}
-            if joint.type != "continuous":
+            if urdf_joint_type(joint) != "continuous":
                 attributes["lower"] = texts.get("lower", "-1e+16")
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
-                if key in texts:
-                    attributes[key] = texts[key]
-                else:
-                    attributes[key] = "0"
-                    self.warn(f"joint [{joint.name}] has no <{key}> limit; URDF requires one, "
-                              f"written as 0", joint.element.source)
+                attributes[key] = self.rate_limit(joint, key, texts.get(key))
             etree.SubElement(joint_el, "limit", **attributes)
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
             write_mimic(joint_el, self.name(mimic.joint), mimic)
+
+    def rate_limit(self, joint: KinematicJoint, key: str, text: str | None) -> str:
+        """URDF's required effort or velocity limit. SDF's "not enforced" (no element, or a
+        negative value) becomes 1e+16: never negative (Drake aborts on it) nor 0 (a zero
+        velocity limit locks the joint in Gazebo); urdfdom, libsdformat and Drake all read
+        1e+16 as no limit, and none of them reads "inf"."""
+        value = parse_numbers(text)
+        if value is not None and len(value) == 1 and value[0] >= 0:
+            return text
+        said = "no" if text is None else f"the <{key}> {text}, that is no"
+        self.warn(f"joint [{joint.name}] has {said} <{key}> limit; URDF requires one: written "
+                  f"as {NO_RATE_LIMIT} (read as no limit by urdfdom, libsdformat and Drake)",
+                  joint.element.source)
+        return NO_RATE_LIMIT
 
     def write_custom_joint(self, robot, joint: KinematicJoint) -> None:
         """A <urdf:joint> restored; its origin follows the SDF poses."""
@@ -473,17 +491,17 @@ class UrdfWriter:
                 yield vertex, vertex.scoped_name[len(prefix):]
 
     def write_frames(self, robot) -> None:
-        """Each explicit frame: a massless link and a fixed joint to its link."""
+        """Each explicit frame: a massless link and a fixed joint to the frame it is
+        attached to (when that one becomes a link too) or to its link."""
         for vertex, name in self.frames():
-            xml = vertex.element.xml
-            if xml is not None and xml.get(qname("lumped")) == "joint":
+            if is_lumped_joint_frame(vertex):
                 continue  # a lumped joint: its link's frame (urdf:joint) brings it back
-            link = self.graph.attached_link.get(vertex.id)
-            if link is None or self.graph.vertices[link].kind is not Kind.LINK:
+            parent = frame_parent(self.graph, vertex)
+            if parent is None:
                 self.warn(f"frame [{name}] is not attached to a link; it is left out",
                           vertex.source)
                 continue
-            link_name = self.graph.vertices[link].scoped_name[len(self.scope.prefix):]
+            parent_name = self.graph.vertices[parent].scoped_name[len(self.scope.prefix):]
             if name in self.link_names:
                 self.warn(f"frame [{name}] has the name of a link; it is left out", vertex.source)
                 continue
@@ -493,12 +511,12 @@ class UrdfWriter:
             joint_name = (vertex.element.xml.get(qname("joint")) if vertex.element.xml is not None
                           else None) or f"{self.name(name)}_joint"
             joint_el = etree.SubElement(robot, "joint", name=joint_name, type="fixed")
-            X_UL = self.urdf_frame.get(link_name, IDENTITY)
-            if name in self.parity.copyable and X_UL == IDENTITY:
+            X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
+            if name in self.parity.copyable and X_UP == IDENTITY:
                 copied_origin(joint_el, self.parity.copyable[name])
             else:
-                computed_origin(joint_el, X_UL * relative_pose(self.graph, vertex.id, link))
-            etree.SubElement(joint_el, "parent", link=self.name(link_name))
+                computed_origin(joint_el, X_UP * relative_pose(self.graph, vertex.id, parent))
+            etree.SubElement(joint_el, "parent", link=self.name(parent_name))
             etree.SubElement(joint_el, "child", link=self.name(name))
 
     def warn_dropped_frames(self) -> None:
@@ -513,6 +531,25 @@ COLLISION_EXTRAS = {"surface", "laser_retro", "max_contacts"}
 VISUAL_EXTRAS = {"transparency", "cast_shadows", "laser_retro", "meta", "plugin", "visibility_flags"}
 MODEL_EXTRAS = {"plugin", "self_collide", "allow_auto_disable", "enable_wind", "gripper"}
 JOINT_EXTRAS = {"physics", "sensor"}
+
+
+def has_implicit_inertial(link: Link) -> bool:
+    """The SDF inertial urdf2sdf wrote for a URDF link without ``<inertial>`` (mass 0,
+    ``urdf:implicit``): the URDF gets no ``<inertial>`` back, as it had none."""
+    inertial_el = link.xml.find("inertial") if link.xml is not None else None
+    return inertial_el is not None and inertial_el.get(qname("implicit")) == "true"
+
+
+def urdf_joint_type(joint: KinematicJoint) -> str:
+    """The URDF type: an SDF revolute joint without position limits is continuous."""
+    return "continuous" if joint_kind(joint) == "continuous" else joint.type
+
+
+def parse_numbers(text: str | None) -> list[float] | None:
+    try:
+        return [float(t) for t in text.split()] if text else None
+    except ValueError:
+        return None
 
 
 def is_rich_material(el) -> bool:

@@ -1,13 +1,42 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures and hooks."""
 from __future__ import annotations
 
 import copy
-import os
 from pathlib import Path
 
 import pytest
 
 from tests.reference import ReferenceUnavailable, find_reference, run_reference
+from tests.support import CheckedDiagnostics, require, shared_dir
+
+# pytester runs the small inline test sessions that check the fixtures below.
+pytest_plugins = ["pytester"]
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "needs_shared(*parts): the case stands in for files of ../shared/PARTS "
+                   "that are missing (tests.support.shared_cases)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    """A ``needs_shared`` case fails (under CI) or skips before its body runs: the files it
+    stands in for are missing. Raised here, it is the test's failure, not a setup error."""
+    marker = item.get_closest_marker("needs_shared")
+    if marker is not None:
+        shared_dir(*marker.args)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Remember whether the test body failed (teardown checks need not pile on)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
 
 
 @pytest.fixture(scope="session")
@@ -17,13 +46,12 @@ def sdf_reference():
     Skips when the reference binary is unavailable, except under CI (``$CI`` set),
     where a missing reference is a failure: CI must never skip the comparison silently.
     """
+    ref, why = None, ""
     try:
         ref = find_reference()
     except ReferenceUnavailable as exc:
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"CI is set but the reference implementation is unavailable: {exc}",
-                        pytrace=False)
-        pytest.skip(f"reference implementation unavailable: {exc}")
+        why = str(exc)
+    require(ref is not None, "the reference implementation (build/sdf_reference)", why)
     cache: dict[Path, dict] = {}
 
     def run(path) -> dict:
@@ -34,3 +62,16 @@ def sdf_reference():
 
     run.binary = ref.binary
     return run
+
+
+@pytest.fixture
+def diagnostics_checked(request):
+    """Diagnostics the test must take one by one: ``watch(result)`` registers a LoadResult's
+    (or a Diagnostics list's) diagnostics, ``take_error(code)`` / ``take_warning(code)``
+    remove one (failing when there is none), and the test fails at teardown when any
+    diagnostic it watched was left untaken."""
+    checked = CheckedDiagnostics()
+    yield checked
+    if checked.left and not request.node.stash.get(CALL_FAILED, False):
+        pytest.fail(f"{len(checked.left)} diagnostics left unchecked (take_error or "
+                    f"take_warning each):\n{checked.formatted()}", pytrace=False)

@@ -5,7 +5,8 @@
 1. ``$SDF_REFERENCE`` if set (it must then be an executable file);
 2. ``build/sdf_reference`` under the repository root;
 3. otherwise, when ``g++`` and ``pkg-config sdformat12`` are available, it compiles
-   ``../shared/tools/sdf_reference.cc`` (or ``$SDF_REFERENCE_SOURCE``) into ``build/``.
+   ``tools/sdf_reference.cc`` of the shared directory (``../shared`` or
+   ``$URDF_SDF_SHARED``; or ``$SDF_REFERENCE_SOURCE``) into ``build/``.
 
 ``run_reference(binary, path)`` returns the binary's JSON for one file (see
 ``../shared/conformance/README.md`` for its shape). ``pose_gap`` and
@@ -22,9 +23,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support import SHARED
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BINARY = REPO_ROOT / "build" / "sdf_reference"
-DEFAULT_SOURCE = REPO_ROOT.parent / "shared" / "tools" / "sdf_reference.cc"
+DEFAULT_SOURCE = SHARED / "tools" / "sdf_reference.cc"
 KINDS = ("links", "joints", "frames", "models")
 TIMEOUT = 120
 

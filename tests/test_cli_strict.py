@@ -19,8 +19,9 @@ from urdf_sdf.urdf2sdf import Options, convert_urdf
 HERE = Path(__file__).resolve().parent
 # Loads with one warning: NAME_RENAMED (a joint named like a link).
 LOAD_WARNING = HERE / "fixtures" / "cli" / "strict_load_warning.urdf"
-# Loads cleanly; converting it to URDF warns (no effort and velocity limits).
-CONVERSION_WARNING = HERE.parent / "samples" / "pendulum.sdf"
+# Loads cleanly; converting it to URDF warns (position limits without effort and velocity).
+CONVERSION_WARNING = HERE / "fixtures" / "cli" / "model_tree" / "models" / "pendulum" / \
+    "model.sdf"
 
 UMBRELLA_COMMANDS = [["check"], ["frames"], ["graph"], ["print"], ["diff", str(LOAD_WARNING)]]
 

@@ -28,6 +28,7 @@ from urdf_sdf.core.cli.main import app as umbrella
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from tests.support import xacro_module
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -61,13 +62,7 @@ def run(cmd, **kwargs) -> subprocess.CompletedProcess:
 def xacro_package():
     """The xacro package, installed with the ``test`` extra. Skipped only when genuinely
     unavailable outside CI; under CI (``$CI`` set) a missing package is a failure."""
-    try:
-        import xacro
-    except ImportError as exc:
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"CI is set but the xacro package is missing: {exc}", pytrace=False)
-        pytest.skip("the xacro package is not installed (pip install 'urdf-sdf[xacro]')")
-    return xacro
+    return xacro_module()
 
 
 @pytest.fixture

@@ -12,23 +12,22 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf import Context, frames_report, load
+from tests.support import shared_dir
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 MINIMUM_AGREEMENT = {"libsdformat/sdf": 0.98}
 
 
-def runner_module():
-    spec = importlib.util.spec_from_file_location("conformance_run", SHARED / "run.py")
+def runner_module(conformance: Path):
+    spec = importlib.util.spec_from_file_location("conformance_run", conformance / "run.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@pytest.mark.skipif(not (SHARED / "expected.json").is_file(), reason="../shared not present")
 @pytest.mark.parametrize("prefix", sorted(MINIMUM_AGREEMENT))
 def test_agreement_with_reference(prefix):
-    run = runner_module()
-    expected = json.loads((SHARED / "expected.json").read_text())
+    expected = json.loads(shared_dir("conformance", "expected.json").read_text())
+    run = runner_module(shared_dir("conformance"))
     context = Context(model_paths=run.SEARCH_PATH.split(":"))
     disagreements = []
     cases = {k: v for k, v in expected.items() if k.startswith(prefix)}

@@ -29,6 +29,7 @@ from urdf_sdf.core.write.dot import (GraphKind, format_pose, frame_graph_dot, ki
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.pose import Pose
+from tests.support import graphviz_dot
 
 FIXTURES = Path(__file__).parent / "fixtures" / "graph"
 UPDATE = os.environ.get("UPDATE_GOLDENS", "") not in ("", "0")
@@ -42,19 +43,6 @@ GOLDENS = [(name, kind) for name in ("nested_model_frames.sdf", "arm.urdf",
     ("frame_cycles.sdf", "both"),
 ]
 VALID = [case for case in GOLDENS if case[0] != "frame_cycles.sdf"]
-
-
-def ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
-def require_dot() -> str:
-    dot = shutil.which("dot")
-    if dot is None:
-        if ci():
-            pytest.fail("CI is set but Graphviz 'dot' is not installed", pytrace=False)
-        pytest.skip("Graphviz 'dot' is not installed (apt-get install graphviz)")
-    return dot
 
 
 def load_fixture(name: str):
@@ -439,7 +427,7 @@ def test_failing_dot_leaves_nothing(tmp_path, monkeypatch):
 
 
 def test_dot_accepts_every_golden():
-    dot = require_dot()
+    dot = graphviz_dot()
     for name, kind in GOLDENS:
         text = (FIXTURES / f"{name}.{kind}.dot").read_bytes()
         done = subprocess.run([dot, "-Tsvg"], input=text, capture_output=True, timeout=60)
@@ -457,7 +445,7 @@ def svg_texts(path: Path) -> tuple[etree._Element, list[str]]:
                                   "nested_model_frames.sdf"])
 def test_render_svg_shows_the_names(tmp_path, name):
     """Graphviz draws each name verbatim: nothing lost or interpreted (``\\N``...)."""
-    require_dot()
+    graphviz_dot()
     result = load_fixture(name)
     for kind in ("both", "tree"):
         target = tmp_path / f"{kind}.svg"
@@ -472,7 +460,7 @@ def test_render_svg_shows_the_names(tmp_path, name):
 
 
 def test_render_png_and_pdf(tmp_path):
-    require_dot()
+    graphviz_dot()
     text = frame_graph_dot(load_fixture("world_two_models.sdf"))
     render(text, tmp_path / "graph.png")
     render(text, tmp_path / "graph.PDF")
@@ -576,7 +564,7 @@ def test_graph_command_hooks(tmp_path):
 
 
 def test_graph_command_renders_svg(tmp_path):
-    require_dot()
+    graphviz_dot()
     err = Stream()
     target = tmp_path / "graph.svg"
     assert graph_command(FIXTURES / "world_two_models.sdf", "both", target, None, err) == 0

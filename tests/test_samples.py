@@ -19,7 +19,6 @@ keep the features they are samples of.
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +32,7 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import Description, diff_files
 from urdf_sdf.core.loader import load
 from tests.reference import KINDS, compare_reports
+from tests.support import assert_check_urdf_accepts, sdformat_spec_dir
 from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, undefined_elements
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -47,7 +47,6 @@ PAIRS = {"diff_drive": "1.9", "arm6": "1.11"}
 PHYSICAL = [SAMPLES / f"{name}.{ext}" for name in (*PAIRS, "pendulum")
             for ext in ("urdf", "sdf") if (name, ext) != ("pendulum", "sdf")]
 MASSLESS = {"base_footprint", "camera_optical", "tool0", "tip"}  # footprint root, frame links
-CHECK_URDF = shutil.which("check_urdf") or "/usr/bin/check_urdf"
 TOL = 1e-9
 
 
@@ -70,14 +69,6 @@ def convert(tool: str, source: Path, out: Path, *options: str) -> Path:
     assert proc.returncode == 0, f"{tool} {source.name} {' '.join(options)}: exit " \
                                  f"{proc.returncode}\n{proc.stderr}"
     return out
-
-
-def check_urdf(path: Path) -> None:
-    if not Path(CHECK_URDF).is_file():
-        pytest.skip("check_urdf (liburdfdom-tools) is not installed")
-    proc = run(CHECK_URDF, path)
-    assert proc.returncode == 0 and "Successfully Parsed XML" in proc.stdout, \
-        f"check_urdf {path}: exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
 
 
 def differences(a: Path, b: Path) -> list[str]:
@@ -109,7 +100,7 @@ def test_sample_loads_without_diagnostics(path):
 
 @pytest.mark.parametrize("path", URDF_SAMPLES, ids=sample_id)
 def test_urdf_sample_passes_check_urdf(path):
-    check_urdf(path)
+    assert_check_urdf_accepts(path)
 
 
 REFERENCE_SAMPLES = [p for p in SDF_SAMPLES if sdf_version(p) <= (1, 9)]
@@ -133,9 +124,7 @@ def test_sdf_sample_agrees_with_reference(path, sdf_reference):
 def test_sdf_sample_elements_are_defined_by_sdformat(path):
     """libsdformat 12 accepts undefined elements silently: check them against its specs."""
     version = ".".join(map(str, sdf_version(path)))
-    spec_dir = SPEC_ROOT / version
-    if not (spec_dir / "root.sdf").is_file():
-        pytest.skip(f"no SDFormat {version} descriptions in {SPEC_ROOT}")
+    spec_dir = sdformat_spec_dir(SPEC_ROOT, version)
     assert undefined_elements(path.read_bytes(), Spec(spec_dir)) == []
 
 
@@ -273,7 +262,7 @@ def test_arm6_keeps_its_features():
 def test_urdf_round_trip(path, tmp_path):
     sdf = convert("urdf2sdf", path, tmp_path / f"{path.stem}.sdf", "--relative")
     back = convert("sdf2urdf", sdf, tmp_path / f"{path.stem}.urdf")
-    check_urdf(back)
+    assert_check_urdf_accepts(back)
     assert differences(path, sdf) == []
     assert differences(path, back) == []
 
@@ -281,7 +270,7 @@ def test_urdf_round_trip(path, tmp_path):
 @pytest.mark.parametrize("path", SDF_SAMPLES, ids=sample_id)
 def test_sdf_to_urdf(path, tmp_path):
     urdf = convert("sdf2urdf", path, tmp_path / f"{path.stem}.urdf")
-    check_urdf(urdf)
+    assert_check_urdf_accepts(urdf)
     assert differences(path, urdf) == []
 
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -34,12 +32,14 @@ from urdf_sdf.core.diagnostics import Code, Severity
 from urdf_sdf.core.diff import diff_files
 from urdf_sdf.core.loader import load
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
+from tests.support import (SHARED, assert_check_urdf_accepts, assert_xml_equivalent,
+                           shared_cases, shared_dir)
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "sdf2urdf"
 PARITY = HERE / "fixtures" / "parity"
-SDFORMAT_URDF = HERE.parent.parent / "shared" / "conformance" / "cases" / "sdformat_urdf" / "models"
-CHECK_URDF = shutil.which("check_urdf") or "/usr/bin/check_urdf"
+SDFORMAT_URDF_PARTS = ("conformance", "cases", "sdformat_urdf", "models")
+SDFORMAT_URDF = SHARED.joinpath(*SDFORMAT_URDF_PARTS)
 TOL = 1e-9
 
 
@@ -56,16 +56,6 @@ def convert_ok(path: Path, tmp_path: Path, **options) -> Path:
     out = tmp_path / (path.stem + ".urdf")
     out.write_bytes(conversion.xml)
     return out
-
-
-def run_check_urdf(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([CHECK_URDF, str(path)], capture_output=True, text=True, timeout=60)
-
-
-def assert_check_urdf(path: Path) -> None:
-    proc = run_check_urdf(path)
-    assert proc.returncode == 0, f"check_urdf rejects {path}:\n{proc.stdout}\n{proc.stderr}"
-    assert "Successfully Parsed XML" in proc.stdout
 
 
 def assert_no_difference(source: Path, output: Path) -> None:
@@ -218,6 +208,9 @@ def independent_pose_problems(source: Path, urdf: Path, reference: dict,
             sdf_items = [e for e in link.findall(kind) if kind == "inertial" or
                          e.find("geometry") is None or
                          e.find("geometry")[0].tag in ("box", "cylinder", "sphere", "mesh")]
+            if kind == "inertial" and not sdf_items:
+                # SDFormat's default inertial (mass 1 at the link origin), written out in URDF
+                sdf_items = [etree.Element("inertial")]
             urdf_items = urdf_links[name].findall(kind)
             if len(sdf_items) != len(urdf_items):
                 problems.append(f"link [{name}]: {len(sdf_items)} {kind} in SDF, "
@@ -271,7 +264,7 @@ def test_parity_examples_copy_origin_text_byte_for_byte(name, drop_frames, tmp_p
         assert (origin.get("xyz"), origin.get("rpy")) == (xyz, rpy), joint
     out = tmp_path / f"{name}.urdf"
     out.write_bytes(conversion.xml)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     if not drop_frames:  # dropped frames are, by design, only in the source
         assert_no_difference(source, out)
 
@@ -296,7 +289,7 @@ def test_parity_frame_variant_frames_copy_their_text(tmp_path):
 @pytest.mark.parametrize("name", ["parity_holds_relative_to", "parity_holds_model_frames"])
 def test_parity_examples_match_golden(name):
     source = PARITY / f"{name}.sdf"
-    assert convert(source).xml == (PARITY / f"{name}.urdf").read_bytes()
+    assert_xml_equivalent(convert(source).xml, PARITY / f"{name}.urdf")
 
 
 def test_parity_copy_keeps_unusual_number_text(tmp_path):
@@ -370,7 +363,7 @@ REFERENCE_CANNOT_READ = {"mimic_axis"}  # SDFormat 1.11; the reference is libsdf
 @pytest.mark.parametrize("name", sorted(COMPUTED))
 def test_computed_case_passes_check_urdf(name, tmp_path):
     out = convert_ok(FIXTURES / f"{name}.sdf", tmp_path, **COMPUTED[name])
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
 
 
 @pytest.mark.parametrize("name", sorted(COMPUTED))
@@ -484,7 +477,7 @@ def test_separator_option_only_changes_names(separator, tmp_path):
     assert other.xml.decode() == default.replace("::", separator)
     out = tmp_path / "nested.urdf"
     out.write_bytes(other.xml)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     names = {l.get("name") for l in urdf_root(other.xml).findall("link")}
     assert f"arm{separator}hand{separator}palm" in names
 
@@ -500,9 +493,12 @@ def test_nested_model_poses_compose():
 # ---- frames --------------------------------------------------------------------------------
 
 def test_frames_become_a_fixed_joint_and_a_massless_link():
+    """Each frame hangs from the frame it is attached to when that one becomes a link too
+    (camera_optical from camera: a chain of dummy links stays a chain), else from its
+    attached link (at_pan is attached to a joint, whose child link is head)."""
     robot = urdf_root(convert(FIXTURES / "frames_become_fixed_joints.sdf").xml)
     links = {l.get("name"): l for l in robot.findall("link")}
-    expected_parent = {"camera": "head", "camera_optical": "head", "at_pan": "head",
+    expected_parent = {"camera": "head", "camera_optical": "camera", "at_pan": "head",
                        "on_base": "base"}
     for frame, parent in expected_parent.items():
         assert frame in links
@@ -537,7 +533,7 @@ def test_drop_frames_leaves_frames_out_with_a_warning_each(tmp_path):
         assert hits[0].file == str(source) and hits[0].line == frame.sourceline
     out = tmp_path / "dropped.urdf"
     out.write_bytes(conversion.xml)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
 
 
 # ---- worlds --------------------------------------------------------------------------------
@@ -569,7 +565,7 @@ def test_world_model_option_picks_one(model, links, tmp_path):
     robot = urdf_root(out)
     assert robot.get("name") == model
     assert {l.get("name") for l in robot.findall("link")} == links
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
 
 
 def test_world_model_option_unknown_model_is_an_error():
@@ -627,7 +623,7 @@ def test_urdf_mimic_is_restored_exactly(sdf_version, tmp_path):
     assert len(expected) == len(back) == 1
     assert dict(back[0].attrib) == dict(expected[0].attrib)
     assert back[0].getparent().get("name") == expected[0].getparent().get("name")
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     assert_no_difference(source, out)
 
 
@@ -646,7 +642,7 @@ def test_mesh_uri_scheme_package_has_no_difference(tmp_path):
     the scheme rewrite it was asked for as a geometry difference."""
     source = FIXTURES / "mesh_model_uri.sdf"
     out = convert_ok(source, tmp_path, uri_scheme="package")
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     assert_no_difference(source, out)
 
 
@@ -671,14 +667,12 @@ def test_every_sdformat_version_converts(version, tmp_path):
     source = tmp_path / f"v{version}.sdf"
     source.write_text(text)
     out = convert_ok(source, tmp_path)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     assert_no_difference(source, out)
 
 
 def test_material_diffuse_becomes_urdf_colour(tmp_path):
-    source = SDFORMAT_URDF / "material_blinn_phong" / "material_blinn_phong.sdf"
-    if not source.is_file():
-        pytest.skip("../shared/conformance not present")
+    source = case_path("material_blinn_phong")
     robot = urdf_root(convert(source).xml)
     material = robot.find("link/visual/material")
     assert material is not None and material.get("name")
@@ -695,12 +689,12 @@ GOLDEN = ["sdf_1_4_model_frame_poses", "frames_become_fixed_joints", "nested_mod
 def test_golden_output(name):
     conversion = convert(FIXTURES / f"{name}.sdf")
     assert conversion.ok
-    assert conversion.xml == (FIXTURES / f"{name}.urdf").read_bytes()
+    assert_xml_equivalent(conversion.xml, FIXTURES / f"{name}.urdf")
 
 
 @pytest.mark.parametrize("name", GOLDEN)
 def test_golden_output_passes_check_urdf(name):
-    assert_check_urdf(FIXTURES / f"{name}.urdf")
+    assert_check_urdf_accepts(FIXTURES / f"{name}.urdf")
 
 
 # ---- the sdformat_urdf conformance cases ---------------------------------------------------
@@ -726,28 +720,30 @@ UNSUPPORTED_JOINTS = {"joint_ball": ("joint_ball", "ball"),
                       "joint_gearbox": ("joint_gearbox", "gearbox")}
 CASES = sdformat_urdf_cases()
 CONVERTIBLE = [c for c in CASES if c not in CANNOT_BE_URDF and c not in UNSUPPORTED_JOINTS]
+CONVERTIBLE_CASES = shared_cases(CONVERTIBLE, *SDFORMAT_URDF_PARTS)
 
 
 def case_path(case: str) -> Path:
-    return SDFORMAT_URDF / case / f"{case}.sdf"
+    """The case's SDF file, required: without ../shared the test skips (fails under CI)."""
+    return shared_dir(*SDFORMAT_URDF_PARTS, case, f"{case}.sdf")
 
 
-@pytest.mark.skipif(not CASES, reason="../shared/conformance not present")
 def test_sdformat_urdf_case_list_is_complete():
+    shared_dir(*SDFORMAT_URDF_PARTS)
     assert len(CASES) >= 50
     assert set(CANNOT_BE_URDF) | set(UNSUPPORTED_JOINTS) <= set(CASES)
     assert {"graph_chain_non_canonical_root", "graph_tree_non_canonical_root"} <= set(CONVERTIBLE)
 
 
-@pytest.mark.parametrize("case", CONVERTIBLE)
+@pytest.mark.parametrize("case", CONVERTIBLE_CASES)
 def test_sdformat_urdf_case_converts_and_has_no_difference(case, tmp_path):
     source = case_path(case)
     out = convert_ok(source, tmp_path)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     assert_no_difference(source, out)
 
 
-@pytest.mark.parametrize("case", CONVERTIBLE)
+@pytest.mark.parametrize("case", CONVERTIBLE_CASES)
 def test_sdformat_urdf_case_agrees_with_reference_poses(case, tmp_path, sdf_reference):
     source = case_path(case)
     out = convert_ok(source, tmp_path)
@@ -757,8 +753,6 @@ def test_sdformat_urdf_case_agrees_with_reference_poses(case, tmp_path, sdf_refe
 @pytest.mark.parametrize("case", sorted(CANNOT_BE_URDF))
 def test_sdformat_urdf_case_that_cannot_be_urdf_names_the_cause(case):
     source = case_path(case)
-    if not source.is_file():
-        pytest.skip("../shared/conformance not present")
     code, named = CANNOT_BE_URDF[case]
     conversion = convert(source)
     assert not conversion.ok and conversion.xml is None
@@ -786,8 +780,6 @@ def test_sdformat_urdf_case_that_cannot_be_urdf_names_the_cause(case):
 @pytest.mark.parametrize("case", sorted(UNSUPPORTED_JOINTS))
 def test_sdformat_urdf_unsupported_joint_is_an_error_naming_it(case):
     source = case_path(case)
-    if not source.is_file():
-        pytest.skip("../shared/conformance not present")
     joint, kind = UNSUPPORTED_JOINTS[case]
     conversion = convert(source)
     assert not conversion.ok and conversion.xml is None
@@ -801,8 +793,6 @@ def test_sdformat_urdf_unsupported_joint_is_an_error_naming_it(case):
 @pytest.mark.parametrize("case", sorted(UNSUPPORTED_JOINTS))
 def test_sdformat_urdf_unsupported_joint_approximated(case, tmp_path):
     source = case_path(case)
-    if not source.is_file():
-        pytest.skip("../shared/conformance not present")
     joint, kind = UNSUPPORTED_JOINTS[case]
     conversion = convert(source, approximate=True)
     assert conversion.ok, [e.format() for e in errors(conversion)]
@@ -811,7 +801,7 @@ def test_sdformat_urdf_unsupported_joint_approximated(case, tmp_path):
     assert len(hits) == 1, [w.format() for w in warnings(conversion)]
     out = tmp_path / f"{case}.urdf"
     out.write_bytes(conversion.xml)
-    assert_check_urdf(out)
+    assert_check_urdf_accepts(out)
     types = {j.get("type") for j in urdf_root(out).findall("joint")}
     assert types <= {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 

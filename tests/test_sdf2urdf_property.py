@@ -53,10 +53,7 @@ reproducible; a failing example is printed as its SDF text.
 from __future__ import annotations
 
 import math
-import os
 import random
-import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +66,7 @@ import urdf_sdf.core.diff as core_diff
 from urdf_sdf import load_string
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.sdf2urdf import Options, convert_sdf
+from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
 
 MAX_LINKS = 40
 MAX_NESTED_MODELS = 4
@@ -81,9 +79,6 @@ POSE_KINDS = ("none", "identity", "xyz", "random", "gimbal_near", "gimbal_exact"
               "pi_exact", "gimbal_and_pi", "axis_aligned", "quat", "degrees")
 POSE_KINDS_OLD = POSE_KINDS[:-2]   # quat_xyzw and degrees are SDFormat 1.9
 GEOMETRIES = ("box", "cylinder", "sphere")
-CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-CHECK_URDF = shutil.which("check_urdf") or ("/usr/bin/check_urdf"
-                                             if Path("/usr/bin/check_urdf").exists() else None)
 
 
 # ---- numbers ------------------------------------------------------------------------------
@@ -656,13 +651,12 @@ def run_check_urdf(urdf: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "random_model.urdf"
         path.write_bytes(urdf)
-        done = subprocess.run([CHECK_URDF, str(path)], capture_output=True, text=True,
-                              timeout=60)
+        done = check_urdf(path)
     assert done.returncode == 0 and "Successfully Parsed" in done.stdout, (
         f"check_urdf rejects the URDF:\n{done.stdout}\n{done.stderr}\n{urdf.decode()}")
 
 
-def check_model(model: SdfModel, with_check_urdf: bool) -> None:
+def check_model(model: SdfModel) -> None:
     text = model.sdf()   # Hypothesis prints it (SdfModel.__repr__) for a failing example
     event(f"version {model.version}")
     event(f"nested models: {'yes' if len(model.scopes) > 1 else 'no'}")
@@ -675,8 +669,7 @@ def check_model(model: SdfModel, with_check_urdf: bool) -> None:
     assert conversion.ok, errors(conversion.diagnostics)
     urdf = conversion.xml
     note(urdf.decode())
-    if with_check_urdf and CHECK_URDF is not None:
-        run_check_urdf(urdf)
+    run_check_urdf(urdf)
     target = load_string(urdf, "random_model.urdf")
     assert target.ok, ("the core cannot load the URDF it converted to",
                        errors(target.diagnostics))
@@ -684,35 +677,35 @@ def check_model(model: SdfModel, with_check_urdf: bool) -> None:
     assert not differences, "\n".join(d.format() for d in differences)
 
 
-PROFILE = dict(database=None, derandomize=CI, deadline=None,
+PROFILE = dict(database=None, derandomize=IN_CI, deadline=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def require_check_urdf() -> None:
-    if CHECK_URDF is None:
-        if CI:
-            pytest.fail("check_urdf is not installed")
-        pytest.skip("check_urdf is not installed")
+@pytest.fixture(scope="module")
+def check_urdf_installed() -> str:
+    """Every random URDF must pass check_urdf: without it the tests skip (fail under CI)
+    before Hypothesis generates anything. Module-scoped: Hypothesis reruns the body, not
+    function-scoped fixtures."""
+    return program("check_urdf", "the check_urdf program", CHECK_URDF_HINT)
 
 
 @settings(max_examples=100, **PROFILE)
 @given(sdf_models(separators=(None,)))
-def test_random_sdf_models_convert_with_default_options_to_an_equivalent_urdf(model):
-    require_check_urdf()
-    check_model(model, with_check_urdf=True)
+def test_random_sdf_models_convert_with_default_options_to_an_equivalent_urdf(
+        check_urdf_installed, model):
+    check_model(model)
 
 
 @settings(max_examples=100, **PROFILE)
 @given(sdf_models(separators=("__",)))
-def test_random_sdf_models_flattened_with_a_separator_convert_to_an_equivalent_urdf(model):
-    require_check_urdf()
-    check_model(model, with_check_urdf=True)
+def test_random_sdf_models_flattened_with_a_separator_convert_to_an_equivalent_urdf(
+        check_urdf_installed, model):
+    check_model(model)
 
 
 @settings(max_examples=100, **PROFILE)
 @given(sdf_models(max_links=6, separators=("__",)))
-def test_small_random_sdf_models_convert_to_an_equivalent_urdf(model):
+def test_small_random_sdf_models_convert_to_an_equivalent_urdf(check_urdf_installed, model):
     # Small models reach the corner cases (one link, a nested model whose only link is
     # the root, a frame on the only link) far more often than models of up to 40 links.
-    require_check_urdf()
-    check_model(model, with_check_urdf=True)
+    check_model(model)

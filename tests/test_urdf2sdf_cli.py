@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.core.cli.urdf2sdf import app
+from tests.support import assert_xml_equivalent
 
 HERE = Path(__file__).resolve().parent
 FEATURES = HERE / "fixtures" / "urdf2sdf" / "features"
@@ -30,9 +31,9 @@ def feature(stem: str) -> Path:
     return FEATURES / f"{stem}.urdf"
 
 
-def golden(stem: str, variant: str = "") -> bytes:
+def golden(stem: str, variant: str = "") -> Path:
     name = f"{stem}.{variant}.sdf" if variant else f"{stem}.sdf"
-    return (FEATURES / name).read_bytes()
+    return FEATURES / name
 
 
 def invoke(*args):
@@ -54,7 +55,7 @@ def only_files(directory: Path) -> list[str]:
 def test_stdout_is_the_sdf(stem, args, variant):
     result = invoke(feature(stem), *args)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout_bytes == golden(stem, variant)
+    assert_xml_equivalent(result.stdout_bytes, golden(stem, variant))
 
 
 def test_output_file_is_written_and_nothing_else(tmp_path):
@@ -62,7 +63,7 @@ def test_output_file_is_written_and_nothing_else(tmp_path):
     result = invoke(feature("joint_prismatic"), "-o", out)
     assert result.exit_code == 0, result.stderr
     assert result.stdout_bytes == b""
-    assert out.read_bytes() == golden("joint_prismatic")
+    assert_xml_equivalent(out.read_bytes(), golden("joint_prismatic"))
     assert only_files(tmp_path) == ["robot.sdf"]  # no temporary file left behind
 
 
@@ -70,7 +71,7 @@ def test_output_file_replaces_an_existing_file(tmp_path):
     out = tmp_path / "robot.sdf"
     out.write_bytes(b"old")
     assert invoke(feature("joint_prismatic"), "--relative", "-o", out).exit_code == 0
-    assert out.read_bytes() == golden("joint_prismatic", "relative")
+    assert_xml_equivalent(out.read_bytes(), golden("joint_prismatic", "relative"))
     assert only_files(tmp_path) == ["robot.sdf"]
 
 
@@ -117,7 +118,7 @@ def test_replaced_output_file_keeps_its_permissions(tmp_path, umask_022):
     out.write_bytes(b"old")
     out.chmod(0o664)
     assert invoke(feature("joint_prismatic"), "-o", out).exit_code == 0
-    assert out.read_bytes() == golden("joint_prismatic")
+    assert_xml_equivalent(out.read_bytes(), golden("joint_prismatic"))
     assert oct(out.stat().st_mode & 0o777) == oct(0o664)
 
 
@@ -160,7 +161,7 @@ def test_warnings_go_to_stderr_as_file_line_code():
     urdf = feature("link_massless_moving_joint_warning")
     result = invoke(urdf)
     assert result.exit_code == 0
-    assert result.stdout_bytes == golden("link_massless_moving_joint_warning")
+    assert_xml_equivalent(result.stdout_bytes, golden("link_massless_moving_joint_warning"))
     lines = result.stderr.splitlines()
     assert lines, "no warning"
     for line in lines:
@@ -224,10 +225,10 @@ def test_sdf_version_1_6_without_relative_is_allowed():
 def test_mimic_defaults_to_1_11_and_with_lower_version_is_custom():
     result = invoke(feature("mimic_joint"))
     assert result.exit_code == 0
-    assert result.stdout_bytes == golden("mimic_joint")
+    assert_xml_equivalent(result.stdout_bytes, golden("mimic_joint"))
     result = invoke(feature("mimic_joint"), "--sdf-version", "1.6")
     assert result.exit_code == 0
-    assert result.stdout_bytes == golden("mimic_joint", "v1_6")
+    assert_xml_equivalent(result.stdout_bytes, golden("mimic_joint", "v1_6"))
 
 
 def test_unknown_uri_scheme_is_a_usage_error(tmp_path):
@@ -251,7 +252,8 @@ def test_module_runs_as_a_subprocess(tmp_path):
                            str(urdf), "--relative"],
                           capture_output=True, cwd=HERE.parent)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == golden("link_massless_moving_joint_warning", "relative")
+    assert_xml_equivalent(proc.stdout,
+                          golden("link_massless_moving_joint_warning", "relative"))
     stderr = proc.stderr.decode()
     assert f"{urdf}:6: warning[" in stderr and "Traceback" not in stderr
 

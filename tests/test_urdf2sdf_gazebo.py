@@ -31,14 +31,14 @@ from urdf_sdf.core.custom import URDF_NS
 from urdf_sdf.core.diagnostics import Diagnostics
 from urdf_sdf.urdf2sdf import Options, convert_urdf
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
+from tests.support import (SHARED, assert_xml_equivalent, sdformat_spec_dir, shared_cases,
+                           shared_dir)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "urdf2sdf" / "gazebo"
 CASES = sorted(p.stem for p in FIXTURES.glob("*.urdf"))
-INTEGRATION = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "cases" / \
-    "libsdformat" / "integration"
+INTEGRATION_PARTS = ("conformance", "cases", "libsdformat", "integration")
+INTEGRATION = SHARED.joinpath(*INTEGRATION_PARTS)
 SPEC_ROOT = Path(os.environ.get("SDFORMAT_SPEC_DIR", "/usr/share/sdformat12"))
-# Unknown content is copied verbatim on purpose (with a warning): the fixtures that test it.
-UNDEFINED_ON_PURPOSE = {"gazebo_link_unknown_element_copied": ["sdf/model/link/customThing"]}
 
 
 def fixture_version(name: str) -> str | None:
@@ -75,7 +75,7 @@ def converted():
 def test_golden_sdf(name, converted):
     conversion, _ = converted[name]
     assert conversion.ok, [d.format() for d in conversion.diagnostics]
-    assert conversion.xml == (FIXTURES / f"{name}.sdf").read_bytes()
+    assert_xml_equivalent(conversion.xml, FIXTURES / f"{name}.sdf")
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -152,18 +152,13 @@ def undefined_elements(sdf_bytes: bytes, spec: Spec) -> list[str]:
 @pytest.mark.parametrize("name", CASES)
 def test_golden_elements_are_defined_by_sdformat(name, converted):
     conversion, _ = converted[name]
-    spec_dir = SPEC_ROOT / conversion.version
-    if not (spec_dir / "root.sdf").is_file():
-        pytest.skip(f"no SDFormat {conversion.version} descriptions in {SPEC_ROOT}")
-    assert undefined_elements(conversion.xml, Spec(spec_dir)) == \
-        UNDEFINED_ON_PURPOSE.get(name, [])
+    spec_dir = sdformat_spec_dir(SPEC_ROOT, conversion.version)
+    assert undefined_elements(conversion.xml, Spec(spec_dir)) == []
 
 
 def test_spec_check_finds_misplaced_elements():
     """The check above is not vacuous: a sensor in a model and a typo in a link are found."""
-    spec_dir = SPEC_ROOT / "1.9"
-    if not (spec_dir / "root.sdf").is_file():
-        pytest.skip(f"no SDFormat 1.9 descriptions in {SPEC_ROOT}")
+    spec_dir = sdformat_spec_dir(SPEC_ROOT, "1.9")
     sdf = (b"<sdf version='1.9'><model name='m'><link name='a'><gravty>1</gravty>"
            b"<sensor name='s' type='imu'><plugin name='p' filename='f'><any/></plugin>"
            b"</sensor></link><sensor name='s' type='imu'/></model></sdf>")
@@ -331,7 +326,7 @@ def reference_model(binary, path: Path):
     return etree.fromstring(proc.stdout, etree.XMLParser(recover=True)).find("model")
 
 
-@pytest.mark.parametrize("name", integration_cases())
+@pytest.mark.parametrize("name", shared_cases(integration_cases(), *INTEGRATION_PARTS))
 def test_integration_urdf_matches_libsdformat(name, tmp_path, sdf_reference):
     path = INTEGRATION / name
     conversion = convert(path)
@@ -358,9 +353,7 @@ def test_fixture_matches_libsdformat(name, converted, sdf_reference):
 
 def test_integration_comparison_is_not_vacuous(sdf_reference):
     """The big libsdformat example has each kind of mapped value in links kept by both."""
-    path = INTEGRATION / "urdf_gazebo_extensions.urdf"
-    if not path.is_file():
-        pytest.skip(f"{path} is not available")
+    path = shared_dir(*INTEGRATION_PARTS, "urdf_gazebo_extensions.urdf")
     ours = etree.fromstring(convert(path).xml).find("model")
     theirs = reference_model(sdf_reference.binary, path)
     compared = {where for where, _, _ in compared_values(ours, theirs)}

@@ -33,11 +33,12 @@ from urdf_sdf.core.pose import Pose
 from tests.reference import pose_gap as list_pose_gap
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 from urdf_sdf.urdf2sdf.lump import ElementAliases, lump_fixed_joints
+from tests.support import SHARED, assert_xml_equivalent, shared_cases, shared_dir, xml_equivalent
 
 HERE = Path(__file__).resolve().parent
 LUMP = HERE / "fixtures" / "urdf2sdf" / "lump"
-INTEGRATION = HERE.parent.parent / "shared" / "conformance" / "cases" / "libsdformat" / \
-    "integration"
+INTEGRATION_PARTS = ("conformance", "cases", "libsdformat", "integration")
+INTEGRATION = SHARED.joinpath(*INTEGRATION_PARTS)
 UPDATE = os.environ.get("UPDATE_GOLDENS", "").lower() not in ("", "0", "false", "no")
 
 POSE_TOL = 1e-12
@@ -45,6 +46,7 @@ REFERENCE_TOL = 1e-9
 STYLES = {"": {}, "relative": {"relative": True}}
 LUMP_FILES = sorted(LUMP.glob("*.urdf"))
 GAZEBO_FILES = sorted(INTEGRATION.glob("fixed_joint*.urdf"))
+MIN_GAZEBO_FILES = 8
 FREE_TYPES = ("floating", "planar")
 
 
@@ -56,6 +58,11 @@ def pose_gap(a, b) -> float:
 def cases(files):
     return [pytest.param(urdf, style, id=f"{urdf.stem}[{style or 'absolute'}]")
             for urdf in files for style in STYLES]
+
+
+# The fixtures and libsdformat's lumping cases, in both styles; the latter need ../shared.
+ALL_CASES = shared_cases(cases(LUMP_FILES + GAZEBO_FILES), *INTEGRATION_PARTS, arity=2)
+ALL_FILES = shared_cases(GAZEBO_FILES + LUMP_FILES, *INTEGRATION_PARTS)
 
 
 def golden_path(urdf: Path, style: str) -> Path:
@@ -186,21 +193,23 @@ def test_every_rule_has_a_fixture():
                 "lump_world_fixed_joint", "lump_shape_names", "lump_drops_joint_extras",
                 "lump_gazebo_reference_to_lumped_link"}
     assert expected <= {p.stem for p in LUMP_FILES}
-    assert len(GAZEBO_FILES) >= 8, "libsdformat's fixed_joint_*.urdf cases went missing"
+    shared_dir(*INTEGRATION_PARTS)
+    assert len(GAZEBO_FILES) >= MIN_GAZEBO_FILES, \
+        "libsdformat's fixed_joint_*.urdf cases went missing"
 
 
 @pytest.mark.parametrize("urdf, style", cases(LUMP_FILES))
 def test_golden(urdf, style):
-    """The output is byte for byte the golden beside the fixture."""
+    """The output is the golden beside the fixture (numbers within 1e-12 relative)."""
     xml = lumped(urdf, style).xml
     golden = golden_path(urdf, style)
     if UPDATE:
         loaded(xml)  # never write an output the core rejects
-        if not golden.exists() or golden.read_bytes() != xml:
+        if not golden.exists() or not xml_equivalent(xml, golden):
             golden.write_bytes(xml)
         return
     assert golden.exists(), f"no golden {golden.name}; run with UPDATE_GOLDENS=1 and read it"
-    assert xml.decode() == golden.read_text(encoding="utf-8")
+    assert_xml_equivalent(xml, golden)
 
 
 def test_no_stray_goldens():
@@ -210,7 +219,7 @@ def test_no_stray_goldens():
 
 # ---- poses --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("urdf, style", cases(LUMP_FILES + GAZEBO_FILES))
+@pytest.mark.parametrize("urdf, style", ALL_CASES)
 def test_every_urdf_name_keeps_its_pose(urdf, style):
     """Surviving links and joints, and the frames of lumped ones, resolve (core) to the
     URDF's forward kinematics within 1e-12."""
@@ -222,7 +231,7 @@ def test_every_urdf_name_keeps_its_pose(urdf, style):
         assert pose_gap(ours, expected) <= POSE_TOL, (name, ours, expected)
 
 
-@pytest.mark.parametrize("urdf, style", cases(LUMP_FILES + GAZEBO_FILES))
+@pytest.mark.parametrize("urdf, style", ALL_CASES)
 def test_lumped_names_are_frames_on_their_survivor(urdf, style):
     """No fixed joint is left that lumping should have taken (only world anchors and kept
     ones), and every lumped link and joint is a frame attached to its surviving link, its
@@ -325,7 +334,7 @@ def test_merged_tensor_is_written_in_the_parents_inertial_frame():
     assert np.max(np.abs(tensor - np.diag([7.0, 6.0, 6.0]))) <= 1e-12
 
 
-@pytest.mark.parametrize("urdf, style", cases(LUMP_FILES + GAZEBO_FILES))
+@pytest.mark.parametrize("urdf, style", ALL_CASES)
 def test_robot_mass_properties_are_unchanged(urdf, style):
     """Mass, centre of mass and inertia tensor of the whole robot at rest, in the model
     frame, are the same before and after lumping (links without inertial left out)."""
@@ -349,7 +358,7 @@ def test_robot_mass_properties_are_unchanged(urdf, style):
     assert np.max(np.abs(i1 - i0)) <= 1e-12 * scale
 
 
-@pytest.mark.parametrize("urdf", GAZEBO_FILES + LUMP_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("urdf", ALL_FILES, ids=lambda p: p.stem)
 def test_merged_inertials_match_the_reference(urdf, sdf_reference):
     """Each link's mass, centre of mass and tensor (in the link frame) equal those of the
     SDF libsdformat builds from the URDF (``--print``), which lumps the same way."""
@@ -369,7 +378,7 @@ def test_merged_inertials_match_the_reference(urdf, sdf_reference):
 
 # ---- visuals and collisions -------------------------------------------------------------
 
-@pytest.mark.parametrize("urdf", GAZEBO_FILES + LUMP_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("urdf", ALL_FILES, ids=lambda p: p.stem)
 def test_lumped_shapes_match_the_reference(urdf, sdf_reference):
     """Names (Gazebo's ``LINK_fixed_joint_lump__...``) and poses of the shapes lumped into
     each link equal libsdformat's. Only lumped shapes are compared: libsdformat renames a
@@ -426,7 +435,7 @@ def test_lumped_shape_names_follow_gazebo():
 
 # ---- the reference ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("urdf, style", cases(LUMP_FILES + GAZEBO_FILES))
+@pytest.mark.parametrize("urdf, style", ALL_CASES)
 def test_reference_reads_the_lumped_sdf(urdf, style, sdf_reference, tmp_path):
     """The reference loads our output without errors; each URDF link and joint, looked up
     across its links, joints and frames, has the URDF's pose within 1e-9. And where the

@@ -311,15 +311,28 @@ def gap(expected: np.ndarray, actual: np.ndarray) -> tuple[float, float]:
 
 
 def expected_frame_links(tree: Tree) -> set[str]:
-    """The converter's rule (``urdf2sdf.convert.make_plan``): a massless link (no
-    <inertial>, or mass 0) that hangs on a fixed joint, has no child and no visual or
-    collision becomes a //frame attached to its parent link, unless that parent is
-    URDF's `world` root (a frame cannot be attached to the world from inside a model)."""
+    """The converter's rule (``urdf2sdf.convert.massless_frame_links``): a massless link (no
+    <inertial>, or mass 0) without visual or collision that hangs on a fixed joint, and
+    whose children all become frames by the same rule, becomes a //frame attached to its
+    parent (link or frame), unless that parent is URDF's `world` root (a frame cannot be
+    attached to the world from inside a model). Decided children first."""
     children = tree.children()
-    return {link.name for i, link in enumerate(tree.links)
-            if link.joint_type == "fixed" and i not in children
-            and link.inertial != "mass" and link.shapes == "none"
-            and tree.links[link.parent].name != "world"}
+    frames: set[int] = set()
+    for i in sorted(range(len(tree.links)), key=lambda k: -depth(tree, k)):
+        link = tree.links[i]
+        if link.joint_type == "fixed" and link.inertial != "mass" and link.shapes == "none" \
+                and tree.links[link.parent].name != "world" \
+                and all(c in frames for c in children.get(i, ())):
+            frames.add(i)
+    return {tree.links[i].name for i in frames}
+
+
+def depth(tree: Tree, index: int) -> int:
+    """Joints between link ``index`` and the root."""
+    count = 0
+    while tree.links[index].parent is not None:
+        index, count = tree.links[index].parent, count + 1
+    return count
 
 
 def errors(diagnostics) -> list[str]:
@@ -372,9 +385,11 @@ def check_tree(tree: Tree) -> None:
         assert {f.name for f in model.frames} == frames, style
         assert {link.name for link in model.links} == urdf_links - frames, style
         for link in tree.links:
-            if link.name in frames:  # the frame moves with its URDF parent link
-                parent_name = tree.links[link.parent].name
-                assert sdf.attached_link(link.name) == parent_name, (style, link.name)
+            if link.name in frames:  # the frame moves with its nearest URDF ancestor link
+                parent = tree.links[link.parent]
+                while parent.name in frames:
+                    parent = tree.links[parent.parent]
+                assert sdf.attached_link(link.name) == parent.name, (style, link.name)
         check_poses(sdf, expected, f"{style} SDF")
 
 

@@ -1,4 +1,8 @@
-"""The URDF reader: every element, URDF frame conventions, and validation."""
+"""The URDF reader: every element, URDF frame conventions, and validation.
+
+Each test takes every diagnostic its file causes (the ``diagnostics_checked`` fixture): an
+error that appears or vanishes, or a new warning, is a change of the reader's behaviour.
+"""
 import math
 from pathlib import Path
 
@@ -9,34 +13,38 @@ from urdf_sdf.core.pose import Pose, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "urdf"
 
+# fixture -> every error it causes as (code, line): the cause first, then its consequences
+# (a duplicate joint leaves a link without parent: a second root).
 INVALID = {
-    "urdf_duplicate_link.urdf": ({Code.DUPLICATE_NAME}, 4),
-    "urdf_duplicate_joint.urdf": ({Code.DUPLICATE_NAME}, 5),
-    "urdf_joint_missing_child_link.urdf": ({Code.JOINT_CHILD_LINK_INVALID}, 6),
-    "urdf_link_with_two_parents.urdf": ({Code.URDF_MULTIPLE_PARENTS}, 5),
-    "urdf_several_root_links.urdf": ({Code.URDF_MULTIPLE_ROOTS}, 2),
-    "urdf_kinematic_loop.urdf": ({Code.URDF_KINEMATIC_LOOP}, 5),
-    "urdf_joint_missing_type.urdf": ({Code.ATTRIBUTE_MISSING}, 4),
-    "urdf_origin_unparsable.urdf": ({Code.ATTRIBUTE_INVALID}, 5),
-    "urdf_origin_not_finite.urdf": ({Code.ATTRIBUTE_INVALID}, 5),
-    "urdf_limit_lower_above_upper.urdf": ({Code.URDF_LIMIT_INVALID}, 6),
-    "urdf_inertial_missing_mass_value.urdf": ({Code.ATTRIBUTE_MISSING}, 5),
+    "urdf_duplicate_link.urdf": [(Code.DUPLICATE_NAME, 4)],
+    "urdf_duplicate_joint.urdf": [(Code.DUPLICATE_NAME, 5), (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_joint_missing_child_link.urdf": [(Code.JOINT_CHILD_LINK_INVALID, 6)],
+    "urdf_link_with_two_parents.urdf": [(Code.URDF_MULTIPLE_PARENTS, 5),
+                                        (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_several_root_links.urdf": [(Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_kinematic_loop.urdf": [(Code.URDF_KINEMATIC_LOOP, 5), (Code.POSE_RELATIVE_TO_CYCLE, 3)],
+    "urdf_joint_missing_type.urdf": [(Code.ATTRIBUTE_MISSING, 4), (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_origin_unparsable.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
+    "urdf_origin_not_finite.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
+    "urdf_limit_lower_above_upper.urdf": [(Code.URDF_LIMIT_INVALID, 6)],
+    "urdf_inertial_missing_mass_value.urdf": [(Code.ATTRIBUTE_MISSING, 5)],
 }
 
 
 @pytest.mark.parametrize("name", sorted(INVALID))
-def test_invalid_urdf_is_diagnosed_with_its_line(name):
-    result = load(FIXTURES / name)
+def test_invalid_urdf_is_diagnosed_with_its_line(name, diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / name))
     assert not result.ok
-    want_codes, line = INVALID[name]
-    first = [d for d in result.diagnostics if d.is_error][0]
-    assert first.code in want_codes and first.line == line, first.format()
-    assert first.file.endswith(name)
+    first_error = next(d for d in result.diagnostics if d.is_error)
+    taken = [diagnostics_checked.take_error(code) for code, _ in INVALID[name]]
+    assert [(d.code, d.line) for d in taken] == INVALID[name]
+    assert taken[0] is first_error, first_error.format()  # the cause is reported first
+    assert all(d.file.endswith(name) for d in taken)
 
 
-def test_every_element_is_read():
-    result = load(FIXTURES / "urdf_every_element.urdf")
-    assert result.ok, [d.format() for d in result.diagnostics]
+def test_every_element_is_read(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_every_element.urdf"))
+    assert result.ok
     model = result.document.model
     assert result.document.format == "urdf"
     assert [link.name for link in model.links] == ["base", "arm", "slider", "wheel", "tool0",
@@ -64,8 +72,8 @@ def test_every_element_is_read():
     assert len(model.transmissions) == 1 and len(model.gazebo) == 2
 
 
-def test_urdf_frames_follow_the_kinematic_tree():
-    result = load(FIXTURES / "urdf_every_element.urdf")
+def test_urdf_frames_follow_the_kinematic_tree(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_every_element.urdf"))
     # base is 0.1 above the world (= model frame); shoulder is at 0.1 0 0.2 in base,
     # pitched 90 degrees; slider is 0.2 along the shoulder frame's y.
     assert pose_gap(result.pose("base"), Pose.from_rpy((0, 0, 0.1), (0, 0, 0))) < 1e-12
@@ -78,10 +86,11 @@ def test_urdf_frames_follow_the_kinematic_tree():
     assert result.attached_link("shoulder") == "arm"
 
 
-def test_joint_named_like_a_link_is_renamed_and_keeps_its_urdf_name():
-    result = load(FIXTURES / "urdf_joint_named_like_link.urdf")
+def test_joint_named_like_a_link_is_renamed_and_keeps_its_urdf_name(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_joint_named_like_link.urdf"))
     assert result.ok
-    assert [d.code for d in result.diagnostics] == [Code.NAME_RENAMED]
+    renamed = diagnostics_checked.take_warning(Code.NAME_RENAMED)
+    assert renamed.line == 6 and "[arm_joint]" in renamed.message, renamed.format()
     [joint] = result.document.model.joints
     assert (joint.name, joint.urdf_name) == ("arm_joint", "arm")
     assert pose_gap(result.pose("arm"), Pose.from_rpy((0, 0, 0.5), (0, 0, 0.3))) < 1e-12

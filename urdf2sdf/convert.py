@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from urdf_sdf.core.custom import namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
+from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.model import Joint, Link, Model, Shape
 from urdf_sdf.core.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
 from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
-                                     write_inertial, write_material)
+                                     write_inertial, write_massless_inertial, write_material)
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
@@ -40,6 +41,9 @@ class Options:
     sdf_version: str | None = None
     lump_fixed: bool = False
     uri_scheme: str = "package"
+    # Repair inertia tensors libsdformat refuses (core.inertia.repaired) instead of
+    # copying them with a warning.
+    fix_inertia: bool = False
 
 
 @dataclass
@@ -99,26 +103,15 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
 def make_plan(model: Model, options: Options, has_lumped_frames: bool,
               diagnostics: Diagnostics) -> Plan | None:
     parent_joint = {joint.child: joint for joint in model.joints}
-    parents = {joint.parent for joint in model.joints}
-    referenced = gazebo_references(model)
-    frame_links = {}
+    frame_links = massless_frame_links(model, parent_joint)
     for link in model.links:
         joint = parent_joint.get(link.name)
-        if joint is None or not is_massless(link):
-            continue
-        if joint.type == "fixed":
-            # A frame cannot be attached to the world from inside a model: a massless
-            # leaf welded to world stays a link with its joint.
-            leaf = link.name not in parents and link.name not in referenced and \
-                joint.name not in referenced and joint.parent != "world"
-            if leaf and not link.visuals and not link.collisions:
-                frame_links[link.name] = joint
-        if link.name not in frame_links and joint.type not in FREE_JOINT_TYPES:
-            hint = " (--lump-fixed merges it into its parent)" if joint.type == "fixed" else ""
-            diagnostics.warning_at(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
-                                   f"{joint.type} joint [{joint.name}]; it stays a link, and SDF "
-                                   f"gives a link without <inertial> a mass of 1{hint}",
-                                   link.source)
+        if joint is None or not is_massless(link) or joint.type in FREE_JOINT_TYPES | {"fixed"}:
+            continue  # a massless link welded to another is common and harmless
+        diagnostics.warning_at(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
+                               f"{joint.type} joint [{joint.name}]; written with <mass>0</mass> "
+                               "as the URDF means it (a simulator may refuse a massless body "
+                               "that moves)", link.source)
     has_mimic = any(joint.mimic is not None for joint in model.joints)
     needed = "1.7" if (options.relative or frame_links or has_lumped_frames) else "1.6"
     if has_mimic and options.sdf_version is None:
@@ -145,6 +138,41 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
 
 def is_massless(link: Link) -> bool:
     return link.inertial is None or link.inertial.mass == 0
+
+
+def massless_frame_links(model: Model, parent_joint: dict[str, Joint]) -> dict[str, Joint]:
+    """The links that become ``//frame``s, each with its joint: massless, shapeless links on
+    fixed joints whose whole subtree is such links (sensor mounts, ``tool0``, chains of
+    dummy links). Not a link welded to ``world`` (a frame cannot attach to the world
+    from inside a model), nor one a ``<gazebo>`` block references."""
+    referenced = gazebo_references(model)
+    children: dict[str, list[str]] = {}
+    for joint in model.joints:
+        children.setdefault(joint.parent, []).append(joint.child)
+
+    def could_be_frame(link: Link) -> bool:
+        joint = parent_joint.get(link.name)
+        return joint is not None and joint.type == "fixed" and joint.parent != "world" \
+            and is_massless(link) and not link.visuals and not link.collisions \
+            and link.name not in referenced and joint.name not in referenced
+
+    frame_links: dict[str, Joint] = {}
+    for link in reversed(tree_order(model, children)):  # children before their parents
+        if could_be_frame(link) and all(c in frame_links for c in children.get(link.name, ())):
+            frame_links[link.name] = parent_joint[link.name]
+    return frame_links
+
+
+def tree_order(model: Model, children: dict[str, list[str]]) -> list[Link]:
+    """The model's links, each after its parent (breadth first from the roots: links
+    whose parent is not a link of the model, such as URDF's ``world``)."""
+    links = {link.name: link for link in model.links}
+    has_parent = {child for parent, names in children.items() if parent in links
+                  for child in names}
+    order = [link for link in model.links if link.name not in has_parent]
+    for link in order:  # grows while it is walked
+        order.extend(links[c] for c in children.get(link.name, ()) if c in links)
+    return order
 
 
 
@@ -214,7 +242,9 @@ class Writer:
             else:
                 sub(link_el, "pose", self.computed_pose(link.name))
         if link.inertial is not None:
-            write_inertial(link_el, link.inertial)
+            self.write_link_inertial(link_el, link)
+        else:
+            write_massless_inertial(link_el)
         for shape in link.collisions:
             if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
                 self.write_shape(link_el, "collision", shape, link)
@@ -223,13 +253,32 @@ class Writer:
                 self.write_shape(link_el, "visual", shape, link)
         return link_el
 
+    def write_link_inertial(self, link_el, link: Link) -> None:
+        """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
+        kept as written and marked ``urdf:inertia="invalid"`` (the reader warned)."""
+        inertial = link.inertial
+        problem = inertia_problem(inertial)
+        if problem is None or mass_problem(inertial) is not None:
+            write_inertial(link_el, inertial)
+            return
+        if not self.options.fix_inertia:
+            write_inertial(link_el, inertial).set(qname("inertia"), "invalid")
+            return
+        fixed = repaired(inertial)
+        self.warn(f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
+                  f"{numbers_text(principal_moments(inertial))} became "
+                  f"{numbers_text(principal_moments(fixed))}, mass and principal axes kept",
+                  inertial.source)
+        write_inertial(link_el, fixed)
+
     def joint_parent_frame(self, joint: Joint) -> str:
         """The frame a joint's pose is relative to: its parent link, or the model frame
         for URDF's ``world`` root link."""
         return "__model__" if joint.parent == "world" else joint.parent
 
     def write_frame_link(self, model_el, link: Link, joint: Joint) -> None:
-        """A massless leaf on a fixed joint: a frame named after the link."""
+        """A massless link on a fixed joint (with a massless subtree): a frame named after
+        the link, attached to the joint's parent (a link or another such frame)."""
         frame_el = sub(model_el, "frame", name=link.name, attached_to=joint.parent)
         frame_el.set(qname("joint"), joint.urdf_name or joint.name)
         inertial_xml = link.xml.find("inertial") if link.xml is not None else None

@@ -29,7 +29,8 @@ dampingFactor          link        velocity_decay/linear and velocity_decay/angu
 stopCfm, stopErp       joint       physics/ode/limit/cfm, erp
 fudgeFactor            joint       physics/ode/fudge_factor
 provideFeedback        joint       physics/provide_feedback (and physics/ode/
-                                   provide_feedback below SDFormat 1.7)
+                                   provide_feedback in SDFormat 1.4, which newer
+                                   readers refuse once they convert a file up)
 implicitSpringDamper,  joint       physics/ode/implicit_spring_damper and
 cfmDamping                         physics/ode/cfm_damping
 springReference,       joint       axis/dynamics/spring_reference, spring_stiffness
@@ -40,7 +41,8 @@ Lumping
 static                 (none)      static
 selfCollide            (none)      self_collide (SDFormat 1.5+; libsdformat drops it)
 plugin                 any         the model (SDF has no link or joint plugins)
-other SDF elements     any         copied verbatim into the referenced element
+other SDF elements     any         copied verbatim into the referenced element (when
+                                   SDFormat defines them there in the version written)
 =====================  ==========  ===================================================
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
@@ -48,9 +50,11 @@ element, an unreadable value, friction for a link without collisions, a referenc
 naming nothing written) is kept as ``<urdf:gazebo>`` custom content (see
 ``core.custom``) in the element it references, or on the model with the block's
 ``reference`` when that element does not exist (its plugins still go to the model),
-and a warning names it with file:line.
-Unknown elements are copied verbatim with a warning that SDFormat does not define them
-there.
+and a warning names it with file:line. So is an element SDFormat does not define in the
+element the block references (a Gazebo-classic tag such as ``stopKd``, a typo), or only
+defines in a later version than the one written: the SDF written is always one that
+libsdformat and Drake read. Legacy Gazebo-classic forms are translated
+(``urdf2sdf.gazebo_legacy``).
 """
 from __future__ import annotations
 
@@ -61,6 +65,7 @@ from lxml import etree
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.read.version import version_text
+from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
 
@@ -237,16 +242,23 @@ def misplaced_reason(tag: str, target: Target) -> str:
 
 
 def copy_verbatim(ctx: Context, target: Target, child) -> None:
-    """SDF content: merged into the target; warned about where SDFormat does not define it."""
+    """SDF content: merged into the target. An element SDFormat does not define there (in
+    the version written) is kept as ``<urdf:gazebo>`` content instead, with a warning: a
+    verbatim copy would make an SDF that libsdformat warns about and Drake refuses."""
     since = SDF_CHILDREN[target.kind].get(child.tag)
     if since is None:
-        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label} is not an SDFormat "
-                 f"element of <{target.kind}>; copied verbatim", child)
-    elif ctx.version < since:
-        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label} needs SDFormat "
-                 f"{since[0]}.{since[1]} (writing {version_text(ctx.version)}); copied verbatim",
-                 child)
-    merge(ctx, target.el, placed_in_lumped_frame(target, clean_copy(child)), child)
+        keep(ctx, target, child, f"<{child.tag}> in the <gazebo> block for {target.label} is "
+             f"not an SDFormat element of <{target.kind}>")
+        return
+    if ctx.version < since:
+        keep(ctx, target, child, f"<{child.tag}> in the <gazebo> block for {target.label} needs "
+             f"SDFormat {since[0]}.{since[1]} (writing {version_text(ctx.version)})")
+        return
+    copy = clean_copy(child)
+    for what in modernise(copy, ctx.version):
+        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label}: {what} "
+                 f"(SDFormat {version_text(ctx.version)})", child)
+    merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
 
 
 # ---- links ------------------------------------------------------------------------------
@@ -380,7 +392,8 @@ def apply_joint_tag(ctx: Context, target: Target, child) -> None:
         value = read_value(ctx, target, child, "bool")
         if value is not None:
             merge(ctx, target.el, nest(("physics", "provide_feedback"), value), child)
-            if ctx.version < (1, 7):  # SDFormat 1.7 removed //joint/physics/ode/provide_feedback
+            if ctx.version < (1, 5):  # deprecated in 1.5; libsdformat 14 refuses it after
+                # converting a 1.5 or 1.6 file up to its own version
                 merge(ctx, target.el, nest(("physics", "ode", "provide_feedback"), value), child)
     elif tag in ("implicitSpringDamper", "cfmDamping"):
         apply_implicit_spring_damper(ctx, target, child)

@@ -91,6 +91,10 @@ def main_command(
                                                        "lowest that expresses the result)."),
         lump_fixed: bool = typer.Option(False, "--lump-fixed",
                                         help="Merge fixed-joint children into their parent."),
+        fix_inertia: bool = typer.Option(False, "--fix-inertia",
+                                         help="Repair inertia tensors libsdformat refuses "
+                                              "(raise the smallest principal moment until "
+                                              "the triangle inequality holds)."),
         uri_scheme: str = typer.Option("package", "--uri-scheme",
                                        help="'package' keeps package:// mesh URIs; 'model' "
                                             "rewrites them to model://."),
@@ -104,7 +108,7 @@ def main_command(
     context = Context(policy=policy(strict))
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
-    options = Options(relative, sdf_version, lump_fixed, uri_scheme)
+    options = Options(relative, sdf_version, lump_fixed, uri_scheme, fix_inertia)
     mappings = parse_xacro_args(xacro_arg)
     if not is_stdin(urdf) and urdf.is_dir():
         out_dir = check_batch_output(output, PROG)

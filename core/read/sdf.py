@@ -25,7 +25,7 @@ from typing import Any, Callable
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.inertia import inertia_problem
+from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
                                  Link, Material, Mimic, Model, PoseSpec, Shape, Source, World)
 from urdf_sdf.core.pose import IDENTITY, Pose
@@ -395,11 +395,18 @@ def read_inertial(el, state: ReadState) -> Inertial:
 
 
 def check_inertia(link: Link, el, state: ReadState) -> None:
-    """Mass must be non-negative and the inertia tensor physically valid."""
-    problem = inertia_problem(link.inertial)
-    if problem:
-        state.error(Code.LINK_INERTIA_INVALID,
-                    f"link [{link.name}] has invalid inertia: {problem}", el)
+    """Mass must be non-negative and the inertia tensor valid by libsdformat's rule. An
+    inertial urdf2sdf marked ``urdf:inertia="invalid"`` holds a URDF's tensor kept as
+    written (URDF allows it, and the conversion warned): a warning, not an error."""
+    problem = mass_problem(link.inertial) or inertia_problem(link.inertial)
+    if not problem:
+        return
+    message = f"link [{link.name}] has invalid inertia: {problem}"
+    if el.get(qname("inertia")) == "invalid" and not mass_problem(link.inertial):
+        state.warning(Code.LINK_INERTIA_INVALID, message + " (kept from a URDF; libsdformat "
+                      "refuses it)", el)
+    else:
+        state.error(Code.LINK_INERTIA_INVALID, message, el)
 
 
 def check_unique_children(el, tags: tuple[str, ...], state: ReadState) -> None:

@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from lxml import etree
+
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.inertia import inertia_problem
+from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
                                  Material, Mimic, Model, PoseSpec, Shape, Source)
 from urdf_sdf.core.pose import IDENTITY, Pose
@@ -110,6 +112,8 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
     if root.tag != "robot":
         state.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>", root)
         return None
+    if not check_xacro_expanded(root, state):
+        return None
     name = root.get("name")
     if not name:
         state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
@@ -120,6 +124,7 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
         if material.name:
             model.materials[material.name] = material
     links = read_links(root, state, model)
+    add_implicit_world(root, state, links)
     joints = read_joints(root, state, links)
     check_tree(root, state, links, joints)
     attach_frames(model, links, joints)
@@ -127,6 +132,30 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
     model.gazebo = root.findall("gazebo")
     read_gazebo_shapes(model.gazebo, links, state)
     return Document(version="1.11", model=model, file=file, format="urdf")
+
+
+XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro")
+
+
+def check_xacro_expanded(root, state: UrdfState) -> bool:
+    """A URDF still holding xacro markup (``xacro:`` elements, ``${...}`` or ``$(...)`` in
+    an attribute) is an xacro file: reading it as URDF would silently lose what the
+    macros make (wheels, sensors), so it is an error that says to run xacro."""
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if etree.QName(el).namespace in XACRO_NAMESPACES:
+            what = f"the xacro element <xacro:{etree.QName(el).localname}>"
+        else:
+            found = next(((k, v) for k, v in el.attrib.items() if "${" in v or "$(" in v), None)
+            if found is None:
+                continue
+            what = f"the xacro expression {found[0]}=\"{found[1]}\""
+        state.error(Code.XACRO_NOT_EXPANDED, f"{what} is not expanded: this is a xacro "
+                    "file; expand it first (xacro robot.urdf.xacro > robot.urdf, or give the "
+                    "file a .xacro name and urdf2sdf expands it)", el)
+        return False
+    return True
 
 
 def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
@@ -143,14 +172,42 @@ def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
         inertial_el = el.find("inertial")
         if inertial_el is not None:
             link.inertial = read_inertial(inertial_el, state)
-            problem = inertia_problem(link.inertial)
-            if problem:
-                state.error(Code.LINK_INERTIA_INVALID, f"link [{name}] has invalid inertia: "
-                            f"{problem}", inertial_el)
+            check_inertia(name, link.inertial, inertial_el, state)
         link.visuals = [read_shape(v, state, model) for v in el.findall("visual")]
         link.collisions = [read_shape(c, state, model) for c in el.findall("collision")]
         links[name] = link
     return links
+
+
+def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
+    """A negative mass is an error. An inertia tensor that breaks libsdformat's rule is
+    not (the URDF format has no such rule, and Drake and urdfdom read it): a warning says
+    what libsdformat will make of the converted SDF."""
+    problem = mass_problem(inertial)
+    if problem:
+        state.error(Code.LINK_INERTIA_INVALID, f"link [{name}] has invalid inertia: {problem}",
+                    el)
+        return
+    problem = inertia_problem(inertial)
+    if problem:
+        state.warning(Code.LINK_INERTIA_INVALID, f"link [{name}] has an inertia that "
+                      f"libsdformat refuses in SDFormat ({problem}); it is kept as written "
+                      "(urdf2sdf --fix-inertia repairs it)", el)
+
+
+def add_implicit_world(root, state: UrdfState, links: dict[str, Link]) -> None:
+    """A joint whose parent is ``world`` with no ``<link name="world">`` declared: Drake
+    reads that as the world (urdfdom wants the link declared); so do we, with a warning."""
+    if WORLD in links:
+        return
+    for el in root.findall("joint"):
+        parent = el.find("parent")
+        if parent is not None and parent.get("link") == WORLD:
+            state.warning(Code.WARNING, f"joint [{el.get('name')}] has the parent link [world], "
+                          "which the robot does not declare: read as the world, as Drake does "
+                          "(urdfdom needs <link name=\"world\"/>)", parent)
+            links[WORLD] = Link(name=WORLD, source=state.src(parent))
+            return
 
 
 def read_inertial(el, state: UrdfState) -> Inertial:
@@ -189,11 +246,14 @@ def read_shape(el, state: UrdfState, model: Model) -> Shape:
 
 def read_geometry(el, state: UrdfState) -> Geometry | None:
     shapes = [c for c in el if isinstance(c.tag, str)]
-    if len(shapes) != 1:
+    if not shapes:
         state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
-        if not shapes:
-            return None
+        return None
     shape = shapes[0]
+    if len(shapes) > 1:  # urdfdom and Drake read the first child too
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> holds <{shape.tag}> and also "
+                      f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
+                      "(as urdfdom and Drake do)", shapes[1])
     geometry = Geometry(kind=shape.tag, source=state.src(shape), xml=shape,
                         texts={k: v for k, v in shape.attrib.items()})
     if shape.tag == "box":
@@ -208,11 +268,29 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
         geometry.uri = shape.get("filename")
         if not geometry.uri:
             state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
-        scale = numbers(shape, "scale", 3, state)
-        geometry.scale = tuple(scale) if scale else None
+        read_mesh_scale(shape, geometry, state)
     else:
         state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
     return geometry
+
+
+def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
+    """``<mesh scale="x y z">``; more than three numbers (pybullet's racecar writes
+    ``1 1 1 1``) are read as the first three with a warning, as urdfdom reads them."""
+    tokens = (shape.get("scale") or "").split()
+    if len(tokens) > 3:
+        state.warning(Code.ATTRIBUTE_INVALID, f"<mesh scale='{shape.get('scale')}'> has "
+                      f"{len(tokens)} numbers; the first three are the scale", shape)
+        geometry.texts["scale"] = " ".join(tokens[:3])
+        try:
+            values = tuple(float(t) for t in tokens[:3])
+        except ValueError:
+            values = ()
+        if len(values) == 3 and all(map(math.isfinite, values)):
+            geometry.scale = values
+            return
+    scale = numbers(shape, "scale", 3, state)
+    geometry.scale = tuple(scale) if scale else None
 
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:

@@ -8,6 +8,7 @@ is ever evaluated by any later consumer of the tree.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -66,6 +67,11 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
         column = _column(exc) if line is not None else None
+        repaired, repairs = repair_tolerated_slips(data, parser.error_log)
+        if repairs:
+            for repair_line, what in repairs:
+                diagnostics.warning(Code.XML_REPAIRED, what, file, repair_line)
+            return parse_xml(repaired, file, diagnostics)
         if not _lenient(parser, exc):
             diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line, column)
             return None
@@ -75,6 +81,49 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
         return None
     return tree.getroot()
+
+
+# Slips urdfdom, libsdformat and Drake (all on TinyXML2) read without a word, and that
+# real robot files have: repaired on the bytes, keeping every line where it was.
+_DECLARATION = re.compile(rb"^(\s+)(<\?xml[^>]*\?>)")
+_DECLARED_VERSION = re.compile(rb"""^(<\?xml\s+version\s*=\s*)(["'])([^"']*)\2""")
+_COMMENT = re.compile(rb"<!--(.*?)-->", re.S)
+
+
+def repair_tolerated_slips(data: bytes, error_log) -> tuple[bytes, list[tuple[int, str]]]:
+    """``data`` with the slips the parser reported repaired, and ``(line, what)`` for each
+    repair; no repairs when the errors are anything else (then the document is
+    malformed as it stands)."""
+    messages = " ".join(entry.message for entry in error_log)
+    repairs: list[tuple[int, str]] = []
+    if "XML declaration allowed only at the start" in messages:
+        match = _DECLARATION.match(data)
+        if match:  # the declaration moves to the start; the blank lines follow it
+            data = match.group(2) + match.group(1) + data[match.end():]
+            repairs.append((match.group(1).count(b"\n") + 1, "blank space before the XML "
+                            "declaration, which XML does not allow; read as if it were not "
+                            "there"))
+    if "Unsupported version" in messages:
+        match = _DECLARED_VERSION.match(data)
+        if match and match.group(3) != b"1.0":
+            version = match.group(3).decode("ascii", "replace")
+            data = data[:match.start(3)] + b"1.0" + data[match.end(3):]
+            repairs.append((1, f"XML declaration version '{version}' read as '1.0'"))
+    if "Double hyphen within comment" in messages or "Comment not terminated" in messages:
+        fixed = _COMMENT.sub(_comment_without_double_hyphens, data)
+        if fixed != data:
+            line = data.count(b"\n", 0, data.find(b"--", data.find(b"<!--") + 4)) + 1
+            data = fixed
+            repairs.append((line, "'--' inside an XML comment, which XML does not allow; "
+                            "read as '- '"))
+    return data, repairs
+
+
+def _comment_without_double_hyphens(match: re.Match) -> bytes:
+    body = match.group(1).replace(b"--", b"- ")
+    if body.endswith(b"-"):  # a comment may not end in '--->' either
+        body = body[:-1] + b" "
+    return b"<!--" + body + b"-->"
 
 
 def _column(exc: etree.XMLSyntaxError) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.model import Geometry, Inertial, Material, Mimic, PoseSpec
-from urdf_sdf.core.write.common import leaf, sub
+from urdf_sdf.core.write.common import leaf, number_text, sub
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
@@ -43,15 +43,29 @@ def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
     return pose_el
 
 
-def write_inertial(link_el, inertial: Inertial) -> None:
-    """``<inertial>``: the origin's text as the pose, mass and inertia as their text."""
+def write_inertial(link_el, inertial: Inertial):
+    """``<inertial>``: the origin's text as the pose, mass and inertia as their text (or,
+    for a computed value without text, its shortest round-trip form)."""
     inertial_el = sub(link_el, "inertial")
     pose_from_origin(inertial_el, inertial.pose)
     texts = inertial.texts
     leaf(inertial_el, "mass", texts.get("mass") or repr(inertial.mass))
     inertia_el = sub(inertial_el, "inertia")
     for key in INERTIA_KEYS:
-        leaf(inertia_el, key, texts.get(key) or repr(getattr(inertial, key)))
+        leaf(inertia_el, key, texts.get(key) or number_text(getattr(inertial, key)))
+    return inertial_el
+
+
+def write_massless_inertial(link_el) -> None:
+    """What a URDF link without ``<inertial>`` means, stated explicitly: mass 0 and a zero
+    inertia (an SDF link without ``<inertial>`` would weigh 1 kg). ``urdf:implicit`` tells
+    sdf2urdf that the URDF had no ``<inertial>`` element."""
+    inertial_el = sub(link_el, "inertial")
+    inertial_el.set(qname("implicit"), "true")
+    leaf(inertial_el, "mass", "0")
+    inertia_el = sub(inertial_el, "inertia")
+    for key in INERTIA_KEYS:
+        leaf(inertia_el, key, "0")
 
 
 def write_geometry(shape_el, geometry: Geometry, mesh_uri: str) -> bool:

@@ -1,0 +1,250 @@
+"""What the tests need from the machine, and the golden comparison they share.
+
+The suite passes on a fresh clone with nothing beside it: a test that needs something
+the machine may lack (the project's shared directory ``../shared``, ``check_urdf``,
+Graphviz's ``dot``, the xacro package, libsdformat) asks for it with :func:`require`,
+which skips outside CI and fails under CI (``$CI`` set), so CI never skips silently.
+
+Files of ``../shared`` that parametrise a test are listed when the module is collected;
+:func:`shared_cases` stands one placeholder case in for them when the directory is
+missing, so the test still runs once and reports the missing directory (the
+``needs_shared`` marker, checked in ``conftest.py``).
+
+Goldens are compared with :func:`assert_xml_equivalent`: the same element tree, with
+numbers compared by value (a new numpy may print the last digit differently).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from lxml import etree
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def ci_is_set(environ) -> bool:
+    """``$CI`` set to anything but "", "0", "false" or "no" (any case)."""
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def shared_root(environ) -> Path:
+    """The project's shared directory: ``$URDF_SDF_SHARED``, else ``../shared``."""
+    override = environ.get("URDF_SDF_SHARED")
+    return Path(override) if override else REPO.parent / "shared"
+
+
+IN_CI = ci_is_set(os.environ)
+SHARED = shared_root(os.environ)
+SHARED_HINT = ("put the project's shared directory beside the clone as ../shared, "
+               "or set URDF_SDF_SHARED")
+CHECK_URDF_HINT = "apt-get install liburdfdom-tools"
+GRAPHVIZ_HINT = "apt-get install graphviz"
+XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+SDFORMAT_SPEC_HINT = "apt-get install libsdformat-dev"
+TIMEOUT = 60  # seconds for an external program; longer is a hang
+
+# Numbers in goldens: equal within this relative tolerance (and this absolute one near 0).
+REL_TOL = 1e-12
+ABS_TOL = 1e-15
+
+
+# ---- what the machine has ------------------------------------------------------------------
+
+def require(available: bool, what: str, hint: str) -> None:
+    """Nothing when ``available``; else fail under CI, skip elsewhere, saying how to get it."""
+    if available:
+        return
+    if IN_CI:
+        pytest.fail(f"CI is set but {what} is missing: {hint}", pytrace=False)
+    pytest.skip(f"{what} is not available: {hint}")
+
+
+def shared_dir(*parts: str) -> Path:
+    """``SHARED/parts`` (a file or folder of the project's shared material), required."""
+    path = SHARED.joinpath(*parts)
+    require(path.exists(), str(path), SHARED_HINT)
+    return path
+
+
+def shared_cases(cases: list, *parts: str, arity: int = 1) -> list:
+    """The parameter sets ``cases``, some of them files under ``SHARED/parts``; when that
+    folder is missing, one more: a placeholder (``arity`` Nones, id ``shared-missing``)
+    marked ``needs_shared``, which skips or fails when it runs (see ``conftest.py``).
+    Without it the folder's cases would silently vanish, and a test with no case at all
+    is skipped by pytest even under CI."""
+    if SHARED.joinpath(*parts).is_dir():
+        return cases
+    return [*cases, pytest.param(*(None,) * arity, id="shared-missing",
+                                 marks=pytest.mark.needs_shared(*parts))]
+
+
+def program(name: str, what: str, hint: str) -> str:
+    """The path of the program ``name`` on PATH, required."""
+    found = shutil.which(name)
+    require(found is not None, what, hint)
+    return found
+
+
+def check_urdf(path) -> subprocess.CompletedProcess:
+    """ROS's ``check_urdf`` on ``path`` (required); the caller judges the result."""
+    exe = program("check_urdf", "the check_urdf program", CHECK_URDF_HINT)
+    return subprocess.run([exe, str(path)], capture_output=True, text=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL)
+
+
+def assert_check_urdf_accepts(path) -> subprocess.CompletedProcess:
+    proc = check_urdf(path)
+    assert proc.returncode == 0 and "Successfully Parsed XML" in proc.stdout, \
+        f"check_urdf rejects {path}: exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+def graphviz_dot() -> str:
+    """The path of Graphviz's ``dot`` (required)."""
+    return program("dot", "Graphviz's dot program", GRAPHVIZ_HINT)
+
+
+def xacro_module():
+    """The xacro package (installed with the ``test`` extra), required."""
+    try:
+        import xacro
+    except ImportError:
+        xacro = None
+    require(xacro is not None, "the xacro package", XACRO_HINT)
+    return xacro
+
+
+def sdformat_spec_dir(root: Path, version: str) -> Path:
+    """libsdformat's element descriptions of one SDFormat version (``root/VERSION``)."""
+    directory = root / version
+    require((directory / "root.sdf").is_file(), f"SDFormat {version} descriptions in {root}",
+            SDFORMAT_SPEC_HINT)
+    return directory
+
+
+# ---- goldens ---------------------------------------------------------------------------------
+
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+SPACES = re.compile(r"(\s+)")
+MAX_REPORTED = 20
+
+
+def same_number(a: str, b: str) -> bool:
+    """Both tokens are decimal numbers, equal within REL_TOL (ABS_TOL near zero)."""
+    return bool(NUMBER.fullmatch(a) and NUMBER.fullmatch(b)) and \
+        math.isclose(float(a), float(b), rel_tol=REL_TOL, abs_tol=ABS_TOL)
+
+
+def same_text(a: str | None, b: str | None) -> bool:
+    """Equal texts, except that numbers may differ within the tolerance; the whitespace
+    between tokens must be the same (formatting is part of a golden)."""
+    a, b = a or "", b or ""
+    if a == b:
+        return True
+    tokens_a, tokens_b = SPACES.split(a), SPACES.split(b)
+    return len(tokens_a) == len(tokens_b) and \
+        all(x == y or same_number(x, y) for x, y in zip(tokens_a, tokens_b))
+
+
+def parse_xml(source) -> etree._Element:
+    """The root element of XML given as bytes, text or a file path (comments kept)."""
+    if isinstance(source, Path):
+        source = source.read_bytes()
+    if isinstance(source, str):
+        source = source.encode("utf-8")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_blank_text=False)
+    return etree.fromstring(source, parser)
+
+
+def label(el) -> str:
+    if not isinstance(el.tag, str):
+        return "comment()" if el.tag is etree.Comment else "node()"
+    name = el.get("name")
+    tag = etree.QName(el).localname
+    return f"{tag}[{name}]" if name is not None else tag
+
+
+def xml_differences(actual, expected, path: str = "") -> Iterator[str]:
+    """Each way in which element ``actual`` differs from ``expected`` (tails apart)."""
+    here = f"{path}/{label(expected)}"
+    if actual.tag != expected.tag:
+        yield f"{here}: element {label(actual)} instead"
+        return
+    if isinstance(expected.tag, str) and actual.nsmap != expected.nsmap:
+        yield f"{here}: namespaces {actual.nsmap} instead of {expected.nsmap}"
+    for key in sorted(set(actual.attrib) | set(expected.attrib)):
+        mine, theirs = actual.get(key), expected.get(key)
+        if mine is None or theirs is None or not same_text(mine, theirs):
+            yield f"{here}/@{key}: {mine!r} instead of {theirs!r}"
+    if not same_text(actual.text, expected.text):
+        yield f"{here}: text {actual.text!r} instead of {expected.text!r}"
+    mine, theirs = list(actual), list(expected)
+    if [c.tag for c in mine] != [c.tag for c in theirs]:
+        yield f"{here}: children {[label(c) for c in mine]} instead of " \
+              f"{[label(c) for c in theirs]}"
+        return
+    for child, expected_child in zip(mine, theirs):
+        yield from xml_differences(child, expected_child, here)
+        if not same_text(child.tail, expected_child.tail):
+            yield f"{here}: text after {label(child)} {child.tail!r} " \
+                  f"instead of {expected_child.tail!r}"
+
+
+def xml_equivalent(actual, expected) -> bool:
+    return not any(True for _ in xml_differences(parse_xml(actual), parse_xml(expected)))
+
+
+def assert_xml_equivalent(actual, expected) -> None:
+    """``actual`` (bytes, text or a path) is the golden ``expected`` (a path, bytes or
+    text): the same tags, attributes, structure and text, numbers equal within REL_TOL."""
+    differences = list(xml_differences(parse_xml(actual), parse_xml(expected)))
+    name = expected if isinstance(expected, Path) else "the expected XML"
+    assert not differences, f"{len(differences)} differences from {name}:\n" + \
+        "\n".join(differences[:MAX_REPORTED])
+
+
+# ---- diagnostics a test must account for -----------------------------------------------------
+
+class CheckedDiagnostics:
+    """The diagnostics a test caused, which it takes one by one as it checks them; the
+    ``diagnostics_checked`` fixture fails the test when any is left (an unexpected
+    warning is as much a change of behaviour as a missing error)."""
+
+    def __init__(self):
+        self.left: list = []
+        self._watched: set[int] = set()
+
+    def watch(self, result_or_diagnostics):
+        """Register a LoadResult's (or a conversion's) ``.diagnostics``, or a Diagnostics
+        list; returns its argument."""
+        diagnostics = getattr(result_or_diagnostics, "diagnostics", result_or_diagnostics)
+        if id(diagnostics) not in self._watched:
+            self._watched.add(id(diagnostics))
+            self.left.extend(diagnostics)
+        return result_or_diagnostics
+
+    def take_error(self, code):
+        """Remove and return the first error with ``code`` (a Code or its name)."""
+        return self._take(code, "error")
+
+    def take_warning(self, code):
+        """Remove and return the first warning with ``code`` (a Code or its name)."""
+        return self._take(code, "warning")
+
+    def _take(self, code, severity: str):
+        wanted = getattr(code, "value", code)
+        for index, diagnostic in enumerate(self.left):
+            if diagnostic.code.value == wanted and diagnostic.severity.value == severity:
+                return self.left.pop(index)
+        pytest.fail(f"no {severity}[{wanted}] among the diagnostics not yet taken:\n"
+                    f"{self.formatted() or '  (none)'}")
+
+    def formatted(self) -> str:
+        return "\n".join(f"  {d.format()}" for d in self.left)

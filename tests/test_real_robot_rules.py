@@ -1,0 +1,212 @@
+"""Rules that real robot descriptions need, each on a fixture reduced from the robot that
+showed it (``fixtures/realworld``, the robots named in each fixture's comment).
+
+Physics and limits as each format means them, what every robot tool reads, and what the
+SDF written must be for libsdformat and Drake to read it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.custom import qname
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.diff import diff_results
+from urdf_sdf.core.inertia import inertia_problem, principal_moments, repaired, tensor
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.model import Inertial
+from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import convert_sdf
+from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import convert_urdf
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "realworld"
+
+
+def to_sdf(path: Path, **options):
+    conversion = convert_urdf(load(path, Context()), ToSdf(**options))
+    assert conversion.ok, [d.format() for d in conversion.diagnostics]
+    return conversion
+
+
+def to_urdf(path: Path, **options):
+    conversion = convert_sdf(load(path, Context()), ToUrdf(**options))
+    assert conversion.ok, [d.format() for d in conversion.diagnostics]
+    return conversion
+
+
+def warnings(conversion, code: Code = Code.WARNING) -> list[str]:
+    return [d.message for d in conversion.diagnostics if not d.is_error and d.code is code]
+
+
+# ---- mass ------------------------------------------------------------------------------------
+
+def test_urdf_link_without_inertial_is_massless_in_the_sdf():
+    """URDF: a link without <inertial> has no mass. SDFormat: a link without one has mass 1;
+    so the SDF states mass 0 and a zero inertia."""
+    sdf = etree.fromstring(to_sdf(FIXTURES / "urdf_link_without_inertial_has_no_mass.urdf").xml)
+    inertial = sdf.find("model/link[@name='base']/inertial")
+    assert inertial is not None and inertial.get(qname("implicit")) == "true"
+    assert inertial.findtext("mass") == "0"
+    assert {c.text for c in inertial.find("inertia")} == {"0"}
+
+
+def test_massless_urdf_link_round_trips_without_an_inertial(tmp_path):
+    source = FIXTURES / "urdf_link_without_inertial_has_no_mass.urdf"
+    sdf = tmp_path / "robot.sdf"
+    sdf.write_bytes(to_sdf(source).xml)
+    back = etree.fromstring(to_urdf(sdf).xml)
+    assert back.find("link[@name='base']/inertial") is None
+    assert diff_results(load(source), load_string(etree.tostring(back), "back.urdf")) == []
+
+
+def test_diff_applies_each_formats_mass_default():
+    """A massless URDF link and an SDF link without <inertial> (1 kg) are not the same."""
+    urdf = load_string(b'<robot name="r"><link name="a"/></robot>', "r.urdf")
+    sdf = load_string(b'<sdf version="1.9"><model name="r"><link name="a"/></model></sdf>',
+                      "r.sdf")
+    differences = diff_results(urdf, sdf)
+    assert [(d.kind, d.name) for d in differences][:1] == [("inertial", "a")]
+    assert "mass 0.0 in A, 1.0 in B" in differences[0].message
+
+
+def test_sdf_link_without_inertial_weighs_one_kilogram_in_the_urdf():
+    robot = etree.fromstring(to_urdf(FIXTURES /
+                                     "sdf_link_without_inertial_weighs_one_kilogram.sdf").xml)
+    for name in ("base", "arm"):
+        inertial = robot.find(f"link[@name='{name}']/inertial")
+        assert inertial.find("mass").get("value") == "1"
+        inertia = inertial.find("inertia")
+        assert [inertia.get(k) for k in ("ixx", "iyy", "izz", "ixy")] == ["1", "1", "1", "0"]
+
+
+# ---- inertia ---------------------------------------------------------------------------------
+
+BROKEN = Inertial(mass=2.0, ixx=1.0, iyy=1.0, izz=3.0, ixy=0.0, ixz=0.0, iyz=0.0)
+
+
+def test_libsdformat_criterion_is_relative_to_the_tensor_size():
+    """A tiny tensor that is barely non-positive is refused (an absolute 1e-6 tolerance would
+    let it through); a tiny valid one is accepted."""
+    tiny = Inertial(mass=1e-3, ixx=1e-9, iyy=1e-9, izz=2.5e-9, ixy=0.0, ixz=0.0, iyz=0.0)
+    assert inertia_problem(tiny) is not None
+    assert inertia_problem(Inertial(mass=1e-3, ixx=1e-9, iyy=1e-9, izz=2e-9)) is None
+    assert inertia_problem(BROKEN) is not None
+
+
+def test_repair_keeps_mass_and_axes_and_raises_the_smallest_moment():
+    rotated = Inertial(mass=2.0, ixx=3.0, iyy=1.0, izz=1.0, ixy=0.0, ixz=0.0, iyz=0.5)
+    for inertial in (BROKEN, rotated):
+        fixed = repaired(inertial)
+        assert fixed is not None and inertia_problem(fixed) is None
+        assert fixed.mass == inertial.mass
+        before, after = principal_moments(inertial), principal_moments(fixed)
+        assert after[2] == pytest.approx(before[2], rel=1e-12)  # the largest stays
+        assert after[0] + after[1] == pytest.approx(after[2], rel=1e-12)  # just enough
+        _, axes = np.linalg.eigh(tensor(inertial))
+        in_old_axes = axes.T @ tensor(fixed) @ axes
+        assert np.abs(in_old_axes - np.diag(np.diag(in_old_axes))).max() < 1e-12
+    assert repaired(Inertial()) is None
+
+
+def test_urdf_inertia_libsdformat_refuses_is_kept_with_a_warning(tmp_path):
+    source = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "features" / \
+        "inertia_triangle_inequality.urdf"
+    loaded = load(source)
+    assert loaded.ok
+    [warning] = [d for d in loaded.diagnostics if d.code is Code.LINK_INERTIA_INVALID]
+    assert not warning.is_error and "libsdformat refuses" in warning.message
+    sdf = tmp_path / "palm.sdf"
+    sdf.write_bytes(to_sdf(source).xml)
+    reread = load(sdf)  # our own marker: a warning, not the error a plain SDF gets
+    assert reread.ok
+    plain = sdf.read_text().replace(' urdf:inertia="invalid"', "")
+    assert not load_string(plain, "plain.sdf").ok
+
+
+# ---- limits and joints -----------------------------------------------------------------------
+
+def test_revolute_joint_without_position_limits_becomes_continuous():
+    robot = etree.fromstring(to_urdf(FIXTURES / "sdf_revolute_without_limits_is_continuous.sdf").xml)
+    joint = robot.find("joint[@name='axle']")
+    assert joint.get("type") == "continuous"
+    assert joint.find("limit") is None
+
+
+def test_not_enforced_rate_limits_are_written_as_1e16_with_a_warning():
+    """SDF's -1 (and a missing value) mean no limit: URDF gets 1e+16, never a negative
+    number (Drake aborts) nor 0 (Gazebo locks the joint); the axis is written normalised."""
+    conversion = to_urdf(FIXTURES / "sdf_link_without_inertial_weighs_one_kilogram.sdf")
+    limit = etree.fromstring(conversion.xml).find("joint[@name='hinge']/limit")
+    assert (limit.get("effort"), limit.get("velocity")) == ("1e+16", "1e+16")
+    assert (limit.get("lower"), limit.get("upper")) == ("-1", "1")
+    assert len([m for m in warnings(conversion) if "1e+16" in m]) == 2
+    axis = etree.fromstring(conversion.xml).find("joint[@name='hinge']/axis")
+    assert axis.get("xyz") == "0 0 1"
+
+
+def test_universal_joint_approximation_uses_axis2_for_the_second_joint():
+    conversion = to_urdf(FIXTURES / "sdf_universal_approximated_with_both_axes.sdf",
+                         approximate=True)
+    robot = etree.fromstring(conversion.xml)
+    axes = {j.get("name"): j.find("axis").get("xyz") for j in robot.findall("joint")}
+    assert axes == {"gimbal": "1 0 0", "gimbal_2": "0 1 0"}
+
+
+def test_joint_to_undeclared_world_is_read_as_the_world(tmp_path):
+    loaded = load(FIXTURES / "urdf_joint_to_undeclared_world.urdf")
+    assert loaded.ok
+    assert any("read as the world" in d.message for d in loaded.diagnostics)
+    assert loaded.pose("base").position == (0.0, 0.0, 1.0)
+    sdf = tmp_path / "welded.sdf"
+    sdf.write_bytes(to_sdf(FIXTURES / "urdf_joint_to_undeclared_world.urdf").xml)
+    assert load(sdf).attached_link("base") == "base"
+    assert etree.parse(str(sdf)).find("model/joint/parent").text == "world"
+
+
+# ---- what every robot tool reads -------------------------------------------------------------
+
+def test_geometry_with_an_extra_child_and_a_four_number_scale():
+    loaded = load(FIXTURES / "urdf_geometry_with_extra_child.urdf")
+    assert loaded.ok
+    messages = [d.message for d in loaded.diagnostics]
+    assert any("only the first is read" in m for m in messages)
+    assert any("the first three are the scale" in m for m in messages)
+    [visual] = loaded.document.model.links[0].visuals
+    assert visual.geometry.kind == "mesh" and visual.geometry.scale == (1.0, 1.0, 1.0)
+    sdf = etree.fromstring(to_sdf(FIXTURES / "urdf_geometry_with_extra_child.urdf").xml)
+    assert sdf.findtext(".//mesh/scale") == "1 1 1"
+
+
+# ---- <gazebo> content valid in the version written -------------------------------------------
+
+def test_gazebo_classic_imu_noise_is_written_per_axis():
+    conversion = to_sdf(FIXTURES / "urdf_gazebo_imu_noise_gazebo_classic.urdf")
+    imu = etree.fromstring(conversion.xml).find(".//sensor/imu")
+    assert imu.find("noise") is None
+    for group, mean in (("angular_velocity", "0.0"), ("linear_acceleration", "0.1")):
+        for axis in "xyz":
+            noise = imu.find(f"{group}/{axis}/noise")
+            assert noise.get("type") == "gaussian" and noise.findtext("mean") == mean
+    assert imu.findtext("linear_acceleration/z/noise/bias_mean") == "0.1"
+    assert any("angular_velocity and linear_acceleration" in m for m in warnings(conversion))
+
+
+def test_gazebo_tag_sdformat_does_not_define_is_kept_as_custom_content():
+    conversion = to_sdf(FIXTURES / "urdf_gazebo_classic_tag_kept.urdf")
+    joint = etree.fromstring(conversion.xml).find("model/joint[@name='shoulder']")
+    assert joint.find("stopKd") is None
+    assert joint.find(f"{qname('gazebo')}/{qname('stopKd')}") is not None
+    assert any("<stopKd>" in m and "kept as <urdf:gazebo>" in m for m in warnings(conversion))
+
+
+def test_xacro_markup_in_a_urdf_is_an_error_naming_it():
+    for name in ("urdf_xacro_not_expanded.urdf", "urdf_xacro_expression_not_expanded.urdf"):
+        loaded = load(Path(__file__).resolve().parent / "fixtures" / "urdf" / name)
+        [error] = [d for d in loaded.diagnostics if d.is_error]
+        assert error.code is Code.XACRO_NOT_EXPANDED and "run" not in error.message.split()[:1]
+        assert error.line is not None and "xacro" in error.message
