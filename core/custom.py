@@ -37,6 +37,26 @@ def namespaced_copy(el):
     return out
 
 
+def carried_copy(el):
+    """A URDF element this project does not read, as SDF custom content: a namespaced copy
+    (``<orign>`` -> ``<urdf:orign>``), or, for an element already in a namespace of its own
+    (``drake:``...), a verbatim copy, which libsdformat also keeps and ignores."""
+    if etree.QName(el).namespace is None:
+        return namespaced_copy(el)
+    out = copy.deepcopy(el)
+    out.tail = None
+    return out
+
+
+def restored_copy(el):
+    """The inverse of :func:`carried_copy`."""
+    if etree.QName(el).namespace == URDF_NS:
+        return plain_copy(el)
+    out = copy.deepcopy(el)
+    out.tail = None
+    return out
+
+
 def plain_copy(el):
     """The inverse of :func:`namespaced_copy`: tags back out of ``URDF_NS``."""
     tag = etree.QName(el).localname

@@ -98,6 +98,8 @@ class Link:
     collisions: list[Shape] = field(default_factory=list)
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF children this project does not read, carried through SDF as urdf: elements.
+    carried: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -149,6 +151,8 @@ class Joint:
     mimic: Mimic | None = None
     # URDF-only elements kept as their XML (calibration, safety_controller).
     extras: dict[str, Any] = field(default_factory=dict)
+    # URDF children this project does not read, carried through SDF as urdf: elements.
+    carried: list[Any] = field(default_factory=list)
     # URDF: the joint's own name when it had to be renamed (a link has the same name).
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
@@ -181,6 +185,8 @@ class Model:
     materials: dict[str, Material] = field(default_factory=dict)
     transmissions: list[Any] = field(default_factory=list)
     gazebo: list[Any] = field(default_factory=list)
+    # URDF children this project does not read, carried through SDF as urdf: elements.
+    carried: list[Any] = field(default_factory=list)
     # The SDFormat version of the file the model was written in: naming rules differ
     # below 1.7, and an included model keeps its own file's version.
     version: tuple[int, int] = (1, 11)

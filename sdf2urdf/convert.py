@@ -27,6 +27,8 @@ from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import numbers_text
+from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
@@ -165,6 +167,8 @@ class UrdfWriter:
             self.warn_dropped_frames()
         for transmission in custom_children(self.model_el, "transmission"):
             robot.append(plain_copy(transmission))
+        restore_carried(self.model_el, robot)
+        robot.extend(gazebo_blocks(self.model_el, None))
         self.keep_model_extras(robot)
         etree.cleanup_namespaces(robot)
         return robot
@@ -273,6 +277,8 @@ class UrdfWriter:
             self.write_shape(link_el, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
             self.write_shape(link_el, "collision", shape, link_name, X_UL)
+        restore_carried(link.xml, link_el)
+        robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
         self.keep_sdf_extras(robot, link, link_name)
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
@@ -340,14 +346,7 @@ class UrdfWriter:
         flags, and the collision surfaces and visual extras of each named shape."""
         if link.xml is None:
             return
-        kept = [copy_element(c) for c in link.xml if c.tag in LINK_EXTRAS]
-        for kind, tags in (("collision", COLLISION_EXTRAS), ("visual", VISUAL_EXTRAS)):
-            for shape_el in link.xml.findall(kind):
-                extras = [c for c in shape_el if c.tag in tags or is_rich_material(c)]
-                if extras and shape_el.get("name"):
-                    shape_copy = etree.Element(kind, name=shape_el.get("name"))
-                    shape_copy.extend(copy_element(c) for c in extras)
-                    kept.append(shape_copy)
+        kept = link_extras(link.xml)
         if kept:
             block = etree.SubElement(robot, "gazebo", reference=self.name(name))
             block.extend(kept)
@@ -359,8 +358,7 @@ class UrdfWriter:
         """Model plugins and other model-level SDF content go to a ``<gazebo>`` block."""
         if self.model_el is None:
             return
-        kept = [copy_element(c) for c in self.model_el
-                if isinstance(c.tag, str) and c.tag in MODEL_EXTRAS]
+        kept = element_extras(self.model_el, MODEL_EXTRAS)
         if kept:
             block = etree.SubElement(robot, "gazebo")
             block.extend(kept)
@@ -372,7 +370,7 @@ class UrdfWriter:
         xml = getattr(joint.element, "xml", None)
         if xml is None or joint.vertex < 0:
             return
-        kept = [copy_element(c) for c in xml if isinstance(c.tag, str) and c.tag in JOINT_EXTRAS]
+        kept = element_extras(xml, JOINT_EXTRAS)
         if kept:
             block = etree.SubElement(robot, "gazebo", reference=self.name(joint.name))
             block.extend(kept)
@@ -396,9 +394,12 @@ class UrdfWriter:
         if joint.type != "fixed" and joint.axes:
             self.write_axis(joint_el, joint)
         self.write_limits(joint_el, joint)
+        xml = getattr(joint.element, "xml", None)
         for tag in ("calibration", "safety_controller", "mimic"):
-            for custom in custom_children(getattr(joint.element, "xml", None), tag):
+            for custom in custom_children(xml, tag):
                 joint_el.append(plain_copy(custom))
+        restore_carried(xml, joint_el)
+        robot.extend(gazebo_blocks(xml, self.name(joint.name)))
 
     def joint_origin(self, joint_el, joint: KinematicJoint) -> None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
@@ -505,32 +506,40 @@ class UrdfWriter:
             if name in self.link_names:
                 self.warn(f"frame [{name}] has the name of a link; it is left out", vertex.source)
                 continue
+            xml = vertex.element.xml
+            origin = self.frame_origin(vertex, name, parent, parent_name)
+            if xml is not None and xml.get(qname("element")) == "frame":
+                # Drake's URDF <frame> extension, given back as it was written
+                etree.SubElement(robot, "frame", name=self.name(name),
+                                 link=self.name(parent_name), **origin)
+                continue
             link_el = etree.SubElement(robot, "link", name=self.name(name))
-            for inertial in custom_children(vertex.element.xml, "inertial"):
+            for inertial in custom_children(xml, "inertial"):
                 link_el.append(plain_copy(inertial))  # the zero-mass inertial urdf2sdf kept
-            joint_name = (vertex.element.xml.get(qname("joint")) if vertex.element.xml is not None
-                          else None) or f"{self.name(name)}_joint"
+            restore_carried(xml, link_el)
+            joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
+                f"{self.name(name)}_joint"
             joint_el = etree.SubElement(robot, "joint", name=joint_name, type="fixed")
-            X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
-            if name in self.parity.copyable and X_UP == IDENTITY:
-                copied_origin(joint_el, self.parity.copyable[name])
-            else:
-                computed_origin(joint_el, X_UP * relative_pose(self.graph, vertex.id, parent))
+            if origin:
+                etree.SubElement(joint_el, "origin", **origin)
             etree.SubElement(joint_el, "parent", link=self.name(parent_name))
             etree.SubElement(joint_el, "child", link=self.name(name))
+
+    def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
+        """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
+        check allows it, else computed; empty for the identity."""
+        scratch = etree.Element("scratch")
+        X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
+        if name in self.parity.copyable and X_UP == IDENTITY:
+            copied_origin(scratch, self.parity.copyable[name])
+        else:
+            computed_origin(scratch, X_UP * relative_pose(self.graph, vertex.id, parent))
+        origin = scratch.find("origin")
+        return dict(origin.attrib) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:
         for vertex, name in self.frames():
             self.warn(f"frame [{name}] dropped (--drop-frames)", vertex.source)
-
-
-LINK_EXTRAS = {"sensor", "light", "projector", "audio_source", "audio_sink", "battery",
-               "particle_emitter", "self_collide", "gravity", "kinematic", "enable_wind",
-               "velocity_decay", "must_be_base_link"}
-COLLISION_EXTRAS = {"surface", "laser_retro", "max_contacts"}
-VISUAL_EXTRAS = {"transparency", "cast_shadows", "laser_retro", "meta", "plugin", "visibility_flags"}
-MODEL_EXTRAS = {"plugin", "self_collide", "allow_auto_disable", "enable_wind", "gripper"}
-JOINT_EXTRAS = {"physics", "sensor"}
 
 
 def has_implicit_inertial(link: Link) -> bool:
@@ -550,12 +559,6 @@ def parse_numbers(text: str | None) -> list[float] | None:
         return [float(t) for t in text.split()] if text else None
     except ValueError:
         return None
-
-
-def is_rich_material(el) -> bool:
-    """A visual material with more than colours (scripts, shaders, PBR) for Gazebo."""
-    return el.tag == "material" and any(c.tag in ("script", "shader", "pbr", "lighting")
-                                        for c in el)
 
 
 def is_plain(spec: PoseSpec) -> bool:

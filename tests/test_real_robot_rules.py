@@ -210,3 +210,58 @@ def test_xacro_markup_in_a_urdf_is_an_error_naming_it():
         [error] = [d for d in loaded.diagnostics if d.is_error]
         assert error.code is Code.XACRO_NOT_EXPANDED and "run" not in error.message.split()[:1]
         assert error.line is not None and "xacro" in error.message
+
+
+# ---- nothing dropped: carried through SDF and given back -------------------------------------
+
+def round_trip(path: Path, tmp_path: Path):
+    """(URDF read back after urdf2sdf | sdf2urdf, the SDF conversion)."""
+    sdf_conversion = to_sdf(path)
+    sdf = tmp_path / f"{path.stem}.sdf"
+    sdf.write_bytes(sdf_conversion.xml)
+    return etree.fromstring(to_urdf(sdf).xml), sdf_conversion
+
+
+def canonical(el) -> str:
+    """An element as text, whitespace-only text and tails (indentation) left out."""
+    copy = etree.fromstring(etree.tostring(el))
+    for node in copy.iter():
+        node.tail = None
+        if node.text is not None and not node.text.strip():
+            node.text = None
+    return etree.tostring(copy, method="c14n").decode()
+
+
+def test_unknown_urdf_elements_are_warned_about_carried_and_given_back(tmp_path):
+    source = FIXTURES / "urdf_unknown_elements_carried.urdf"
+    original = etree.parse(str(source)).getroot()
+    back, sdf_conversion = round_trip(source, tmp_path)
+    said = " ".join(warnings(sdf_conversion))
+    for tag in ("<orign>", "<contact>", "<sensor>", "rotor_inertia"):
+        assert tag in said
+    for path in ("link[@name='base']/orign", "link[@name='base']/contact", "sensor"):
+        assert canonical(back.find(path)) == canonical(original.find(path)), path
+    drake = "{http://drake.mit.edu}rotor_inertia"
+    assert back.find(f"joint[@name='shoulder']/{drake}").get("value") == "0.01"
+    sdf = etree.fromstring(sdf_conversion.xml)
+    assert sdf.find(f"model/link/{qname('orign')}") is not None  # SDF keeps it as custom
+
+
+def test_drake_frame_extension_becomes_an_sdf_frame_and_comes_back(tmp_path):
+    source = FIXTURES / "urdf_drake_frame_extension.urdf"
+    loaded = load(source)
+    assert loaded.pose("hand").position == (0.0, 0.0, -2.1)
+    back, sdf_conversion = round_trip(source, tmp_path)
+    frame = etree.fromstring(sdf_conversion.xml).find("model/frame[@name='hand']")
+    assert frame.get("attached_to") == "lower_link"
+    assert dict(back.find("frame").attrib) == {"name": "hand", "link": "lower_link",
+                                               "xyz": "0 0 -2.1", "rpy": "0 0 0"}
+
+
+def test_gazebo_content_sdf_cannot_hold_comes_back_as_the_same_block(tmp_path):
+    source = FIXTURES / "urdf_gazebo_preserve_fixed_joint.urdf"
+    back, _ = round_trip(source, tmp_path)
+    [block] = back.findall("gazebo")
+    assert block.get("reference") == "ft_joint"
+    assert block.findtext("preserveFixedJoint") == "true"
+    assert back.find("joint[@name='ft_joint']") is not None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.custom import namespaced_copy, qname
+from urdf_sdf.core.custom import carried_copy, namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
@@ -176,6 +176,12 @@ def tree_order(model: Model, children: dict[str, list[str]]) -> list[Link]:
 
 
 
+def carry(parent_el, elements) -> None:
+    """URDF elements this project does not read, carried as SDF custom content."""
+    for el in elements:
+        parent_el.append(carried_copy(el))
+
+
 def gazebo_references(model: Model) -> set[str]:
     return {block.get("reference") for block in model.gazebo if block.get("reference")}
 
@@ -208,6 +214,8 @@ class Writer:
                 self.write_frame_link(model_el, link, joint)
         for frame in lumped_frames:
             model_el.append(frame)
+        for frame in self.model.frames:
+            self.write_drake_frame(model_el, frame)
         for joint in self.model.joints:
             if joint.child in self.plan.frame_links:
                 continue
@@ -219,6 +227,7 @@ class Writer:
             model_el.append(namespaced_copy(material.xml))
         for transmission in self.model.transmissions:
             model_el.append(namespaced_copy(transmission))
+        carry(model_el, self.model.carried)
         if self.model.gazebo:
             apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
                                     self.plan.version, self.model.source.file)
@@ -251,6 +260,7 @@ class Writer:
         for shape in link.visuals:
             if not shape.from_gazebo:
                 self.write_shape(link_el, "visual", shape, link)
+        carry(link_el, link.carried)
         return link_el
 
     def write_link_inertial(self, link_el, link: Link) -> None:
@@ -288,6 +298,7 @@ class Writer:
             pose_from_origin(frame_el, joint.pose, self.joint_parent_frame(joint))
         else:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
+        carry(frame_el, link.carried + joint.carried)
         self.elements[link.name] = frame_el
 
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
@@ -337,7 +348,18 @@ class Writer:
             self.write_axis(joint_el, joint)
         for extra in joint.extras.values():
             joint_el.append(namespaced_copy(extra))
+        carry(joint_el, joint.carried)
         return joint_el
+
+    def write_drake_frame(self, model_el, frame) -> None:
+        """Drake's URDF ``<frame>``: an SDF frame fixed in its link (``urdf:element``
+        tells sdf2urdf to give back the ``<frame>`` element)."""
+        frame_el = sub(model_el, "frame", name=frame.name, attached_to=frame.attached_to)
+        frame_el.set(qname("element"), "frame")
+        if self.options.relative:
+            pose_from_origin(frame_el, frame.pose, frame.attached_to)
+        else:
+            sub(frame_el, "pose", self.computed_pose(frame.name), relative_to="__model__")
 
     def write_axis(self, joint_el, joint: Joint) -> None:
         axis = joint.axes[0]

@@ -16,15 +16,15 @@ lower > upper) is reported as diagnostics with file:line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.model import (Axis, Document, Dynamics, Geometry, Inertial, Joint, Limit, Link,
-                                 Material, Mimic, Model, PoseSpec, Shape, Source)
+from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
+                                 Link, Material, Mimic, Model, PoseSpec, Shape, Source)
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.sdf import ReadState
 from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
@@ -36,10 +36,21 @@ ZERO3 = (0.0, 0.0, 0.0)
 WORLD = "world"
 
 
+# The children each URDF element may have; anything else is carried and warned about.
+KNOWN_CHILDREN = {
+    "robot": {"link", "joint", "material", "transmission", "gazebo", "frame"},
+    "link": {"inertial", "visual", "collision"},
+    "joint": {"origin", "parent", "child", "axis", "calibration", "dynamics", "limit", "mimic",
+              "safety_controller"},
+}
+
+
 @dataclass
 class UrdfState:
     file: str | None
     diagnostics: Diagnostics
+    # (tag, where) -> the unknown elements found there, for one warning each.
+    unknown: dict = field(default_factory=dict)
 
     def src(self, el) -> Source:
         return source_of(el, self.file)
@@ -95,6 +106,12 @@ def read_origin(parent_el, state: UrdfState, relative_to: str | None) -> PoseSpe
     origin = parent_el.find("origin")
     if origin is None:
         return PoseSpec(IDENTITY, relative_to, "", source=state.src(parent_el))
+    return read_xyz_rpy(origin, state, relative_to)
+
+
+def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
+    """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
+    Drake's ``<frame>``), keeping their text."""
     xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
     xyz = numbers(origin, "xyz", 3, state) if xyz_text is not None else None
     rpy = numbers(origin, "rpy", 3, state) if rpy_text is not None else None
@@ -128,6 +145,9 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
     joints = read_joints(root, state, links)
     check_tree(root, state, links, joints)
     attach_frames(model, links, joints)
+    model.frames = read_drake_frames(root, state, links)
+    model.carried = carried_children(root, "robot", state, "the robot")
+    report_carried(state)
     model.transmissions = root.findall("transmission")
     model.gazebo = root.findall("gazebo")
     read_gazebo_shapes(model.gazebo, links, state)
@@ -173,6 +193,7 @@ def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
         if inertial_el is not None:
             link.inertial = read_inertial(inertial_el, state)
             check_inertia(name, link.inertial, inertial_el, state)
+        link.carried = carried_children(el, "link", state, f"link [{name}]")
         link.visuals = [read_shape(v, state, model) for v in el.findall("visual")]
         link.collisions = [read_shape(c, state, model) for c in el.findall("collision")]
         links[name] = link
@@ -208,6 +229,40 @@ def add_implicit_world(root, state: UrdfState, links: dict[str, Link]) -> None:
                           "(urdfdom needs <link name=\"world\"/>)", parent)
             links[WORLD] = Link(name=WORLD, source=state.src(parent))
             return
+
+
+def carried_children(el, kind: str, state: UrdfState, where: str) -> list:
+    """The children of ``el`` URDF does not define for a ``kind`` element (a typo like
+    ``<orign>``, pybullet's ``<contact>``, a ``drake:`` element, the ``<sensor>``
+    extension): recorded for one warning per tag and place, and returned, to be carried."""
+    carried = [c for c in el if isinstance(c.tag, str) and c.tag not in KNOWN_CHILDREN[kind]]
+    for child in carried:
+        state.unknown.setdefault((child.tag, kind), []).append((child, where))
+    return carried
+
+
+def report_carried(state: UrdfState) -> None:
+    for (tag, kind), found in state.unknown.items():
+        places = sorted({where for _, where in found})
+        shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+        state.warning(Code.WARNING, f"<{tag}> is not a URDF element of <{kind}> (in {shown}); "
+                      "carried into the SDF as urdf: content, which sdf2urdf gives back",
+                      found[0][0])
+
+
+def read_drake_frames(root, state: UrdfState, links: dict[str, Link]) -> list[Frame]:
+    """Drake's URDF extension ``<frame name link xyz rpy/>``: a frame fixed in a link, which
+    becomes an SDF ``//frame`` (marked ``drake_frame`` for sdf2urdf)."""
+    frames = []
+    for el in root.findall("frame"):
+        name, link = el.get("name"), el.get("link")
+        if not name or link not in links:
+            state.error(Code.FRAME_ATTACHED_TO_INVALID, f"<frame name='{name}'> needs a name "
+                        f"and the link it is fixed in (link [{link}] is not a link)", el)
+            continue
+        frames.append(Frame(name=name, attached_to=link, pose=read_xyz_rpy(el, state, link),
+                            source=state.src(el), xml=el))
+    return frames
 
 
 def read_inertial(el, state: UrdfState) -> Inertial:
@@ -416,6 +471,7 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
             if tag == "safety_controller":
                 number(extra, "k_velocity", state, required=True)
             joint.extras[tag] = extra
+    joint.carried = carried_children(el, "joint", state, f"joint [{name}]")
     return joint
 
 

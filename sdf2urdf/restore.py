@@ -1,0 +1,57 @@
+"""What urdf2sdf carried through the SDF in the ``urdf:`` namespace (see ``core.custom``),
+given back to the URDF it came from.
+
+* Elements URDF defines but SDF cannot hold are restored where they belong by the
+  converter (materials, transmissions, calibration, floating joints...).
+* Elements the URDF reader did not know (a typo, pybullet's ``<contact>``, the
+  ``<sensor>`` extension, ``drake:`` elements) come back unchanged in the same element:
+  :func:`restore_carried`.
+* ``<urdf:gazebo>`` content, which urdf2sdf could not map to SDF, becomes a ``<gazebo>``
+  block referencing the same link or joint again: :func:`gazebo_blocks`.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from urdf_sdf.core.custom import URDF_NS, custom_children, plain_copy, restored_copy
+
+# urdf: children the converter restores itself, or that are not URDF content.
+HANDLED = {"material", "transmission", "joint", "gazebo", "calibration", "safety_controller",
+           "mimic", "inertial", "texture"}
+
+
+def carried_children(el) -> list:
+    """The children of an SDF element that urdf2sdf carried for URDF: ``urdf:`` elements
+    the converter does not restore itself, and elements of other namespaces."""
+    if el is None:
+        return []
+    found = []
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        namespace = etree.QName(child).namespace
+        if namespace is None:
+            continue
+        if namespace != URDF_NS or etree.QName(child).localname not in HANDLED:
+            found.append(child)
+    return found
+
+
+def restore_carried(sdf_el, urdf_el) -> None:
+    """Append to ``urdf_el`` what urdf2sdf carried in ``sdf_el``, unchanged."""
+    for child in carried_children(sdf_el):
+        urdf_el.append(restored_copy(child))
+
+
+def gazebo_blocks(sdf_el, reference: str | None) -> list:
+    """``<gazebo reference=...>`` blocks for the ``<urdf:gazebo>`` content of ``sdf_el``
+    (a link, joint or model); a model-level block keeps the reference it was kept with."""
+    blocks = []
+    for kept in custom_children(sdf_el, "gazebo"):
+        block = etree.Element("gazebo")
+        target = kept.get("reference") or reference
+        if target:
+            block.set("reference", target)
+        block.extend(plain_copy(child) for child in kept if isinstance(child.tag, str))
+        blocks.append(block)
+    return blocks
