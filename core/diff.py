@@ -31,7 +31,9 @@ import numpy as np
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import KinematicTree, build_tree, joint_kind, unbounded
+from urdf_sdf.core.kinematics import (SLICE, KinematicTree, add_derived_rows, batch_inverse,
+                                      batch_quat_mul, build_tree, forward_batch, forward_plan,
+                                      joint_kind, sliced_compose, unbounded)
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
@@ -62,6 +64,8 @@ class Description:
         self.tree: KinematicTree = build_tree(result, self.scope)
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
+        self._body_poses: dict[str, Pose] | None = None
+        self._plan = None
 
     def _only_model(self):
         models = [self.graph.vertices[v] for v in self.graph.root.vertices
@@ -124,20 +128,43 @@ class Description:
         return poses
 
     def body_poses(self) -> dict[str, Pose]:
-        """Real link frames at the zero configuration (for inertials and shapes)."""
-        return self.tree.forward({})
+        """Real link frames at the zero configuration (for inertials and shapes); computed
+        once: callers must not change the dictionary."""
+        if self._body_poses is None:
+            self._body_poses = self.tree.forward({})
+        return self._body_poses
+
+    @property
+    def plan(self):
+        """The tree's :class:`core.kinematics.ForwardPlan`, made once."""
+        if self._plan is None:
+            self._plan = forward_plan(self.tree)
+        return self._plan
+
+    def pose_rows(self, urdf_links: bool = False) -> tuple[dict[str, int], list[tuple]]:
+        """What :meth:`poses` computes, as rows of a pose table: the rows of
+        :attr:`plan`, then derived rows ``(source row, constant pose)`` meaning
+        ``row[source] * pose``, numbered on from ``plan.size``. Returns the name -> row
+        mapping and the derived rows, assigned in the order :meth:`poses` assigns."""
+        rows = dict(self.plan.rows)
+        derived: list[tuple[int, Pose]] = []
+        for name, (link, X_LF) in self.frames.items():
+            if link in rows:
+                derived.append((rows[link], X_LF))
+                rows[name] = self.plan.size + len(derived) - 1
+        for joint in self.tree.joints:
+            if joint.child in rows:
+                derived.append((rows[joint.child], joint.X_JC.inverse()))
+                rows["joint " + joint.name] = self.plan.size + len(derived) - 1
+                if urdf_links:
+                    rows[joint.child] = rows["joint " + joint.name]
+        return rows, derived
 
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
                  seed: int = 0) -> list[Difference]:
-    differences: list[Difference] = []
-    for label, result in (("A", a), ("B", b)):
-        if not result.ok:
-            first = next((d for d in result.diagnostics if d.is_error), None)
-            differences.append(Difference("model", label, "cannot be loaded: " +
-                                          (first.format() if first else "unknown error")))
-        elif result.graph is None or result.graph.root is None:
-            differences.append(Difference("model", label, "holds no model to compare"))
+    """Differences between two loaded descriptions (see :func:`diff_files`)."""
+    differences = unusable(a, b)
     if differences:
         return differences
     da, db = Description(a), Description(b)
@@ -145,12 +172,45 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
     compare_names(da, db, differences)
     reference = common_reference(da, db)
     compare_joints(da, db, reference, tol, differences)
-    reported: set[str] = set()
-    for q in configurations_for(da, db, configurations, seed):
-        compare_poses(da, db, q, reference, tol, differences, reported)
-    compare_inertials(da, db, reference, tol, differences)
-    compare_shapes(da, db, reference, tol, differences)
+    compare_all_poses(da, db, list(configurations_for(da, db, configurations, seed)), reference,
+                      tol, differences)
+    bodies = (relative_to_reference(da.body_poses(), reference[0]),
+              relative_to_reference(db.body_poses(), reference[1]))
+    compare_inertials(da, db, bodies, tol, differences)
+    compare_shapes(da, db, bodies, tol, differences)
     return differences
+
+
+def unusable(a: LoadResult, b: LoadResult) -> list[Difference]:
+    """Why the two files cannot be compared at all: one does not load, or holds no model
+    (a file with no model, a world or a file with only actors or lights).
+
+    Two files that both hold no model are not reported equivalent: there is no robot to
+    compare, and ``urdf-sdf diff`` (or ``assert not diff_files(...)``) must not pass on
+    nothing, e.g. when a conversion lost the model on both sides. They give one
+    difference saying so, rather than one per file."""
+    differences: list[Difference] = []
+    for label, result in (("A", a), ("B", b)):
+        if not result.ok:
+            first = next((d for d in result.diagnostics if d.is_error), None)
+            differences.append(Difference("model", label, "cannot be loaded: " +
+                                          (first.format() if first else "unknown error")))
+        elif not holds_model(result):
+            differences.append(Difference("model", label, "holds no model to compare"))
+    if len(differences) == 2 and all(d.message == "holds no model to compare"
+                                     for d in differences):
+        return [Difference("model", "A and B", "each holds no model to compare: nothing was "
+                                               "compared")]
+    return differences
+
+
+def holds_model(result: LoadResult) -> bool:
+    """A model, or a world holding at least one."""
+    graph = result.graph
+    if graph is None or graph.root is None:
+        return False
+    return not graph.root.is_world or any(graph.vertices[v].kind is Kind.MODEL
+                                          for v in graph.root.vertices)
 
 
 def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
@@ -160,20 +220,26 @@ def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed
     return diff_results(load(a, context), load(b, context), tol, configurations, seed)
 
 
-def world_weld(description: Description):
-    """The fixed joint welding the only root to ``world``, if that is how the model is
-    held (sdf2urdf writes a static model so)."""
+def world_welds(description: Description) -> list:
+    """The fixed joints welding every root to ``world``, if that is how the model is held
+    (sdf2urdf writes a static model so: a building may have several unconnected links)."""
     welds = description.tree.children.get("world", [])
-    if len(welds) == 1 and welds[0].type == "fixed" and not description.tree.roots:
-        return welds[0]
-    return None
+    if welds and all(j.type == "fixed" for j in welds) and not description.tree.roots:
+        return welds
+    return []
+
+
+def free_body_joints(description: Description) -> list:
+    """Floating joints from ``world``: a URDF's way to hold several free trees (sdf2urdf
+    writes an SDF model with several root links so), each the same as a free root body."""
+    return [j for j in description.tree.children.get("world", []) if j.type == "floating"]
 
 
 def is_static(description: Description) -> bool:
     """Fixed to the world: SDF //model/static, a URDF's
-    ``<gazebo><static>true</static></gazebo>``, or the only root welded to world."""
+    ``<gazebo><static>true</static></gazebo>``, or every root welded to world."""
     document = description.result.document
-    if world_weld(description) is not None:
+    if world_welds(description):
         return True
     if document.format == "urdf":
         return any((block.findtext("static") or "").strip().lower() in ("true", "1")
@@ -204,12 +270,14 @@ def compare_joints(da: Description, db: Description, reference, tol: float,
     frame_links = (da.frame_made_links() & set(db.frames)) | \
                   (db.frame_made_links() & set(da.frames))
     for label, mine, theirs in (("A", da, db), ("B", db, da)):
-        weld = world_weld(mine) if is_static(theirs) else None
+        held = world_welds(mine) if is_static(theirs) else []
+        held = held + free_body_joints(mine)  # the other side's free root bodies
         for name, joint in sorted(mine.joints.items()):
-            if name in theirs.joints or joint is weld or \
+            if name in theirs.joints or any(joint is j for j in held) or \
                     (joint.type == "fixed" and joint.child in frame_links):
                 continue
             out.append(Difference("joints", name, f"only in {label}"))
+    frames = (reference_poses(da, reference[0]), reference_poses(db, reference[1]))
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
         if joint_kind(ja) != joint_kind(jb):
@@ -217,7 +285,7 @@ def compare_joints(da: Description, db: Description, reference, tol: float,
         if (ja.parent, ja.child) != (jb.parent, jb.child):
             out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
                                   f"{jb.parent} -> {jb.child} in B"))
-        compare_axes(da, db, ja, jb, reference, tol, out)
+        compare_axes(ja, jb, frames, tol, out)
         compare_limits(ja, jb, tol, out)
 
 
@@ -230,11 +298,12 @@ def axis_in_reference(poses: dict[str, Pose], base: Pose, joint) -> tuple | None
     return rotate(joint_pose.rotation, joint.axes[0])
 
 
-def compare_axes(da, db, ja, jb, reference, tol, out) -> None:
+def compare_axes(ja, jb, frames, tol, out) -> None:
+    """``frames``: each side's :func:`reference_poses`, computed once for all joints."""
     if ja.type == "fixed":
         return
-    axis_a = axis_in_reference(*reference_poses(da, reference[0]), ja)
-    axis_b = axis_in_reference(*reference_poses(db, reference[1]), jb)
+    axis_a = axis_in_reference(*frames[0], ja)
+    axis_b = axis_in_reference(*frames[1], jb)
     if (axis_a is None) != (axis_b is None):
         out.append(Difference("joints", ja.name, "has an axis on one side only"))
     elif axis_a is not None and math.dist(axis_a, axis_b) > tol:
@@ -264,10 +333,20 @@ def compare_limits(ja, jb, tol, out) -> None:
     mimic_b = getattr(jb.element, "mimic", None)
     if (mimic_a is None) != (mimic_b is None):
         out.append(Difference("joints", ja.name, "mimics another joint on one side only"))
-    elif mimic_a is not None and (mimic_a.joint, round(mimic_a.multiplier / tol),
-                                  round(mimic_a.offset / tol)) != \
-            (mimic_b.joint, round(mimic_b.multiplier / tol), round(mimic_b.offset / tol)):
+    elif mimic_a is not None and mimic_key(mimic_a, tol) != mimic_key(mimic_b, tol):
         out.append(Difference("joints", ja.name, "mimic relation differs"))
+
+
+def mimic_key(mimic, tol: float) -> tuple:
+    """A mimic relation with its multiplier and offset rounded to multiples of ``tol``."""
+    return mimic.joint, quantized(mimic.multiplier, tol), quantized(mimic.offset, tol)
+
+
+def quantized(value: float, tol: float):
+    """``round(value / tol)``; where that is no finite number (a huge value such as 1e308,
+    an infinity, NaN, or a zero ``tol``) the value's own text, equal only to itself."""
+    scaled = value / tol if tol else math.inf
+    return round(scaled) if math.isfinite(scaled) else repr(value)
 
 
 def common_reference(da: Description, db: Description) -> tuple[str | None, str | None]:
@@ -281,15 +360,13 @@ def configurations_for(da: Description, db: Description, count: int, seed: int):
     """The zero configuration, then ``count`` seeded random ones over the shared joints."""
     yield {}
     rng = random.Random(seed)
-    shared = sorted(set(da.joints) & set(db.joints))
+    ranges = [(name, joint_range(da.joints[name])) for name in sorted(set(da.joints) &
+                                                                      set(db.joints))
+              if da.joints[name].type in REVOLUTE_TYPES + ("prismatic",)]
+    mimics = mimic_joints(da)
     for _ in range(count):
-        q = {}
-        for name in shared:
-            joint = da.joints[name]
-            if joint.type in REVOLUTE_TYPES + ("prismatic",):
-                lower, upper = joint_range(joint)
-                q[name] = rng.uniform(lower, upper)
-        apply_mimic(da, q)
+        q = {name: rng.uniform(lower, upper) for name, (lower, upper) in ranges}
+        apply_mimic(mimics, q)
         yield q
 
 
@@ -302,11 +379,19 @@ def joint_range(joint) -> tuple[float, float]:
     return (lower, upper) if lower <= upper else default
 
 
-def apply_mimic(description: Description, q: dict[str, float]) -> None:
-    for name, joint in description.joints.items():
-        mimic = getattr(joint.element, "mimic", None)
-        if mimic is not None and mimic.joint in q:
-            q[name] = mimic.multiplier * q[mimic.joint] + mimic.offset
+def mimic_joints(description: Description) -> list[tuple[str, object]]:
+    """``(joint name, its mimic element)`` for the joints that mimic another, in order."""
+    mimics = [(name, getattr(joint.element, "mimic", None))
+              for name, joint in description.joints.items()]
+    return [(name, mimic) for name, mimic in mimics if mimic is not None]
+
+
+def apply_mimic(mimics: list[tuple[str, object]], q: dict[str, float]) -> None:
+    for name, mimic in mimics:
+        if mimic.joint in q:
+            value = mimic.multiplier * q[mimic.joint] + mimic.offset
+            # A huge multiplier or offset (1e308) overflows: no position to sample there.
+            q[name] = value if math.isfinite(value) else 0.0
 
 
 def relative_to_reference(poses: dict[str, Pose], reference: str | None) -> dict[str, Pose]:
@@ -330,22 +415,76 @@ def urdf_convention(da: Description, db: Description) -> bool:
     return "urdf" in (da.result.document.format, db.result.document.format)
 
 
-def compare_poses(da, db, q, reference, tol, out, reported: set[str]) -> None:
-    """Each differing frame once: at the first configuration where it differs."""
-    urdf = urdf_convention(da, db)
-    pa = relative_to_reference(da.poses(q, urdf), reference[0])
-    pb = relative_to_reference(db.poses(q, urdf), reference[1])
-    where = "zero configuration" if not q else "configuration " + ", ".join(
+def where_text(q: dict[str, float]) -> str:
+    return "zero configuration" if not q else "configuration " + ", ".join(
         f"{k}={v:.4g}" for k, v in sorted(q.items()))
-    for name in sorted(set(pa) & set(pb)):
-        if name in reported:
-            continue
-        gap = pose_gap(pa[name], pb[name])
-        if gap > tol:
-            reported.add(name)
-            out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
-                                  f"{fmt(pa[name].as_list())} in A, {fmt(pb[name].as_list())} "
-                                  "in B"))
+
+
+def compare_all_poses(da, db, configurations: list[dict], reference, tol, out) -> None:
+    """Each differing frame once, at the first configuration where it differs (its gap
+    from :func:`core.pose.pose_gap` over ``tol``; configurations in order, names sorted).
+
+    Vectorised: each side's named frames (:meth:`Description.poses`) at every
+    configuration at once (:func:`pose_table`), a cheap screen of every
+    pose gap, and :func:`core.pose.pose_gap` itself for the frames the screen cannot clear.
+    The screen is below the exact gap by a few rounding errors at most (its position term
+    is the largest coordinate difference, at least the distance over sqrt(3)), so no frame
+    whose gap exceeds ``tol`` escapes it."""
+    urdf = urdf_convention(da, db)
+    links_a, links_b = forward_batch([(da.tree, da.plan), (db.tree, db.plan)], configurations)
+    rows_a, pa, qa = pose_table(da, links_a, urdf, reference[0])
+    rows_b, pb, qb = pose_table(db, links_b, urdf, reference[1])
+    common = sorted(set(rows_a) & set(rows_b))
+    column_a, column_b = [rows_a[n] for n in common], [rows_b[n] for n in common]
+    pa, qa, pb, qb = pa[:, column_a], qa[:, column_a], pb[:, column_b], qb[:, column_b]
+    threshold = tol / 2 if tol > 1e-200 else -math.inf  # below that, check every frame
+    flagged = ~(gap_screen(pa, qa, pb, qb) <= threshold)  # NaN gaps are checked too
+    reported: set[str] = set()
+    for k, q in enumerate(configurations):
+        where = None
+        for c in np.flatnonzero(flagged[k]).tolist():
+            name = common[c]
+            if name in reported:
+                continue
+            xa = Pose(tuple(pa[k, c].tolist()), tuple(qa[k, c].tolist()))
+            xb = Pose(tuple(pb[k, c].tolist()), tuple(qb[k, c].tolist()))
+            gap = pose_gap(xa, xb)
+            if gap > tol:
+                reported.add(name)
+                where = where if where is not None else where_text(q)
+                out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
+                                      f"{fmt(xa.as_list())} in A, {fmt(xb.as_list())} in B"))
+
+
+def pose_table(description: Description, links: tuple[np.ndarray, np.ndarray], urdf_links: bool,
+               reference: str | None) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
+    """``relative_to_reference(description.poses(q, urdf_links), reference)`` for every
+    configuration ``q`` at once, bit for bit, from ``links`` (the rows of
+    ``description.plan``: :func:`core.kinematics.forward_batch`): each name's column,
+    positions ``(K, n, 3)`` and quaternions ``(K, n, 4)``."""
+    rows, derived = description.pose_rows(urdf_links)
+    positions, rotations = add_derived_rows(*links, derived)
+    if reference is not None and reference in rows:
+        at = rows[reference]
+        base = batch_inverse(positions[:, at:at + 1], rotations[:, at:at + 1])
+        positions, rotations = sliced_compose(*base, positions, rotations)
+    return rows, positions, rotations
+
+
+def gap_screen(pa, qa, pb, qb) -> np.ndarray:
+    """``(K, n)`` lower estimates of :func:`core.pose.pose_gap`: the largest coordinate
+    difference and the rotation angle, computed as ``pose_gap`` does."""
+    width = pa.shape[1]
+    screen = np.empty(pa.shape[:2])
+    with np.errstate(all="ignore"):
+        for start in range(0, width, SLICE):
+            part = slice(start, start + SLICE)
+            position = np.abs(pa[:, part] - pb[:, part]).max(axis=-1)
+            w, x, y, z = np.moveaxis(batch_quat_mul(qa[:, part] * (1.0, -1.0, -1.0, -1.0),
+                                                    qb[:, part]), -1, 0)
+            angle = 2 * np.arctan2(np.sqrt(x * x + y * y + z * z), np.abs(w))
+            screen[:, part] = np.maximum(position, angle)
+    return screen
 
 
 def default_inertial(description: Description) -> Inertial:
@@ -378,9 +517,9 @@ def rotation_matrix(pose: Pose) -> np.ndarray:
                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
 
 
-def compare_inertials(da, db, reference, tol, out) -> None:
-    pa = relative_to_reference(da.body_poses(), reference[0])
-    pb = relative_to_reference(db.body_poses(), reference[1])
+def compare_inertials(da, db, bodies, tol, out) -> None:
+    """``bodies``: each side's link frames at the zero configuration in the reference."""
+    pa, pb = bodies
     for name in sorted(set(da.tree.links) & set(db.tree.links)):
         ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
         if ia is None or ib is None:
@@ -421,9 +560,8 @@ def geometry_signature(geometry) -> tuple:
             resource_path(geometry.uri or ""), tuple(geometry.scale or ()))
 
 
-def compare_shapes(da, db, reference, tol, out) -> None:
-    pa = relative_to_reference(da.body_poses(), reference[0])
-    pb = relative_to_reference(db.body_poses(), reference[1])
+def compare_shapes(da, db, bodies, tol, out) -> None:
+    pa, pb = bodies
     for name in sorted(set(da.tree.links) & set(db.tree.links)):
         for kind in ("visuals", "collisions"):
             sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)

@@ -40,8 +40,8 @@ def inertia_problem(inertial: Inertial) -> str | None:
     """Why libsdformat refuses the inertia tensor, or None when it accepts it."""
     diagonal = (inertial.ixx, inertial.iyy, inertial.izz)
     tolerance = epsilon(diagonal)
-    near_positive = (inertial.ixx + tolerance >= 0
-                     and inertial.ixx * inertial.iyy - inertial.ixy ** 2 + tolerance >= 0
+    minor = inertial.ixx * inertial.iyy - inertial.ixy * inertial.ixy  # x * x: inf, not an error
+    near_positive = (inertial.ixx + tolerance >= 0 and minor + tolerance >= 0
                      and float(np.linalg.det(tensor(inertial))) + tolerance >= 0)
     moments = principal_moments(inertial)
     if not near_positive:

@@ -14,7 +14,7 @@ from urdf_sdf.core.model import Document
 from urdf_sdf.core.pose import Pose, rotate
 from urdf_sdf.core.read.sdf import read_sdf_string
 from urdf_sdf.core.read.urdf import read_urdf_string
-from urdf_sdf.core.read.xmlio import read_bytes
+from urdf_sdf.core.read.xmlio import decoded_head, read_bytes
 
 
 @dataclass
@@ -97,8 +97,9 @@ class LoadResult:
 
 
 def sniff_format(data: bytes) -> str:
-    head = data[:4096].lstrip()
-    return "urdf" if b"<robot" in head and b"<sdf" not in head else "sdf"
+    """``"urdf"`` or ``"sdf"``, from the decoded head (a UTF-16 URDF is a URDF too)."""
+    head = decoded_head(data, 4096)
+    return "urdf" if "<robot" in head and "<sdf" not in head else "sdf"
 
 
 def load(path: str | Path, context: Context | None = None) -> LoadResult:

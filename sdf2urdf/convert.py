@@ -26,12 +26,13 @@ from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, 
 from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
-from urdf_sdf.core.write.common import numbers_text
+from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
+from urdf_sdf.core.write.uris import relocated_mesh
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
@@ -45,6 +46,8 @@ class Options:
     drop_frames: bool = False
     approximate: bool = False
     uri_scheme: str | None = None
+    # The folder the output is written to (see urdf2sdf.Options.output_dir).
+    output_dir: str | None = None
 
 
 @dataclass
@@ -150,7 +153,8 @@ class UrdfWriter:
         joints = self.urdf_joints()
         if joints is None:
             return None
-        if any(j.parent == "world" for j in joints) or owner.static:
+        free_roots = self.free_roots(joints)
+        if any(j.parent == "world" for j in joints) or owner.static or free_roots:
             etree.SubElement(robot, "link", name="world")
         for joint in joints:
             self.urdf_frame[joint.child] = joint.X_JC
@@ -158,6 +162,8 @@ class UrdfWriter:
             self.write_link(robot, link_name)
         if owner.static:
             self.write_static(robot)
+        for root in free_roots:
+            self.write_world_joint(robot, root, "floating")
         for joint in joints:
             self.write_joint(robot, joint)
             self.keep_joint_extras(robot, joint)
@@ -170,6 +176,7 @@ class UrdfWriter:
         restore_carried(self.model_el, robot)
         robot.extend(gazebo_blocks(self.model_el, None))
         self.keep_model_extras(robot)
+        declare_undeclared_prefixes(robot, self.file, self.diagnostics)
         etree.cleanup_namespaces(robot)
         return robot
 
@@ -196,13 +203,21 @@ class UrdfWriter:
                        f"(link [{joint.child}] already has a parent); URDF is a tree",
                        joint.element.source)
             ok = False
-        roots = tree.roots
-        if len(roots) > 1:
-            self.error(Code.URDF_MULTIPLE_ROOTS, f"model [{self.scope.owner.name}] has several "
-                       f"root links ({', '.join(roots)}); a URDF has exactly one",
-                       self.scope.owner.source)
-            ok = False
         return ok
+
+    def free_roots(self, joints: list[KinematicJoint]) -> list[str]:
+        """Root links that must hang from ``world`` by a floating joint: in a non-static
+        model, every root when there are several trees or when another tree is jointed to
+        the world (a URDF has one root; a floating joint is a free body, as in SDF)."""
+        roots = self.tree.roots
+        if self.scope.owner.static or not roots:
+            return []
+        if len(roots) == 1 and not any(j.parent == "world" for j in joints):
+            return []
+        self.warn(f"model [{self.scope.owner.name}] has several kinematic trees (root links "
+                  f"{', '.join(roots)}); a URDF has one root, so each hangs from world by a "
+                  "floating joint, a free body as in SDF", self.scope.owner.source)
+        return roots
 
     def urdf_joints(self) -> list[KinematicJoint] | None:
         """The tree's joints, with types URDF lacks refused or approximated."""
@@ -252,6 +267,7 @@ class UrdfWriter:
             if not last:
                 self.tree.links.append(child)
                 self.tree.link_poses[child] = IDENTITY
+                self.tree.parent_joint[child] = chain[-1]
             parent, X_PJ = child, IDENTITY
         return chain
 
@@ -310,7 +326,7 @@ class UrdfWriter:
             original = xml.get(qname("name")) if xml is not None else None
             shape_el.set("name", original or shape.name or "")
         self.origin(shape_el, X_UL, link_name, shape.pose)
-        write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry.uri or ""))
+        write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry))
         if kind == "visual" and shape.material is not None:
             material = shape.material
             write_material(shape_el, material,
@@ -335,10 +351,13 @@ class UrdfWriter:
             copy.insert(0, pose_el)
         block.append(copy)
 
-    def mesh_uri(self, uri: str) -> str:
+    def mesh_uri(self, geometry) -> str:
+        """The mesh URI as written: ``--uri-scheme package`` rewrites ``model://``; a
+        relative path is made relative to the output's folder."""
+        uri = geometry.uri or ""
         if self.options.uri_scheme == "package" and uri.startswith("model://"):
             return "package://" + uri[len("model://"):]
-        return uri
+        return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
 
     def keep_sdf_extras(self, robot, link: Link, name: str) -> None:
         """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
@@ -471,16 +490,25 @@ class UrdfWriter:
         robot.append(restored)
 
     def write_static(self, robot) -> None:
-        """A static model is fixed to the world: its root link is welded to ``world``
-        where it stands (the model frame is the world frame)."""
-        root = self.tree.roots[0]
-        joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_static_weld",
-                                    type="fixed")
+        """A static model is fixed to the world: each root link (a building or a shelf may
+        have several unconnected ones) is welded to ``world`` where it stands (the model
+        frame is the world frame)."""
+        roots = self.tree.roots
+        for root in roots:
+            self.write_world_joint(robot, root, "fixed")
+        what = "its root link is" if len(roots) == 1 else f"its {len(roots)} root links are"
+        self.warn(f"model [{self.scope.owner.name}] is static: {what} welded to world by "
+                  "fixed joints" if len(roots) > 1 else f"model [{self.scope.owner.name}] is "
+                  f"static: {what} welded to world by a fixed joint", self.scope.owner.source)
+
+    def write_world_joint(self, robot, root: str, joint_type: str) -> None:
+        """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
+        suffix = "static_weld" if joint_type == "fixed" else "floating"
+        joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_{suffix}",
+                                    type=joint_type)
         computed_origin(joint_el, self.tree.link_poses[root])
         etree.SubElement(joint_el, "parent", link="world")
         etree.SubElement(joint_el, "child", link=self.name(root))
-        self.warn(f"model [{self.scope.owner.name}] is static: its root link is welded to world "
-                  "by a fixed joint", self.scope.owner.source)
 
     # ---- frames -----------------------------------------------------------------------
 

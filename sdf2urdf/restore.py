@@ -27,12 +27,10 @@ def carried_children(el) -> list:
         return []
     found = []
     for child in el:
-        if not isinstance(child.tag, str):
-            continue
-        namespace = etree.QName(child).namespace
-        if namespace is None:
-            continue
-        if namespace != URDF_NS or etree.QName(child).localname not in HANDLED:
+        if not isinstance(child.tag, str) or not child.tag.startswith("{"):
+            continue  # a plain SDF element, or one whose prefix was never declared
+        namespace, _, local = child.tag[1:].partition("}")
+        if namespace != URDF_NS or local not in HANDLED:
             found.append(child)
     return found
 

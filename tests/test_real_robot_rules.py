@@ -265,3 +265,55 @@ def test_gazebo_content_sdf_cannot_hold_comes_back_as_the_same_block(tmp_path):
     assert block.get("reference") == "ft_joint"
     assert block.findtext("preserveFixedJoint") == "true"
     assert back.find("joint[@name='ft_joint']") is not None
+
+
+# ---- SDF models that are not one tree ----------------------------------------------------------
+
+def test_static_model_welds_every_root_link_to_world(tmp_path):
+    source = FIXTURES / "sdf_static_model_several_links.sdf"
+    conversion = to_urdf(source)
+    robot = etree.fromstring(conversion.xml)
+    welds = {j.find("child").get("link"): j for j in robot.findall("joint")}
+    assert set(welds) == {"floor", "wall"}
+    assert all(j.get("type") == "fixed" and j.find("parent").get("link") == "world"
+               for j in welds.values())
+    assert welds["wall"].find("origin").get("xyz") == "2 0 1"
+    assert diff_results(load(source), load_string(conversion.xml, "room.urdf")) == []
+
+
+def test_model_with_several_trees_hangs_each_from_world_by_a_floating_joint():
+    source = FIXTURES / "sdf_model_several_trees.sdf"
+    conversion = to_urdf(source)
+    robot = etree.fromstring(conversion.xml)
+    joints = robot.findall("joint")
+    assert sorted(j.find("child").get("link") for j in joints) == ["finger1", "finger2"]
+    assert {j.get("type") for j in joints} == {"floating"}
+    assert any("several kinematic trees" in m for m in warnings(conversion))
+    assert diff_results(load(source), load_string(conversion.xml, "fingers.urdf")) == []
+
+
+# ---- meshes ------------------------------------------------------------------------------------
+
+def test_relative_mesh_path_still_points_at_the_same_file_from_the_output_folder(tmp_path):
+    """A relative mesh path is relative to the file that holds it: written into an output in
+    another folder it is rewritten to reach the same file; on standard output it is kept."""
+    package = tmp_path / "robot"
+    (package / "urdf").mkdir(parents=True)
+    (package / "meshes").mkdir()
+    (package / "meshes" / "base.stl").write_bytes(b"solid base\nendsolid base\n")
+    source = package / "urdf" / "robot.urdf"
+    source.write_text('<robot name="r"><link name="base"><visual><geometry>'
+                      '<mesh filename="../meshes/base.stl"/></geometry></visual></link></robot>')
+    elsewhere = tmp_path / "out"
+    elsewhere.mkdir()
+    sdf = etree.fromstring(to_sdf(source, output_dir=str(elsewhere)).xml)
+    uri = sdf.findtext(".//mesh/uri")
+    assert (elsewhere / uri).resolve() == (package / "meshes" / "base.stl").resolve()
+    assert etree.fromstring(to_sdf(source).xml).findtext(".//mesh/uri") == "../meshes/base.stl"
+    assert etree.fromstring(to_sdf(source, output_dir=str(package / "urdf")).xml).findtext(
+        ".//mesh/uri") == "../meshes/base.stl"
+    for scheme in ("package://robot/meshes/base.stl", "/abs/base.stl"):
+        source.write_text(f'<robot name="r"><link name="base"><visual><geometry><mesh '
+                          f'filename="{scheme}"/></geometry></visual></link></robot>')
+        assert etree.fromstring(to_sdf(source, output_dir=str(elsewhere)).xml).findtext(
+            ".//mesh/uri") == scheme

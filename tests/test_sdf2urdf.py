@@ -822,14 +822,19 @@ def test_no_links_is_an_error_naming_the_model(version, tmp_path):
     assert error.file == str(source) and error.line == 3
 
 
-def test_several_root_links_is_an_error_naming_them(tmp_path):
+def test_several_root_links_hang_from_world_by_floating_joints_with_a_warning(tmp_path):
+    """A URDF has one root: the trees of an SDF model with several root links each hang
+    from ``world`` by a floating joint (a free body, as in the SDF), with a warning that
+    names them."""
     source = PARITY / "parity_not_a_tree_two_roots.sdf"
     conversion = convert(source)
-    assert not conversion.ok
-    (error,) = errors(conversion)
-    assert error.code is Code.URDF_MULTIPLE_ROOTS
-    assert "left" in error.message and "right" in error.message
-    assert error.file == str(source) and error.line is not None
+    assert conversion.ok
+    [warning] = [d for d in conversion.diagnostics if "several kinematic trees" in d.message]
+    assert "left" in warning.message and "right" in warning.message
+    assert warning.file == str(source) and warning.line is not None
+    robot = urdf_root(conversion.xml)
+    floating = [j for j in robot.findall("joint") if j.get("type") == "floating"]
+    assert {j.find("parent").get("link") for j in floating} == {"world"}
 
 
 def test_invalid_sdf_is_refused_with_its_diagnostics(tmp_path):

@@ -221,7 +221,6 @@ def test_warnings_go_to_stderr_as_file_line_code():
 @pytest.mark.parametrize("source, code, line, named", [
     (PARITY / "parity_not_a_tree_loop.sdf", "URDF_KINEMATIC_LOOP", 24, "closing"),
     (PARITY / "parity_joint_type.sdf", "URDF_PARITY_JOINT_TYPE", 6, "shoulder"),
-    (PARITY / "parity_not_a_tree_two_roots.sdf", "URDF_MULTIPLE_ROOTS", 4, "left"),
 ])
 def test_refused_conversion_exits_one_with_file_line_code(source, code, line, named, tmp_path):
     out = tmp_path / "out.urdf"

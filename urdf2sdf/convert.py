@@ -27,6 +27,7 @@ from urdf_sdf.core.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
 from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
                                      write_inertial, write_massless_inertial, write_material)
+from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
@@ -41,6 +42,9 @@ class Options:
     sdf_version: str | None = None
     lump_fixed: bool = False
     uri_scheme: str = "package"
+    # The folder the output is written to: relative mesh paths are rewritten to still
+    # point at the same files from there (None: standard output, paths kept).
+    output_dir: str | None = None
     # Repair inertia tensors libsdformat refuses (core.inertia.repaired) instead of
     # copying them with a warning.
     fix_inertia: bool = False
@@ -322,17 +326,20 @@ class Writer:
         pose_from_origin(shape_el, shape.pose)
         geometry = shape.geometry
         if geometry is not None and not write_geometry(shape_el, geometry,
-                                                       self.mesh_uri(geometry.uri or "")):
+                                                       self.mesh_uri(geometry)):
             shape_el.find("geometry").append(namespaced_copy(geometry.xml))
             self.warn(f"geometry <{geometry.kind}> has no SDF counterpart; kept as a custom "
                       "element", geometry.source)
         if kind == "visual" and shape.material is not None:
             write_material(shape_el, shape.material)
 
-    def mesh_uri(self, uri: str) -> str:
+    def mesh_uri(self, geometry) -> str:
+        """The mesh URI as written: ``--uri-scheme model`` rewrites ``package://``; a
+        relative path is made relative to the output's folder."""
+        uri = geometry.uri or ""
         if self.options.uri_scheme == "model" and uri.startswith("package://"):
             return "model://" + uri[len("package://"):]
-        return uri
+        return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
 
     # ---- joints -----------------------------------------------------------------------
 

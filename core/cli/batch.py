@@ -1,14 +1,25 @@
 """Batch conversion: :func:`run_batch` converts a list of files under a directory into a
 mirrored tree, one failure never stopping the rest, with a progress bar on a terminal and
 a summary table (or a JSON summary).
+
+With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`), the files are
+converted by a pool of worker processes; results, diagnostics and the summary still come
+in input order, and the parent process writes every output.
 """
 from __future__ import annotations
 
+import collections
+import gc
+import multiprocessing
 import os
+import pickle
+import stat
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import typer
 
@@ -49,6 +60,32 @@ class Outcome:
 
 # convert(item, sources) -> (bytes or None, diagnostics)
 Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
+# (data or None, diagnostics, sources) of one converted file.
+Converted = "tuple[bytes | None, list[Diagnostic], SourceLines]"
+
+# A worker process is replaced after this many files (Python 3.11+), which bounds what a
+# long batch can leave behind in one process.
+TASKS_PER_CHILD = 50
+# Files submitted to the pool ahead of the one whose result is awaited, per worker: the
+# results that arrive early wait in memory until their turn.
+AHEAD_PER_WORKER = 4
+NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
+
+
+@dataclass(frozen=True)
+class FileConverter:
+    """A converter that worker processes can receive: ``function(path=item.source,
+    sources=sources, **arguments)``. ``function`` must be a module-level function and the
+    arguments picklable (a lambda or closure cannot be sent to another process)::
+
+        FileConverter(convert_file, {"options": options, "mappings": mappings,
+                                     "context": context})
+    """
+    function: Callable
+    arguments: dict = field(default_factory=dict)
+
+    def __call__(self, item: BatchItem, sources: SourceLines):
+        return self.function(path=item.source, sources=sources, **self.arguments)
 
 
 def walk(root: Path, exclude: Path | None = None) -> list[Path]:
@@ -76,46 +113,34 @@ def check_batch_output(output: Path | None, prog: str) -> Path:
 
 
 def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
-              prog: str, quiet: bool = False, as_json: bool = False) -> int:
+              prog: str, quiet: bool = False, as_json: bool = False,
+              jobs: int | None = None) -> int:
     """Convert every item, write each output atomically under ``out_dir`` (mirroring the
     layout), print diagnostics as they come, then a summary; return the exit code (1 when
-    any file failed, else 0)."""
+    any file failed, else 0).
+
+    ``jobs``: worker processes (None: every core this process may use; 1: convert here,
+    one file after the other). A converter that cannot be pickled (a lambda) is run here
+    whatever ``jobs`` says. Files that are not regular files (a FIFO would block the read
+    forever) are skipped."""
+    skip_irregular(items)
+    todo = [item for item in items if item.skip is None]
+    workers = min(default_jobs() if jobs is None else max(1, jobs), len(todo))
+    if workers > 1 and not picklable(convert):
+        workers = 1
+    results = (pooled(todo, convert, workers) if workers > 1 else
+               (converted_here(convert, item) for item in todo))
     outcomes: list[Outcome] = []
     stream = sys.stderr
     color = use_color(stream)
-    with ProgressBar(len([i for i in items if i.skip is None]), prog, stream) as bar:
+    with ProgressBar(len(todo), prog, stream) as bar:
         for item in items:
             if item.skip is not None:
                 outcomes.append(Outcome(item, "skipped"))
                 continue
             bar.advance(str(item.relative))
-            sources = SourceLines()
-            try:
-                data, diagnostics = convert(item, sources)
-                diagnostics = list(diagnostics)
-            except Exception as exc:  # a bug of ours must not stop the other files
-                if debugging():
-                    raise
-                data, diagnostics = None, [internal_error(exc, str(item.source))]
-            if data is not None and not any(d.is_error for d in diagnostics):
-                target = out_dir / item.output
-                try:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    write_output(data, str(target), [str(item.source)])
-                    outcome = Outcome(item, "converted", diagnostics, target, sources)
-                except (OutputError, OSError) as exc:
-                    diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,
-                                                  f"cannot write {target}: {exc}",
-                                                  str(item.source)))
-                    outcome = Outcome(item, "failed", diagnostics, None, sources)
-            else:
-                if not any(d.is_error for d in diagnostics):
-                    diagnostics.append(Diagnostic(Code.INTERNAL_ERROR, Severity.ERROR,
-                                                  "internal error: the conversion produced "
-                                                  "nothing and reported no error; this is a bug "
-                                                  "in urdf-sdf: please report it with the input "
-                                                  "file", str(item.source)))
-                outcome = Outcome(item, "failed", diagnostics, None, sources)
+            data, diagnostics, sources = next(results)
+            outcome = finish(item, data, diagnostics, sources, out_dir)
             outcomes.append(outcome)
             shown = visible(outcome.diagnostics, quiet)
             if shown and not as_json:
@@ -125,6 +150,137 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     else:
         print(summary_table(outcomes, out_dir))
     return 1 if any(o.status == "failed" for o in outcomes) else 0
+
+
+def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
+           sources: SourceLines, out_dir: Path) -> Outcome:
+    """Write one file's output (atomically) and make its outcome."""
+    if data is not None and not any(d.is_error for d in diagnostics):
+        target = out_dir / item.output
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_output(data, str(target), [str(item.source)])
+            return Outcome(item, "converted", diagnostics, target, sources)
+        except (OutputError, OSError) as exc:
+            diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,
+                                          f"cannot write {target}: {exc}", str(item.source)))
+            return Outcome(item, "failed", diagnostics, None, sources)
+    if not any(d.is_error for d in diagnostics):
+        diagnostics.append(Diagnostic(Code.INTERNAL_ERROR, Severity.ERROR,
+                                      "internal error: the conversion produced nothing and "
+                                      "reported no error; this is a bug in urdf-sdf: please "
+                                      "report it with the input file", str(item.source)))
+    return Outcome(item, "failed", diagnostics, None, sources)
+
+
+def convert_one(convert: Converter, item: BatchItem) -> Converted:
+    """Convert one file; an exception of ours becomes its INTERNAL_ERROR. Runs in this
+    process or in a worker."""
+    sources = SourceLines()
+    try:
+        data, diagnostics = convert(item, sources)
+        diagnostics = list(diagnostics)
+    except Exception as exc:  # a bug of ours must not stop the other files
+        if debugging():
+            raise
+        data, diagnostics = None, [internal_error(exc, str(item.source))]
+    return data, diagnostics, sources
+
+
+def converted_here(convert: Converter, item: BatchItem) -> Converted:
+    """:func:`convert_one` in this process, then a collection of the young generations:
+    the commands run with the cycle collector off (a short-lived process), and a batch
+    would otherwise keep every file's cyclic garbage until it ends."""
+    result = convert_one(convert, item)
+    gc.collect(1)
+    return result
+
+
+def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[Converted]:
+    """The results of converting ``todo`` in worker processes, in input order. A worker
+    that dies (a crash in a C library, the kernel's OOM killer) fails its file only: the
+    files it may have been converting are retried one at a time in a fresh pool, and
+    the rest go on in another."""
+    start = 0
+    while start < len(todo):
+        with new_pool(workers, convert) as pool:
+            window: collections.deque = collections.deque()
+            submitted = start
+            try:
+                while start < len(todo):
+                    while submitted < len(todo) and len(window) < workers * AHEAD_PER_WORKER:
+                        window.append(pool.submit(converted_here, convert, todo[submitted]))
+                        submitted += 1
+                    result = window[0].result()
+                    window.popleft()
+                    start += 1
+                    yield result
+            except BrokenProcessPool:
+                pool.shutdown(wait=True, cancel_futures=True)
+        if start < len(todo):  # the pool broke on todo[start]
+            yield isolated(convert, todo[start])
+            start += 1
+
+
+def isolated(convert: Converter, item: BatchItem) -> Converted:
+    """Convert one file alone in a fresh worker: its result, or an INTERNAL_ERROR when
+    the worker dies on it."""
+    with new_pool(1, convert) as pool:
+        try:
+            return pool.submit(converted_here, convert, item).result()
+        except BrokenProcessPool as exc:
+            message = RuntimeError("the worker process converting this file died "
+                                   f"({exc})")
+            return None, [internal_error(message, str(item.source))], SourceLines()
+
+
+def new_pool(workers: int, convert: Converter) -> ProcessPoolExecutor:
+    """A process pool whose workers are replaced every :data:`TASKS_PER_CHILD` files
+    (Python 3.11+: a fork server starts them, with the converter's module imported
+    once; Python 3.10 has no such limit and workers live for the whole batch)."""
+    if sys.version_info < (3, 11):
+        return ProcessPoolExecutor(max_workers=workers)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    module = getattr(getattr(convert, "function", convert), "__module__", None)
+    if context.get_start_method() == "forkserver" and module:
+        context.set_forkserver_preload([module])
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               max_tasks_per_child=TASKS_PER_CHILD)
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13+
+    if counted is not None:
+        return counted() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def picklable(convert: Converter) -> bool:
+    """Can ``convert`` be sent to a worker process?"""
+    try:
+        pickle.dumps(convert)
+    except Exception:  # PicklingError, AttributeError, TypeError: a lambda, a closure...
+        return False
+    return True
+
+
+def skip_irregular(items: list[BatchItem]) -> None:
+    """Mark the items that are not regular files (a FIFO named ``robot.urdf`` would block
+    its read forever) as skipped. A file that cannot be examined is left to the
+    conversion, which reports why it cannot be read."""
+    for item in items:
+        if item.skip is not None:
+            continue
+        try:
+            mode = os.stat(item.source).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            item.skip = NOT_REGULAR
 
 
 def batch_counts(outcomes: list[Outcome]) -> dict[str, int]:

@@ -2,13 +2,23 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from urdf_sdf.core.cli.inputs import is_stdin
-from urdf_sdf.core.cli.output import OutputError, write_output
+from urdf_sdf.core.cli.output import (OutputError, StdoutError, flush_stdout, stdout_closed,
+                                      stdout_failed, write_output)
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.diagnostics import Diagnostic
+
+
+def written_to(options, output: Path | None):
+    """Conversion ``options`` for an output written to ``output`` (None or ``-``: standard
+    output): relative mesh paths are rewritten for the output's folder."""
+    if output is None or is_stdin(output):
+        return options
+    return replace(options, output_dir=str(Path(output).absolute().parent))
 
 
 def finish_conversion(prog: str, source: Path, data: bytes | None,
@@ -36,6 +46,10 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
             except OutputError as exc:  # -o names a directory, the input...: usage
                 print(f"{prog}: {exc}", file=sys.stderr)
                 return 2
+            except BrokenPipeError:  # `| head`: the reader went away, quietly
+                return stdout_closed()
+            except StdoutError as exc:  # `> /dev/full`
+                return stdout_failed(prog, exc)
             except OSError as exc:  # disk full, permissions: the old file is intact
                 print(f"{prog}: cannot write {output}: {exc}", file=sys.stderr)
                 return 1
@@ -46,5 +60,11 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
                                                                                  quiet)]}
         if to_stdout:
             summary["document"] = document
-        print_json(summary)
-    return 0 if ok else 1
+        try:
+            print_json(summary)
+        except BrokenPipeError:
+            return stdout_closed()
+        except OSError as exc:
+            return stdout_failed(prog, exc)
+    failure = flush_stdout(prog)
+    return failure if failure is not None else 0 if ok else 1

@@ -12,12 +12,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
-from urdf_sdf.core.cli.output import OutputError, file_mode, write_output
+from urdf_sdf.core.cli.output import (OutputError, check_destination, file_mode,
+                                      temporary_beside, write_output)
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.loader import load
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
@@ -115,47 +116,39 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
             raise RenderError(str(exc), destination) from exc
         return ""
     target = Path(destination)
-    directory = _check_destination(target, inputs)
-    dot = find_dot(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
     try:
-        try:
-            done = subprocess.run([dot, f"-T{fmt}", "-o", tmp], input=data,
-                                  capture_output=True, timeout=DOT_TIMEOUT, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise GraphvizFailed(f"Graphviz dot took more than {DOT_TIMEOUT:g} s to render "
-                                 f"{target.name}; write DOT text with -o graph.dot instead",
-                                 destination) from exc
-        except OSError as exc:
-            raise GraphvizFailed(f"cannot run Graphviz dot ({dot}): {exc}",
-                                 destination) from exc
-        stderr = done.stderr.decode("utf-8", "replace")
-        if done.returncode != 0 or os.path.getsize(tmp) == 0:
-            detail = stderr.strip() or f"exit status {done.returncode}, no output"
-            raise GraphvizFailed(f"Graphviz dot could not render {target.name} as {fmt}: "
-                                 f"{detail}", destination)
+        special = check_destination(target, inputs) == "special"
+    except OutputError as exc:
+        raise RenderError(str(exc), destination) from exc
+    dot = find_dot(target)
+    if special:  # /dev/null, a FIFO: dot writes to it directly
+        return _run_dot(dot, fmt, data, str(target), target, destination)
+    with temporary_beside(target) as tmp:
+        stderr = _run_dot(dot, fmt, data, tmp, target, destination)
         os.chmod(tmp, file_mode(target))
         os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     return stderr
 
 
-def _check_destination(target: Path, inputs: Iterable[str]) -> Path:
-    """The directory to write ``target`` in, after the checks write_output makes."""
-    if target.is_dir():
-        raise RenderError(f"{target} is a directory; give a file name", str(target))
-    for source in inputs:
-        if source not in (None, "-") and Path(source).exists() and target.exists() \
-                and os.path.samefile(source, target):
-            raise RenderError(f"refusing to overwrite the input file {source}", str(target))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise RenderError(f"output directory {directory} does not exist", str(target))
-    return directory
+def _run_dot(dot: str, fmt: str, data: bytes, into: str, target: Path,
+             destination: str) -> str:
+    """Run ``dot -T<fmt> -o INTO``; its stderr, or :class:`GraphvizFailed`."""
+    try:
+        done = subprocess.run([dot, f"-T{fmt}", "-o", into], input=data,
+                              capture_output=True, timeout=DOT_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise GraphvizFailed(f"Graphviz dot took more than {DOT_TIMEOUT:g} s to render "
+                             f"{target.name}; write DOT text with -o graph.dot instead",
+                             destination) from exc
+    except OSError as exc:
+        raise GraphvizFailed(f"cannot run Graphviz dot ({dot}): {exc}", destination) from exc
+    stderr = done.stderr.decode("utf-8", "replace")
+    regular = os.path.isfile(into)
+    if done.returncode != 0 or (regular and os.path.getsize(into) == 0):
+        detail = stderr.strip() or f"exit status {done.returncode}, no output"
+        raise GraphvizFailed(f"Graphviz dot could not render {target.name} as {fmt}: "
+                             f"{detail}", destination)
+    return stderr
 
 
 # ---- the command ---------------------------------------------------------------------
@@ -208,6 +201,10 @@ def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLik
     if kind_value is None:
         return 2
     if result.graph is None or result.graph.root is None:
+        if not result.diagnostics.has_errors:  # e.g. a file holding only an <actor>
+            print(Diagnostic(Code.ELEMENT_MISSING, Severity.ERROR, "the file holds no model "
+                             "or world: there is no frame graph to draw", file).format(),
+                  file=stderr)
         return 1
     if kind_value == GraphKind.tree.value:
         if not result.ok:

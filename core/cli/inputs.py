@@ -2,8 +2,8 @@
 as ``<stdin>``) or a ``*.xacro`` file, expanded with the optional ``xacro`` package
 (``pip install 'urdf-sdf[xacro]'``). See :func:`load_input`. xacro evaluates the file's
 expressions and reads the files it includes, like the ``xacro`` command: expand only
-files you would run ``xacro`` on. A top-level file declaring XML entities is refused
-(XML_UNSAFE) before xacro sees it, as the core refuses any such file.
+files you would run ``xacro`` on. A top-level file with a DTD (external id or internal
+subset) is refused (XML_UNSAFE) before xacro sees it, as the core refuses any such file.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.loader import LoadResult, load, load_string
-from urdf_sdf.core.read.xmlio import MAX_BYTES, entity_declaration_line, read_bytes
+from urdf_sdf.core.read.xmlio import MAX_BYTES, read_bytes, refuse_unsafe_doctype
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
@@ -131,19 +131,17 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         sources.add(STDIN_LABEL, data)
         return load_string(data, file=STDIN_LABEL, context=context)
     if is_xacro(path):
+        sources.trust(str(path))  # the user's own file, shown even where malformed
         diagnostics = Diagnostics()
         raw = read_bytes(path, diagnostics)  # FILE_READ, as for any file
         data = None
         if raw is not None:
-            entity = entity_declaration_line(raw)
-            if entity is not None:  # xacro's parser would expand them: refuse, as for XML
-                diagnostics.error(Code.XML_UNSAFE, "the document declares XML entities "
-                                  "(<!DOCTYPE> with <!ENTITY>); entity expansion is disabled "
-                                  "for safety: remove the DTD", str(path), entity)
-            else:
+            # xacro's parser would expand entities or read the DTD: refuse, as for XML
+            if not refuse_unsafe_doctype(raw, str(path), diagnostics):
                 data = expand_xacro(Path(path), xacro_args, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
         return load_string(data, file=str(path), context=context)
+    sources.trust(str(path))
     return load(path, context)

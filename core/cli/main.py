@@ -19,7 +19,7 @@ from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.graph import graph_command
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.options import QUIET_OPTION, STRICT_OPTION, policy, version_option
-from urdf_sdf.core.cli.output import OutputError, write_output
+from urdf_sdf.core.cli.output import OutputError, StdoutError, stdout_checked, write_output
 from urdf_sdf.core.cli.printing import print_document
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.context import Context
@@ -29,6 +29,7 @@ from urdf_sdf.core.parity import check_parity
 from urdf_sdf.core.report import frames_report
 from urdf_sdf.core.write.dot import GraphKind
 
+PROG = "urdf-sdf"
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Inspect and check robot descriptions (SDFormat and URDF).")
 
@@ -59,6 +60,7 @@ def _print_diagnostics(result, stream, sources: SourceLines | None = None,
 
 
 @app.command()
+@stdout_checked(PROG)
 def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
            quiet: bool = QuietOption,
@@ -87,6 +89,7 @@ def format_table(report: dict) -> str:
 
 
 @app.command()
+@stdout_checked(PROG)
 def check(file: Path = typer.Argument(..., help=FILE_HELP),
           urdf_parity: bool = typer.Option(False, "--urdf-parity",
                                            help="Also check that the model converts to URDF by "
@@ -149,6 +152,7 @@ def _model_scope(result, name: Optional[str]):
 
 
 @app.command()
+@stdout_checked(PROG)
 def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat; '-': "
                                              "standard input)"),
          b: Path = typer.Argument(..., help="Second description (URDF or SDFormat; '-': "
@@ -182,6 +186,7 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
 
 
 @app.command("print")
+@stdout_checked(PROG)
 def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file"),
                   output: Optional[Path] = typer.Option(None, "-o", "--output",
                                                         help="Write here (atomically) instead "
@@ -204,9 +209,15 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
     except OutputError as exc:
         print(f"urdf-sdf print: {exc}", file=sys.stderr)
         raise typer.Exit(2)
+    except (StdoutError, BrokenPipeError):
+        raise  # stdout_checked reports them
+    except OSError as exc:  # disk full, permissions: the old file is intact
+        print(f"urdf-sdf print: cannot write {output}: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 @app.command()
+@stdout_checked(PROG)
 def graph(file: Path = typer.Argument(..., help=FILE_HELP),
           kind: GraphKind = typer.Option(GraphKind.both, "--kind", "-k", case_sensitive=False,
                                          help="attached_to, relative_to or both (the frame "
@@ -228,7 +239,7 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
 
 
 def main() -> None:
-    run_command("urdf-sdf", app)
+    run_command(PROG, app)
 
 
 if __name__ == "__main__":

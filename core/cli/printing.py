@@ -45,7 +45,7 @@ from lxml import etree
 
 from urdf_sdf.core.compose.rules import (ADDED_CHILDREN, OVERRIDES, TOP_LEVEL,
                                          claimed_by_custom_parsers, is_merge)
-from urdf_sdf.core.compose.uri import resolve_uri
+from urdf_sdf.core.compose.uri import resolve_uri, shown
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.loader import load
@@ -54,7 +54,7 @@ from urdf_sdf.core.read.sdf import ReadState, child, child_text
 from urdf_sdf.core.read.version import (Version, parse_version, sdf_root_version, supported_version,
                                         version_text)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
-from urdf_sdf.core.write.common import to_bytes
+from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
 from urdf_sdf.urdf2sdf import Options, convert_urdf
 from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
@@ -103,6 +103,7 @@ def print_document(path: str | Path, context: Context,
     diagnostics = context.policy.apply(diagnostics)
     if root is None or diagnostics.has_errors:
         return None, diagnostics
+    declare_undeclared_prefixes(root, str(path), diagnostics)
     return to_bytes(root), diagnostics
 
 
@@ -202,15 +203,16 @@ class _Flattener:
             return None
         key = os.path.realpath(path)
         if key in state.include_stack or os.path.realpath(state.file) == key:
-            state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] includes a file that is "
+            state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] includes a file that is "
                         "already being included (include cycle)", include)
             return None
         if len(state.include_stack) >= self.context.max_include_depth:
-            state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] nests includes more than "
+            state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] nests includes more than "
                         f"{self.context.max_include_depth} deep", include)
             return None
         if claimed_by_custom_parsers(path, self.context):
-            self.warn(f"<include> of [{uri}] is kept: a custom model parser may read it, and "
+            self.warn(f"<include> of [{shown(uri)}] is kept: a custom model parser may read "
+                      "it, and "
                       "its model has no SDFormat text to inline", state.file, include)
             self._keep(include, state.file)
             return None

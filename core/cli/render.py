@@ -18,10 +18,13 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
-from urdf_sdf.core.diagnostics import Diagnostic
+from urdf_sdf.core.diagnostics import Diagnostic, Diagnostics
+from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
 # Source files larger than this are not read again just to show a line.
 MAX_SNIPPET_FILE = 64 * 1024 * 1024
+# A shown source line is cut after this many characters.
+MAX_LINE = 200
 
 
 # ---- colour ------------------------------------------------------------------------------
@@ -46,17 +49,30 @@ def _paint(text: str, style: str, color: bool) -> str:
 # ---- source lines ------------------------------------------------------------------------
 
 class SourceLines:
-    """The text of the files diagnostics point into: files on disk are read on demand
-    (and cached); standard input and xacro expansions are registered with :meth:`add`."""
+    """The text of the files diagnostics point into, shown under a diagnostic.
+
+    Only text a user may see is ever shown: standard input and xacro expansions
+    (registered with :meth:`add`), the files the user named (:meth:`trust`), and files that
+    parse as XML (an included file is read and parsed on demand, so an ``<include>`` of
+    ``/etc/shadow`` or ``/proc/self/environ`` shows nothing of it). Binary text (NUL bytes,
+    undecodable bytes) is never shown, and a shown line is cut at :data:`MAX_LINE`
+    characters. Each command has its own instance: nothing is global.
+    """
 
     def __init__(self) -> None:
         self._lines: dict[str, list[str] | None] = {}
         self._expanded: set[str] = set()
+        self._trusted: set[str] = set()
 
     def add(self, label: str, data: bytes, expanded: bool = False) -> None:
         self._lines[label] = _split(data)
         if expanded:
             self._expanded.add(label)
+
+    def trust(self, file: str) -> None:
+        """``file`` is the user's own input: its lines are shown even when it is not
+        well-formed XML (the diagnostic may be about exactly that)."""
+        self._trusted.add(file)
 
     def is_expanded(self, file: str | None) -> bool:
         return file in self._expanded
@@ -65,25 +81,41 @@ class SourceLines:
         if file is None or number is None or number < 1:
             return None
         if file not in self._lines:
-            self._lines[file] = self._read(file)
+            self._lines[file] = self._read(file, file in self._trusted)
         lines = self._lines[file]
         if lines is None or number > len(lines):
             return None
-        return lines[number - 1]
+        return _capped(lines[number - 1])
 
     @staticmethod
-    def _read(file: str) -> list[str] | None:
+    def _read(file: str, trusted: bool) -> list[str] | None:
         try:
             path = Path(file)
             if not path.is_file() or path.stat().st_size > MAX_SNIPPET_FILE:
                 return None
-            return _split(path.read_bytes())
+            data = path.read_bytes()
         except (OSError, ValueError):
             return None
+        if not trusted and parse_xml(data, file, Diagnostics()) is None:
+            return None  # not XML: not a robot description, and maybe a secret
+        return _split(data)
 
 
-def _split(data: bytes) -> list[str]:
-    return data.decode("utf-8", "replace").splitlines()
+def _split(data: bytes) -> list[str] | None:
+    """The lines of ``data`` decoded as its XML encoding says, or None for binary data."""
+    try:
+        text = data.decode(detect_encoding(data))
+    except (UnicodeDecodeError, LookupError):
+        return None
+    if "\x00" in text:
+        return None
+    # Lines as XML counts them (lxml's sourceline): only \n, \r\n and \r end a line.
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def _capped(text: str) -> str:
+    return text if len(text) <= MAX_LINE else text[:MAX_LINE] + " [...]"
 
 
 # ---- rendering diagnostics ---------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import List, Optional
 import typer
 
 from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
-from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
@@ -113,16 +113,17 @@ def main_command(
                                            policy(strict))
         code = run_batch(
             items, out_dir,
-            lambda item, sources: convert_file(item.source, options, context, mappings,
-                                               sources),
+            lambda item, sources: convert_file(item.source,
+                                               written_to(options, out_dir / item.output),
+                                               context, mappings, sources),
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
     sources = SourceLines()
-    data, diagnostics = convert_file(sdf, options, Context.from_environment(extra, policy(strict)),
-                                     mappings,
+    data, diagnostics = convert_file(sdf, written_to(options, output),
+                                     Context.from_environment(extra, policy(strict)), mappings,
                                      sources)
     raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
-                                               quiet, as_json))
+                                       quiet, as_json))
 
 
 def main() -> None:

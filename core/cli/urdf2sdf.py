@@ -20,7 +20,7 @@ from typing import List, Optional
 import typer
 
 from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
-from urdf_sdf.core.cli.conversion import finish_conversion
+from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
                                       xacro_available)
@@ -115,13 +115,16 @@ def main_command(
         items = discover(urdf, out_dir)
         code = run_batch(
             items, out_dir,
-            lambda item, sources: convert_file(item.source, options, mappings, sources, context),
+            lambda item, sources: convert_file(item.source,
+                                               written_to(options, out_dir / item.output),
+                                               mappings, sources, context),
             prog=PROG, quiet=quiet, as_json=as_json)
         raise typer.Exit(code)
     sources = SourceLines()
-    data, diagnostics = convert_file(urdf, options, mappings, sources, context)
+    data, diagnostics = convert_file(urdf, written_to(options, output), mappings, sources,
+                                     context)
     raise typer.Exit(finish_conversion(PROG, urdf, data, diagnostics, output, sources,
-                                               quiet, as_json))
+                                       quiet, as_json))
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ import os
 
 from urdf_sdf.core.compose.interface import run_custom_parsers
 from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is_merge
-from urdf_sdf.core.compose.uri import resolve_uri
+from urdf_sdf.core.compose.uri import resolve_uri, shown
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
 from urdf_sdf.core.model import Document, Frame, Model, PoseSpec, World
@@ -44,11 +44,11 @@ def read_include(el, state, parent: Model | World) -> None:
         return
     key = os.path.realpath(path)
     if key in state.include_stack or (state.file and os.path.realpath(state.file) == key):
-        state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] includes a file that is already "
-                    "being included (include cycle)", el)
+        state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] includes a file that is "
+                    "already being included (include cycle)", el)
         return
     if len(state.include_stack) >= state.context.max_include_depth:
-        state.error(Code.INCLUDE_CYCLE, f"<include> of [{uri}] nests includes more than "
+        state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] nests includes more than "
                     f"{state.context.max_include_depth} deep", el)
         return
     stack = state.include_stack + ((os.path.realpath(state.file),) if state.file else ())
@@ -56,7 +56,7 @@ def read_include(el, state, parent: Model | World) -> None:
     model = read_included_model(path, uri, el, state, stack, sub, parent)
     state.diagnostics.extend(sub)  # findings inside the included file keep their file:line
     if sub.has_errors:
-        state.error(Code.FILE_READ, f"the file included as [{uri}] ({path}) has errors", el)
+        state.error(Code.FILE_READ, f"the file included as [{shown(uri)}] ({path}) has errors", el)
     if model is None:
         return
     was_static = model.static

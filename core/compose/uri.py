@@ -20,55 +20,106 @@ from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
 
+# A URI is cut to this many characters in messages (a hostile one may be megabytes).
+MAX_SHOWN_URI = 200
+
+
+def shown(uri: str) -> str:
+    """``uri`` as messages quote it: cut after MAX_SHOWN_URI characters."""
+    uri = uri.strip()
+    return uri if len(uri) <= MAX_SHOWN_URI else uri[:MAX_SHOWN_URI] + "[...]"
+
+
 def resolve_uri(uri: str, state, el) -> str | None:
-    """The file an include URI names, or None with a URI_LOOKUP diagnostic."""
+    """The file an include URI names, or None with a URI_LOOKUP diagnostic (URI_INVALID
+    when it would leave the directory it was resolved from)."""
     uri = uri.strip()
     base = Path(state.file).parent if state.file else Path.cwd()
-    candidates: list[Path] = []
-    if uri.startswith("file://"):
-        raw = uri[len("file://"):]
-        candidates.append(base / raw if not os.path.isabs(raw) else Path(raw))
-    elif uri.startswith("model://"):
-        rest = uri[len("model://"):]
-        candidates.extend(Path(p) / rest for p in state.context.model_paths)
-    elif uri.startswith("package://"):
-        candidates.extend(package_candidates(uri[len("package://"):], state.context))
-    elif "://" in uri:
-        state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]: scheme not supported", el)
+    candidates = _candidates(uri, base, state, el)
+    if candidates is None:
         return None
-    else:
-        candidates.append(base / uri if not os.path.isabs(uri) else Path(uri))
-        candidates.extend(Path(p) / uri for p in state.context.model_paths)
-    for candidate in candidates:
-        if candidate.is_dir():
+    for root, candidate in candidates:
+        if root is not None and not _inside(candidate, root):
+            state.error(Code.URI_INVALID, f"uri[{shown(uri)}] leaves the directory it is "
+                        f"resolved in ({root}): '..' may not climb out of a package, model "
+                        "or search path directory", el)
+            return None
+        kind = _kind(candidate)
+        if kind == "dir":
             return _model_directory_file(candidate, uri, state, el)
-        if candidate.is_file():
+        if kind == "file":
             return str(candidate)
-    state.error(Code.URI_LOOKUP, f"unable to find uri[{uri}]", el)
+    state.error(Code.URI_LOOKUP, f"unable to find uri[{shown(uri)}]", el)
     return None
 
 
-def package_candidates(rest: str, context) -> list[Path]:
-    """Where ``package://PKG/path`` may be: PKG found in a ROS_PACKAGE_PATH entry (the
-    entry itself or a folder below it holding a package.xml), or an ament prefix's
-    ``share/PKG``."""
+def _candidates(uri: str, base: Path, state, el) -> list[tuple[Path | None, Path]] | None:
+    """``(root, path)`` pairs to try in order; ``root`` is the directory ``path`` must stay
+    inside (None for a path the user wrote relative to the including file, or absolute:
+    there ``..`` is what they meant)."""
+    if uri.startswith("file://"):
+        raw = uri[len("file://"):]
+        return [(None, base / raw if not os.path.isabs(raw) else Path(raw))]
+    if uri.startswith("model://"):
+        rest = uri[len("model://"):]
+        return [(Path(p), Path(p) / rest) for p in state.context.model_paths]
+    if uri.startswith("package://"):
+        return package_candidates(uri[len("package://"):], state.context)
+    if "://" in uri:
+        state.error(Code.URI_LOOKUP, f"unable to find uri[{shown(uri)}]: scheme not supported",
+                    el)
+        return None
+    return [(None, base / uri if not os.path.isabs(uri) else Path(uri))] + \
+        [(Path(p), Path(p) / uri) for p in state.context.model_paths]
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` stays inside ``root`` once its ``..`` are resolved (lexically:
+    a symlink inside a package, as colcon's --symlink-install makes, is fine)."""
+    path_text = os.path.normpath(os.path.abspath(path))
+    root_text = os.path.normpath(os.path.abspath(root))
+    return path_text == root_text or path_text.startswith(root_text.rstrip(os.sep) + os.sep)
+
+
+def _kind(path: Path) -> str | None:
+    """``"dir"``, ``"file"`` or None (missing, a device, a FIFO, or a name the system
+    refuses, e.g. too long)."""
+    try:
+        if path.is_dir():
+            return "dir"
+        if path.is_file():
+            return "file"
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def package_candidates(rest: str, context) -> list[tuple[Path, Path]]:
+    """Where ``package://PKG/path`` may be, as ``(package root, path)``: PKG found in a
+    ROS_PACKAGE_PATH entry (the entry itself or a folder below it holding a
+    package.xml), or an ament prefix's ``share/PKG``."""
     package, _, inner = rest.partition("/")
+    if not package or package in (".", "..") or os.sep in package:
+        return []
     roots: list[Path] = []
     for entry in context.package_paths:
         entry_path = Path(entry)
         if entry_path.name == package:
             roots.append(entry_path)
-        roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
-                     if len(p.relative_to(entry_path).parts) <= 5)
+        try:
+            roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
+                         if len(p.relative_to(entry_path).parts) <= 5)
+        except (OSError, ValueError):
+            continue
     roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
-    return [root / inner for root in roots]
+    return [(root, root / inner) for root in roots]
 
 
 def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
     config = directory / "model.config"
     if not config.is_file():
-        state.error(Code.URI_LOOKUP, f"unable to resolve uri[{uri}]: directory [{directory}] "
-                    "has no model.config", el)
+        state.error(Code.URI_LOOKUP, f"unable to resolve uri[{shown(uri)}]: directory "
+                    f"[{directory}] has no model.config", el)
         return None
     sub = Diagnostics()
     entries = model_config_entries(config, sub)
@@ -81,8 +132,13 @@ def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
         return None
     name = entries[0][1]
     path = directory / name
-    if not path.is_file():
-        state.error(Code.URI_LOOKUP, f"[{config}] names [{name}], which does not exist", el)
+    if not _inside(path, directory):
+        state.error(Code.URI_INVALID, f"[{config}] names [{shown(name)}], outside its model "
+                    f"directory (uri[{shown(uri)}])", el)
+        return None
+    if _kind(path) != "file":
+        state.error(Code.URI_LOOKUP, f"[{config}] names [{shown(name)}], which does not exist",
+                    el)
         return None
     return str(path)
 
@@ -109,4 +165,6 @@ def model_config_files(config: Path) -> list[Path]:
     """The SDFormat files a ``model.config`` lists that exist, newest version first;
     empty when it lists none or cannot be read."""
     entries = model_config_entries(config, Diagnostics()) or []
-    return [config.parent / name for _, name in entries if (config.parent / name).is_file()]
+    return [config.parent / name for _, name in entries
+            if _inside(config.parent / name, config.parent)
+            and _kind(config.parent / name) == "file"]

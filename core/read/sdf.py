@@ -32,6 +32,7 @@ from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
+from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
@@ -236,13 +237,8 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
 
 
 def _floats(tokens: list[str]) -> list[float] | None:
-    try:
-        numbers = [float(t) for t in tokens]
-    except ValueError:
-        return None
-    if not all(math.isfinite(n) for n in numbers):
-        return None
-    return numbers
+    """Finite numbers in the XML-schema form (``core.read.numbers``), or None."""
+    return parse_doubles(" ".join(tokens))
 
 
 def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
@@ -258,12 +254,8 @@ def read_double(el, state: ReadState, default: float, allow_infinite: bool = Fal
     if el is None:
         return default
     if allow_infinite:
-        text = (el.text or "").strip()
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not math.isnan(value):
+        value = parse_double(el.text or "", allow_infinite=True)
+        if value is not None:
             return value
     numbers = _floats((el.text or "").split())
     if numbers is None or len(numbers) != 1:

@@ -26,6 +26,7 @@ from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
                                  Link, Material, Mimic, Model, PoseSpec, Shape, Source)
 from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 from urdf_sdf.core.read.sdf import ReadState
 from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
 from urdf_sdf.core.read.version import NEWEST_VERSION
@@ -73,11 +74,8 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
         if default is None:
             return None
         text = default
-    try:
-        values = [float(t) for t in text.split()]
-    except ValueError:
-        values = []
-    if len(values) != count or not all(map(math.isfinite, values)):
+    values = parse_doubles(text) or []
+    if len(values) != count:
         state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
@@ -92,11 +90,8 @@ def number(el, attribute: str, state: UrdfState, default: float | None = None,
             state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
                         el)
         return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if math.isfinite(value):
+    value = parse_double(text)
+    if value is not None:
         return value
     values = numbers(el, attribute, 1, state)  # reports the problem
     return values[0] if values else default
@@ -337,12 +332,9 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
         state.warning(Code.ATTRIBUTE_INVALID, f"<mesh scale='{shape.get('scale')}'> has "
                       f"{len(tokens)} numbers; the first three are the scale", shape)
         geometry.texts["scale"] = " ".join(tokens[:3])
-        try:
-            values = tuple(float(t) for t in tokens[:3])
-        except ValueError:
-            values = ()
-        if len(values) == 3 and all(map(math.isfinite, values)):
-            geometry.scale = values
+        values = parse_doubles(geometry.texts["scale"])
+        if values is not None:
+            geometry.scale = tuple(values)
             return
     scale = numbers(shape, "scale", 3, state)
     geometry.scale = tuple(scale) if scale else None

@@ -7,9 +7,8 @@ reader checks the value types of the common scalar elements listed here.
 """
 from __future__ import annotations
 
-import math
-
 from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.read.numbers import parse_doubles
 
 DOUBLE, VECTOR3, COLOR, BOOL, INT = "a number", "three numbers", "a colour", "a boolean", "an integer"
 
@@ -41,14 +40,10 @@ SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangen
 
 
 def value_problem(kind: str, text: str) -> bool:
-    tokens = text.split()
     if kind == BOOL:
         return text.strip().lower() not in ("true", "false", "1", "0")
-    try:
-        numbers = [float(t) for t in tokens]
-    except ValueError:
-        return True
-    if not all(math.isfinite(n) for n in numbers):
+    numbers = parse_doubles(text)
+    if numbers is None:  # not the XML-schema form, or not finite
         return True
     if kind == DOUBLE:
         return len(numbers) != 1
@@ -64,6 +59,7 @@ def value_problem(kind: str, text: str) -> bool:
 def check_values(root, state) -> None:
     """Report every listed element whose text cannot be read as its type."""
     check_materials(root, state)
+    check_link_pose_frames(root, state)
     for el in root.iter():
         if not isinstance(el.tag, str) or len(el):
             continue
@@ -100,3 +96,47 @@ def check_materials(root, state) -> None:
                     not (shader.findtext("normal_map") or "").strip():
                 state.error(Code.ELEMENT_MISSING, f"material <shader type='{shader_type}'> has no "
                             "<normal_map>", shader)
+
+
+# Elements of a link whose <pose relative_to> names a frame of the link's model scope.
+LINK_POSED = ("visual", "collision", "inertial", "light", "sensor")
+
+
+def check_link_pose_frames(root, state) -> None:
+    """POSE_RELATIVE_TO_INVALID for a visual/collision/inertial/light/sensor pose whose
+    ``relative_to`` names no frame of the enclosing model's scope (SDFormat: these
+    poses are read in the link's scope). The frame graph has no vertex for them, so
+    this is the only place the name is checked; a scope with an ``<include>`` is not
+    checked (the names it brings are only known once it is read)."""
+    for model in root.iter("model"):
+        names, complete = scope_names(model)
+        if not complete:
+            continue
+        for link in model.iterchildren("link"):
+            for posed in link.iterchildren(*LINK_POSED):
+                pose = posed.find("pose")
+                target = (pose.get("relative_to") or "").strip() if pose is not None else ""
+                if target and target not in names:
+                    state.error(Code.POSE_RELATIVE_TO_INVALID,
+                                f"relative_to name [{target}] of the <{posed.tag}> pose in link "
+                                f"[{link.get('name')}] names no frame of model "
+                                f"[{model.get('name')}]", pose)
+
+
+def scope_names(model) -> tuple[set[str], bool]:
+    """The frame names a ``relative_to`` inside ``model`` may use (nested ones scoped,
+    ``nested::link``), and whether the set is complete (no ``<include>`` anywhere in it)."""
+    names = {"__model__"}
+    complete = True
+    for child in model:
+        name = child.get("name") if isinstance(child.tag, str) else None
+        if child.tag in ("link", "joint", "frame") and name:
+            names.add(name)
+        elif child.tag == "model" and name:
+            names.add(name)
+            inner, inner_complete = scope_names(child)
+            names.update(f"{name}::{n}" for n in inner if n != "__model__")
+            complete = complete and inner_complete
+        elif child.tag == "include":
+            complete = False
+    return names, complete

@@ -1,13 +1,19 @@
 """Hardened XML parsing shared by the SDFormat and URDF readers.
 
-The parser never expands entities, never loads a DTD and never touches the
-network. A document that declares entities is refused outright with a
-diagnostic: robot descriptions have no use for them, and refusing is the only
-way to be sure that neither a billion-laughs bomb nor an external entity (XXE)
-is ever evaluated by any later consumer of the tree.
+The parser never expands entities, never loads a DTD, never opens a file or the
+network on the document's behalf (its resolver answers every request with nothing).
+A ``<!DOCTYPE>`` with an external id (``SYSTEM``/``PUBLIC``) or an internal subset
+(``[...]``) is refused outright with XML_UNSAFE at its line: robot descriptions have
+no use for DTDs, and refusing is the only way to be sure that neither a
+billion-laughs bomb, an external entity (XXE), nor a DTD naming a FIFO or
+``/dev/stdin`` is ever evaluated by us or by any later consumer of the tree. The
+check runs on the *decoded* prolog (:func:`decoded_head`: BOM, UTF-16/32 without a
+BOM, the declared encoding), so no encoding hides a DTD. A bare ``<!DOCTYPE robot>``
+declares nothing and is accepted.
 """
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 
@@ -20,10 +26,22 @@ from urdf_sdf.core.diagnostics import Code, Diagnostics
 MAX_BYTES = 512 * 1024 * 1024
 
 
+class _NothingResolver(etree.Resolver):
+    """Answers every request for an external resource (DTD, entity, XInclude) with an
+    empty document, so libxml2 never opens a file, a device or a FIFO for us. The
+    DOCTYPE check refuses such documents before parsing; this is the second line."""
+
+    def resolve(self, url, pubid, context):
+        return self.resolve_string("", context)
+
+
 def _parser(recover: bool = False) -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                           dtd_validation=False, huge_tree=False, remove_pis=True,
-                           collect_ids=False, recover=recover)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             dtd_validation=False, attribute_defaults=False,
+                             huge_tree=False, remove_pis=True, collect_ids=False,
+                             recover=recover)
+    parser.resolvers.add(_NothingResolver())
+    return parser
 
 
 # Errors that libsdformat's XML parser does not treat as fatal: an undeclared
@@ -54,12 +72,7 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
     """Parse ``data`` into an lxml root element, or return None with a diagnostic."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    entity = entity_declaration_line(data)
-    if entity is not None:
-        diagnostics.error(Code.XML_UNSAFE,
-                          "the document declares XML entities (<!DOCTYPE> with <!ENTITY>); "
-                          "entity expansion is disabled for safety: remove the DTD",
-                          file, entity)
+    if refuse_unsafe_doctype(data, file, diagnostics):
         return None
     parser = _parser()
     try:
@@ -80,7 +93,37 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
         return None
+    if _declares_a_dtd(tree):  # a DOCTYPE the prolog check could not decode
+        diagnostics.error(Code.XML_UNSAFE, UNSAFE_MESSAGE, file, 1)
+        return None
     return tree.getroot()
+
+
+UNSAFE_MESSAGE = ("the document has a DTD (<!DOCTYPE> with an external id or an internal "
+                  "subset); DTDs and entities are disabled for safety: remove the DTD")
+
+
+def refuse_unsafe_doctype(data: bytes, file: str | None, diagnostics: Diagnostics) -> bool:
+    """Whether ``data`` has a DTD we refuse (then with XML_UNSAFE at its line)."""
+    unsafe = unsafe_doctype(data)
+    if unsafe is None:
+        return False
+    line, entity = unsafe
+    message = ("the document declares XML entities (<!DOCTYPE> with <!ENTITY>); entity "
+               "expansion is disabled for safety: remove the DTD") if entity else UNSAFE_MESSAGE
+    diagnostics.error(Code.XML_UNSAFE, message, file, line)
+    return True
+
+
+def _declares_a_dtd(tree) -> bool:
+    """Whether a parsed tree has an external id or a non-empty internal subset (read from
+    the tree: ``docinfo.externalDTD`` would load the DTD, so it is never touched)."""
+    info = tree.docinfo
+    if info.system_url or info.public_id:
+        return True
+    internal = info.internalDTD
+    return internal is not None and (any(True for _ in internal.iterelements())
+                                     or any(True for _ in internal.iterentities()))
 
 
 # Slips urdfdom, libsdformat and Drake (all on TinyXML2) read without a word, and that
@@ -133,16 +176,88 @@ def _column(exc: etree.XMLSyntaxError) -> int | None:
     return column if isinstance(column, int) and column > 0 else None
 
 
-def entity_declaration_line(data: bytes) -> int | None:
-    """Line of the first ``<!ENTITY`` inside a ``<!DOCTYPE``, or None.
+# ---- the prolog, decoded -------------------------------------------------------------
 
-    Checked on the raw bytes before parsing, because libxml2 evaluates some
-    entity references while parsing even with substitution turned off.
-    """
-    doctype = data.find(b"<!DOCTYPE")
-    if doctype < 0:
-        return None
-    entity = data.find(b"<!ENTITY", doctype)
-    if entity < 0:
-        return None
-    return data.count(b"\n", 0, entity) + 1
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+         (b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe", "utf-16-le"),
+         (b"\xfe\xff", "utf-16-be"))
+_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+HEAD_BYTES = 64 * 1024
+
+
+def detect_encoding(data: bytes) -> str:
+    """The encoding of an XML document the way XML's appendix F finds it: a BOM, the
+    byte pattern of ``<`` or ``<?`` in UTF-16/32 without one, else the declaration's
+    ``encoding`` (when Python knows it), else UTF-8."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4]
+    if len(head) == 4 and head[1:] == b"\x00\x00\x00" and head[0]:
+        return "utf-32-le"
+    if len(head) == 4 and head[:3] == b"\x00\x00\x00" and head[3]:
+        return "utf-32-be"
+    if len(head) >= 2 and head[0] and not head[1]:
+        return "utf-16-le"
+    if len(head) >= 2 and not head[0] and head[1]:
+        return "utf-16-be"
+    if head == b"\x4c\x6f\xa7\x94":
+        return "cp037"
+    match = _ENCODING.match(data[:1024])
+    if match:
+        name = match.group(1).decode("ascii")
+        try:
+            codecs.lookup(name)
+            return name
+        except LookupError:
+            pass
+    return "utf-8"
+
+
+def decoded_head(data: bytes, limit: int | None = HEAD_BYTES) -> str:
+    """The first ``limit`` bytes of ``data`` (all of it for None) as text, decoded per
+    :func:`detect_encoding`; undecodable bytes become U+FFFD."""
+    decoder = codecs.getincrementaldecoder(detect_encoding(data))("replace")
+    chunk = data if limit is None else data[:limit]
+    return decoder.decode(chunk, final=limit is None or len(data) <= limit)
+
+
+_MISC = re.compile(r"\s+|<\?.*?\?>|<!--.*?-->", re.S)
+_DOCTYPE = re.compile(r"<!DOCTYPE\s+[^\s>\[]+\s*(.?)", re.S)
+
+
+def unsafe_doctype(data: bytes) -> tuple[int, bool] | None:
+    """``(line, declares entities)`` of a ``<!DOCTYPE`` with an external id or an internal
+    subset, or None when the document has no DOCTYPE or a bare ``<!DOCTYPE name>``.
+
+    Decided on the decoded prolog (what precedes the root element), so a UTF-16 or
+    EBCDIC document is checked like a UTF-8 one; a prolog longer than the head read
+    first is decoded whole."""
+    found = _scan_prolog(decoded_head(data), complete=len(data) <= HEAD_BYTES)
+    if found is ...:
+        found = _scan_prolog(decoded_head(data, None), complete=True)
+    return found
+
+
+def _scan_prolog(text: str, complete: bool):
+    """The :func:`unsafe_doctype` answer for ``text``, or ``...`` when ``text`` is not
+    ``complete`` and the prolog runs off its end (the caller then decodes it all)."""
+    position = 1 if text.startswith("\ufeff") else 0
+    match = _MISC.match(text, position)
+    while match is not None:
+        position = match.end()
+        match = _MISC.match(text, position)
+    if not text.startswith("<!DOCTYPE", position):
+        runs_on = position >= len(text) or text.startswith(("<!--", "<?"), position)
+        return ... if runs_on and not complete else None
+    line = text.count("\n", 0, position) + 1
+    doctype = _DOCTYPE.match(text, position)
+    if doctype is None or doctype.group(1) == "":
+        return ... if not complete else (line, False)  # cut short: refuse when complete
+    if doctype.group(1) == ">":
+        return None  # <!DOCTYPE robot>: declares nothing
+    end = text.find("]>", doctype.end(1))
+    entity = text.find("<!ENTITY", doctype.end(1), end if end >= 0 else len(text))
+    if entity >= 0:
+        return text.count("\n", 0, entity) + 1, True
+    return line, False

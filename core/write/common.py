@@ -9,6 +9,7 @@ from __future__ import annotations
 from lxml import etree
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS
+from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.pose import Pose
 
 
@@ -61,3 +62,52 @@ def leaf(parent, tag: str, text: str):
 def to_bytes(root) -> bytes:
     etree.indent(root, space="  ")
     return etree.tostring(root, xml_declaration=True, encoding="utf-8") + b"\n"
+
+
+UNDECLARED_URI = "urn:urdf-sdf:undeclared:"
+
+
+def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> None:
+    """Make the output well-formed where the input was not: a custom element or attribute
+    whose prefix was never declared (``<my_ns:custom_sensor/>``, read leniently as
+    libsdformat does) gets the prefix declared on ``<sdf>`` with a placeholder namespace,
+    ``urn:urdf-sdf:undeclared:PREFIX``, and a warning; a name that cannot be made a
+    qualified name at all (``a:b:c``) is dropped with a warning."""
+    declared: dict[str, str] = {}
+    for el in list(root.iter()):
+        if not isinstance(el.tag, str):
+            continue
+        if not el.tag.startswith("{") and ":" in el.tag:
+            qualified = qualified_name(el.tag, declared)
+            if qualified is None:
+                diagnostics.warning_at(Code.WARNING, f"element <{el.tag}> has no valid "
+                                       "namespace prefix: left out of the output",
+                                       source_of(el, file))
+                el.getparent().remove(el)
+                continue
+            el.tag = qualified
+        for name in [n for n in el.attrib if not n.startswith("{") and ":" in n]:
+            value = el.attrib.pop(name)
+            qualified = qualified_name(name, declared)
+            if qualified is not None:
+                el.set(qualified, value)
+    for prefix, uri in declared.items():
+        diagnostics.warning(Code.WARNING, f"namespace prefix [{prefix}] is used but never "
+                            f"declared; the output declares xmlns:{prefix}=\"{uri}\"", file)
+    if declared:
+        etree.cleanup_namespaces(root, top_nsmap=declared)
+
+
+def qualified_name(name: str, declared: dict[str, str]) -> str | None:
+    """``{placeholder-uri}local`` for ``prefix:local``, or None when it is not a valid
+    qualified name."""
+    prefix, _, local = name.partition(":")
+    try:
+        etree.QName(None, local)
+        etree.QName(None, prefix)
+    except ValueError:
+        return None
+    if ":" in local or prefix.lower().startswith("xml"):
+        return None
+    uri = declared.setdefault(prefix, UNDECLARED_URI + prefix)
+    return f"{{{uri}}}{local}"

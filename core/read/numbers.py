@@ -1,0 +1,40 @@
+"""Numbers as robot description files write them: the XML-schema ``double`` lexical form
+that libsdformat and urdfdom read (``1``, ``-0.5``, ``.5``, ``5.``, ``1e-3``, ``+2E+10``).
+
+Python's ``float()`` is far more lenient (``1_0``, ``infinity``, ``nan``, surrounding
+whitespace of any kind), and a file that only this tool reads is a broken file for every
+other one, so both readers and the value checks parse numbers here, never with ``float()``
+alone. Finite values only, except where a reader allows infinity (an SDFormat joint
+limit): then ``inf``/``INF``/``infinity`` with an optional sign too. ``nan`` never.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+_DOUBLE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
+
+
+def parse_double(text: str, allow_infinite: bool = False) -> float | None:
+    """The number ``text`` (one token, blanks around it allowed), or None when it is not
+    one: not the XML-schema form, or not finite (``1e400`` overflows) unless
+    ``allow_infinite``."""
+    token = text.strip(" \t\r\n")
+    if _DOUBLE.fullmatch(token):
+        value = float(token)
+        return value if allow_infinite or math.isfinite(value) else None
+    if allow_infinite and _INFINITY.fullmatch(token):
+        return -math.inf if token.startswith("-") else math.inf
+    return None
+
+
+def parse_doubles(text: str, allow_infinite: bool = False) -> list[float] | None:
+    """The numbers of a blank-separated list, or None when any token is not a number."""
+    values = []
+    for token in text.split():
+        value = parse_double(token, allow_infinite)
+        if value is None:
+            return None
+        values.append(value)
+    return values

@@ -1,0 +1,265 @@
+"""``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
+
+* :func:`core.kinematics.forward_batch` gives, bit for bit (down to the sign of a zero),
+  the poses :meth:`KinematicTree.forward` gives, on generated trees and every sample;
+* :func:`core.diff.compare_all_poses` reports what the scalar definition below reports
+  (the implementation before it was vectorised), on perturbed generated robots;
+* diff runs forward kinematics a bounded number of times, whatever the number of joints
+  (it used to run it once per joint: quadratic);
+* mimic multipliers and offsets of 1e308 do not crash; two files without a model are
+  reported as such, once.
+"""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from urdf_sdf.core import diff as diff_module
+from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff import Description, diff_results
+from urdf_sdf.core.kinematics import KinematicTree, build_tree, forward_batch, forward_plan
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.pose import pose_gap
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import generate  # noqa: E402  (bench/generate.py: SDFormat benchmark models)
+import generate_urdf  # noqa: E402  (bench/generate_urdf.py: URDF benchmark robots)
+
+runner = CliRunner()
+GENERATED = [("chain", generate_urdf.chain, "urdf"), ("wide", generate_urdf.wide, "urdf"),
+             ("deep", generate.deep_chain, "sdf"), ("wide_sdf", generate.wide_tree, "sdf")]
+
+
+def bits(values) -> list[str]:
+    """Floats as text, so that 0.0 and -0.0 differ."""
+    return [repr(float(v)) for v in values]
+
+
+def random_configurations(tree: KinematicTree, count: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    return [{}] + [{j.name: rng.uniform(-3, 3) for j in tree.joints} for _ in range(count)]
+
+
+def assert_forward_batch_is_forward(result) -> None:
+    tree = build_tree(result)
+    plan = forward_plan(tree)
+    configurations = random_configurations(tree, 3, 1)
+    [(positions, rotations)] = forward_batch([(tree, plan)], configurations)
+    for k, q in enumerate(configurations):
+        for name, pose in tree.forward(q).items():
+            row = plan.rows[name]
+            assert bits(positions[k, row]) == bits(pose.position), name
+            assert bits(rotations[k, row]) == bits(pose.rotation), name
+
+
+@pytest.mark.parametrize("kind, generator, suffix", GENERATED)
+def test_forward_batch_is_forward_bit_for_bit(kind, generator, suffix):
+    assert_forward_batch_is_forward(load_string(generator(300).encode(), f"g.{suffix}",
+                                                Context()))
+
+
+def sample_files() -> list[Path]:
+    return sorted(p for folder in ("samples", "tests/fixtures/urdf2sdf/features")
+                  for p in (ROOT / folder).rglob("*") if p.suffix in (".urdf", ".sdf"))
+
+
+def test_forward_batch_on_samples():
+    for path in sample_files():
+        result = load(str(path), Context())
+        if result.ok and result.graph is not None and result.graph.root is not None \
+                and not result.graph.root.is_world:
+            assert_forward_batch_is_forward(result)
+
+
+def test_two_trees_in_one_batch_are_each_their_own():
+    results = [load_string(generate_urdf.chain(120).encode(), "a.urdf", Context()),
+               load_string(generate_urdf.wide(90).encode(), "b.urdf", Context())]
+    trees = [(tree, forward_plan(tree)) for tree in map(build_tree, results)]
+    configurations = random_configurations(trees[0][0], 2, 3)
+    together = forward_batch(trees, configurations)
+    for (tree, plan), (positions, rotations) in zip(trees, together):
+        [(alone_p, alone_q)] = forward_batch([(tree, plan)], configurations)
+        assert (positions == alone_p).all() and (rotations == alone_q).all()
+
+
+# ---- same differences as the per-configuration definition --------------------------------
+
+def scalar_compare_poses(da, db, configurations, reference, tol, out) -> None:
+    """compare_poses as it was before being vectorised, one configuration at a time."""
+    reported: set[str] = set()
+    urdf = diff_module.urdf_convention(da, db)
+    for q in configurations:
+        pa = diff_module.relative_to_reference(da.poses(q, urdf), reference[0])
+        pb = diff_module.relative_to_reference(db.poses(q, urdf), reference[1])
+        where = diff_module.where_text(q)
+        for name in sorted(set(pa) & set(pb)):
+            if name in reported:
+                continue
+            gap = pose_gap(pa[name], pb[name])
+            if gap > tol:
+                reported.add(name)
+                out.append(diff_module.Difference(
+                    "pose", name, f"differs by {gap:.3g} at the {where}: "
+                    f"{diff_module.fmt(pa[name].as_list())} in A, "
+                    f"{diff_module.fmt(pb[name].as_list())} in B"))
+
+
+def perturbed(text: str, seed: int, rate: float) -> str:
+    """Some decimal numbers moved by 1e-3, some by 1e-12 (below the tolerance)."""
+    rng = random.Random(seed)
+
+    def move(match):
+        if rng.random() >= rate:
+            return match.group(0)
+        return repr(float(match.group(0)) + rng.choice((1e-3, -2e-3, 1e-12)))
+    return re.sub(r"-?\d+\.\d+", move, text)
+
+
+def with_mimics(text: str) -> str:
+    count = iter(range(1, 10 ** 9))
+    limit = '<limit lower="-1.57" upper="1.57" effort="10" velocity="1"/>'
+    return re.sub(re.escape(limit), lambda m: m.group(0) + (
+        '<mimic joint="joint_1" multiplier="2" offset="0.1"/>' if next(count) % 9 == 0 else ""),
+        text)
+
+
+@pytest.mark.parametrize("kind, generator, suffix", GENERATED)
+@pytest.mark.parametrize("seed, rate", [(1, 0.0), (2, 0.01), (3, 0.05)])
+def test_vectorised_poses_report_what_the_definition_reports(kind, generator, suffix, seed,
+                                                               rate, monkeypatch):
+    text = generator(150)
+    a = load_string(with_mimics(text).encode(), f"a.{suffix}", Context())
+    b = load_string(perturbed(text, seed, rate).encode(), f"b.{suffix}", Context())
+    for first, second in ((a, b), (b, a)):
+        vectorised = diff_results(first, second, configurations=6, seed=seed)
+        monkeypatch.setattr(diff_module, "compare_all_poses", scalar_compare_poses)
+        scalar = diff_results(first, second, configurations=6, seed=seed)
+        monkeypatch.undo()
+        assert [d.format() for d in vectorised] == [d.format() for d in scalar]
+    if rate:
+        assert any(d.kind == "pose" for d in vectorised)
+
+
+def test_a_urdf_and_its_sdf_under_the_definition(monkeypatch):
+    urdf = ROOT / "samples" / "arm6.urdf"
+    sdf = ROOT / "samples" / "arm6.sdf"
+    moved = load_string(perturbed(urdf.read_text(), 4, 0.3).encode(), "m.urdf", Context())
+    for a, b in ((load(str(sdf)), moved), (moved, load(str(sdf)))):
+        vectorised = [d.format() for d in diff_results(a, b)]
+        monkeypatch.setattr(diff_module, "compare_all_poses", scalar_compare_poses)
+        assert vectorised == [d.format() for d in diff_results(a, b)]
+        monkeypatch.undo()
+
+
+# ---- linear -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("links", [40, 400])
+def test_forward_kinematics_runs_a_bounded_number_of_times(links, monkeypatch):
+    """Once per side for the rest poses and one batch for every configuration, whatever
+    the number of joints (it was once per joint)."""
+    calls = {"forward": 0, "batch": 0}
+    forward, batch = KinematicTree.forward, diff_module.forward_batch
+
+    def counted_forward(self, q=None):
+        calls["forward"] += 1
+        return forward(self, q)
+
+    def counted_batch(*args):
+        calls["batch"] += 1
+        return batch(*args)
+    monkeypatch.setattr(KinematicTree, "forward", counted_forward)
+    monkeypatch.setattr(diff_module, "forward_batch", counted_batch)
+    robot = load_string(generate_urdf.chain(links).encode(), "c.urdf", Context())
+    assert diff_results(robot, robot) == []
+    assert calls == {"forward": 2, "batch": 1}
+
+
+def test_description_rest_poses_are_computed_once():
+    description = Description(load_string(generate_urdf.chain(30).encode(), "c.urdf",
+                                          Context()))
+    assert description.body_poses() is description.body_poses()
+
+
+# ---- mimic values that overflow, files without a model ----------------------------------
+
+MIMIC = """<?xml version="1.0"?>
+<robot name="m">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+    <mimic joint="j1" multiplier="MULTIPLIER" offset="OFFSET"/></joint>
+</robot>
+"""
+
+
+def mimic_file(tmp_path: Path, name: str, multiplier: str, offset: str) -> Path:
+    path = tmp_path / name
+    path.write_text(MIMIC.replace("MULTIPLIER", multiplier).replace("OFFSET", offset))
+    return path
+
+
+@pytest.mark.parametrize("multiplier, offset", [("1e308", "0"), ("1", "1e308"),
+                                                ("1e308", "1e308"), ("-1e308", "0")])
+def test_huge_mimic_values_do_not_crash(tmp_path, multiplier, offset):
+    path = str(mimic_file(tmp_path, "m.urdf", multiplier, offset))
+    result = runner.invoke(app, ["diff", path, path])
+    assert result.exit_code == 0, result.output
+    assert "equivalent" in result.stdout
+
+
+def test_huge_mimic_values_are_still_compared(tmp_path):
+    a = str(mimic_file(tmp_path, "a.urdf", "1e308", "0"))
+    b = str(mimic_file(tmp_path, "b.urdf", "1e307", "0"))
+    result = runner.invoke(app, ["diff", a, b])
+    assert result.exit_code == 1
+    assert "joints j2: mimic relation differs" in result.stdout
+
+
+def test_ordinary_mimic_values_compare_as_before(tmp_path):
+    a = str(mimic_file(tmp_path, "a.urdf", "2", "0.1"))
+    same = str(mimic_file(tmp_path, "b.urdf", "2.0000000000001", "0.1"))
+    other = str(mimic_file(tmp_path, "c.urdf", "2.5", "0.1"))
+    assert runner.invoke(app, ["diff", a, same]).exit_code == 0
+    assert "mimic relation differs" in runner.invoke(app, ["diff", a, other]).stdout
+
+
+ACTOR_ONLY = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <actor name="walker"><skin><filename>walk.dae</filename></skin></actor>
+</sdf>
+"""
+WORLD_OF_ACTORS = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w"><actor name="walker"><skin><filename>walk.dae</filename></skin></actor></world>
+</sdf>
+"""
+
+
+@pytest.mark.parametrize("text", [ACTOR_ONLY, WORLD_OF_ACTORS])
+def test_two_files_without_a_model_are_reported_once_not_equivalent(tmp_path, text):
+    """Nothing to compare is said once, and is not "equivalent": a check such as
+    ``assert not diff_files(a, b)`` must not pass on two files that lost their model."""
+    path = tmp_path / "actor.sdf"
+    path.write_text(text)
+    result = runner.invoke(app, ["diff", str(path), str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == \
+        "model A and B: each holds no model to compare: nothing was compared"
+    assert len(diff_module.diff_files(str(path), str(path))) == 1
+
+
+def test_one_file_without_a_model_names_that_file(tmp_path):
+    path = tmp_path / "actor.sdf"
+    path.write_text(WORLD_OF_ACTORS)
+    result = runner.invoke(app, ["diff", str(ROOT / "samples" / "pendulum.sdf"), str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "model B: holds no model to compare"

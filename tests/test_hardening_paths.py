@@ -1,0 +1,101 @@
+"""Issue 12, paths never escape: ``..`` may not climb out of the package, model directory
+or search path entry an include was resolved in (URI_INVALID naming the URI), and a huge
+URI is neither a crash nor printed whole. A path the user wrote relative to the including
+file (or absolute) is taken as written: there ``..`` is what they meant."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from urdf_sdf.core.cli.main import app as umbrella
+from urdf_sdf.core.compose.uri import MAX_SHOWN_URI, model_config_files
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.loader import load
+
+runner = CliRunner()
+PART = ('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="{name}">\n'
+        '    <link name="a"/>\n  </model>\n</sdf>\n')
+
+
+def including(directory: Path, uri: str) -> Path:
+    source = directory / "robot.sdf"
+    source.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n'
+                      '    <link name="base"/>\n'
+                      f'    <include>\n      <uri>{uri}</uri>\n    </include>\n'
+                      '  </model>\n</sdf>\n')
+    return source
+
+
+def workspace(tmp_path: Path) -> Path:
+    """``ws/src/pkg`` (a ROS package) and, outside it, ``outside.sdf``."""
+    package = tmp_path / "ws" / "src" / "pkg"
+    package.mkdir(parents=True)
+    (package / "package.xml").write_text("<package><name>pkg</name></package>\n")
+    (package / "part.sdf").write_text(PART.format(name="part"))
+    (tmp_path / "outside.sdf").write_text(PART.format(name="outside"))
+    return tmp_path / "ws"
+
+
+def errors(result):
+    return [d for d in result.diagnostics if d.is_error]
+
+
+def test_package_uri_inside_the_package_resolves(tmp_path):
+    ws = workspace(tmp_path)
+    result = load(including(tmp_path, "package://pkg/part.sdf"), Context(package_paths=[str(ws)]))
+    assert result.ok, [d.format() for d in result.diagnostics]
+
+
+def test_package_uri_climbing_out_is_refused(tmp_path):
+    ws = workspace(tmp_path)
+    uri = "package://pkg/../../../outside.sdf"
+    result = load(including(tmp_path, uri), Context(package_paths=[str(ws)]))
+    invalid = [d for d in errors(result) if d.code is Code.URI_INVALID]
+    assert len(invalid) == 1 and uri in invalid[0].message and invalid[0].line == 5  # the <include>
+    assert all("outside" not in m.name for m in result.document.model.models)
+
+
+def test_package_uri_to_etc_passwd_is_refused(tmp_path):
+    ws = workspace(tmp_path)
+    uri = "package://pkg/" + "../" * 30 + "etc/passwd"
+    result = load(including(tmp_path, uri), Context(package_paths=[str(ws)]))
+    assert [d.code for d in errors(result)] == [Code.URI_INVALID]
+
+
+def test_model_uri_climbing_out_of_the_search_path_is_refused(tmp_path):
+    models = tmp_path / "models"
+    models.mkdir()
+    result = load(including(tmp_path, "model://../outside.sdf"),
+                  Context(model_paths=[str(models)]))
+    assert [d.code for d in errors(result)] == [Code.URI_INVALID]
+
+
+def test_model_config_entry_climbing_out_is_refused(tmp_path):
+    models = tmp_path / "models"
+    (models / "arm").mkdir(parents=True)
+    (models / "arm" / "model.config").write_text(
+        '<?xml version="1.0"?>\n<model><sdf version="1.9">../../outside.sdf</sdf></model>\n')
+    (tmp_path / "outside.sdf").write_text(PART.format(name="outside"))
+    result = load(including(tmp_path, "model://arm"), Context(model_paths=[str(models)]))
+    invalid = [d for d in errors(result) if d.code is Code.URI_INVALID]
+    assert len(invalid) == 1 and "model://arm" in invalid[0].message
+    assert model_config_files(models / "arm" / "model.config") == []
+
+
+def test_relative_dotdot_from_the_including_file_is_kept(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "part.sdf").write_text(PART.format(name="part"))
+    result = load(including(tmp_path / "sub", "../part.sdf"), Context())
+    assert result.ok, [d.format() for d in result.diagnostics]
+
+
+def test_a_100_kb_uri_is_a_diagnostic_with_the_uri_cut(tmp_path):
+    uri = "a" * 100_000
+    for written in (uri, f"model://{uri}", f"file://{uri}", f"package://p/{uri}"):
+        result = runner.invoke(umbrella, ["check", str(including(tmp_path, written))])
+        assert result.exit_code == 1, result.output
+        assert "error[URI_LOOKUP]" in result.stdout
+        assert "Traceback" not in result.output and "too long" not in result.output
+        assert len(result.output) < 2 * MAX_SHOWN_URI + 1000  # neither the URI nor its line
