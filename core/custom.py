@@ -25,7 +25,11 @@ def qname(tag: str) -> str:
 
 
 def namespaced_copy(el):
-    """A copy of URDF element ``el`` with every tag in ``URDF_NS``; comments are dropped."""
+    """A copy of URDF element ``el`` with every tag in ``URDF_NS``; comments are dropped.
+    An element already in a namespace of its own (``controller:...``, ``drake:...``) is
+    copied as it is."""
+    if not isinstance(el.tag, str) or el.tag.startswith("{"):
+        return foreign_copy(el)
     out = etree.Element(qname(el.tag), nsmap={PREFIX: URDF_NS})
     for key, value in el.attrib.items():
         out.set(key, value)
@@ -37,28 +41,19 @@ def namespaced_copy(el):
     return out
 
 
-def carried_copy(el):
-    """A URDF element this project does not read, as SDF custom content: a namespaced copy
-    (``<orign>`` -> ``<urdf:orign>``), or, for an element already in a namespace of its own
-    (``drake:``...), a verbatim copy, which libsdformat also keeps and ignores."""
-    if etree.QName(el).namespace is None:
-        return namespaced_copy(el)
-    out = copy.deepcopy(el)
-    out.tail = None
-    return out
-
-
-def restored_copy(el):
-    """The inverse of :func:`carried_copy`."""
-    if etree.QName(el).namespace == URDF_NS:
-        return plain_copy(el)
+def foreign_copy(el):
+    """A verbatim copy of an element of another namespace, which libsdformat keeps and
+    ignores as custom content."""
     out = copy.deepcopy(el)
     out.tail = None
     return out
 
 
 def plain_copy(el):
-    """The inverse of :func:`namespaced_copy`: tags back out of ``URDF_NS``."""
+    """The inverse of :func:`namespaced_copy`: tags back out of ``URDF_NS``; elements of
+    other namespaces as they are."""
+    if not el.tag.startswith(f"{{{URDF_NS}}}"):
+        return foreign_copy(el)
     tag = etree.QName(el).localname
     out = etree.Element(tag)
     for key, value in el.attrib.items():

@@ -13,32 +13,26 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.custom import URDF_NS, custom_children, plain_copy, restored_copy
-
-# urdf: children the converter restores itself, or that are not URDF content.
-HANDLED = {"material", "transmission", "joint", "gazebo", "calibration", "safety_controller",
-           "mimic", "inertial", "texture"}
+from urdf_sdf.core.custom import URDF_NS, custom_children, plain_copy
 
 
 def carried_children(el) -> list:
-    """The children of an SDF element that urdf2sdf carried for URDF: ``urdf:`` elements
-    the converter does not restore itself, and elements of other namespaces."""
+    """What urdf2sdf carried in ``el`` (its ``<urdf:carried>`` containers' children), and
+    elements of other namespaces that ``el`` holds itself (custom SDF content)."""
     if el is None:
         return []
     found = []
-    for child in el:
-        if not isinstance(child.tag, str) or not child.tag.startswith("{"):
-            continue  # a plain SDF element, or one whose prefix was never declared
-        namespace, _, local = child.tag[1:].partition("}")
-        if namespace != URDF_NS or local not in HANDLED:
-            found.append(child)
+    for container in custom_children(el, "carried"):
+        found.extend(c for c in container if isinstance(c.tag, str))
+    found.extend(c for c in el if isinstance(c.tag, str) and c.tag.startswith("{")
+                 and not c.tag.startswith(f"{{{URDF_NS}}}"))
     return found
 
 
 def restore_carried(sdf_el, urdf_el) -> None:
     """Append to ``urdf_el`` what urdf2sdf carried in ``sdf_el``, unchanged."""
     for child in carried_children(sdf_el):
-        urdf_el.append(restored_copy(child))
+        urdf_el.append(plain_copy(child))
 
 
 def gazebo_blocks(sdf_el, reference: str | None) -> list:

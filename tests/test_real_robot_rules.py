@@ -6,12 +6,15 @@ SDF written must be for libsdformat and Drake to read it.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 from lxml import etree
+from typer.testing import CliRunner
 
+from urdf_sdf.core.cli.main import app
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code
@@ -244,7 +247,7 @@ def test_unknown_urdf_elements_are_warned_about_carried_and_given_back(tmp_path)
     drake = "{http://drake.mit.edu}rotor_inertia"
     assert back.find(f"joint[@name='shoulder']/{drake}").get("value") == "0.01"
     sdf = etree.fromstring(sdf_conversion.xml)
-    assert sdf.find(f"model/link/{qname('orign')}") is not None  # SDF keeps it as custom
+    assert sdf.find(f"model/link/{qname('carried')}/{qname('orign')}") is not None  # custom
 
 
 def test_drake_frame_extension_becomes_an_sdf_frame_and_comes_back(tmp_path):
@@ -317,3 +320,16 @@ def test_relative_mesh_path_still_points_at_the_same_file_from_the_output_folder
                           f'filename="{scheme}"/></geometry></visual></link></robot>')
         assert etree.fromstring(to_sdf(source, output_dir=str(elsewhere)).xml).findtext(
             ".//mesh/uri") == scheme
+
+
+def test_frames_model_option_reports_one_model_of_a_world_in_its_frame(tmp_path):
+    world = tmp_path / "two.sdf"
+    world.write_text('<sdf version="1.9"><world name="w"><model name="a"><pose>1 0 0 0 0 0'
+                     '</pose><link name="l"><pose>0 1 0 0 0 0</pose></link></model>'
+                     '<model name="b"><link name="l"/></model></world></sdf>')
+    result = CliRunner().invoke(app, ["frames", str(world), "--model", "a", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["links"] == {"l": [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0]}
+    missing = CliRunner().invoke(app, ["frames", str(world), "--model", "zz"])
+    assert missing.exit_code == 1 and "ELEMENT_MISSING" in missing.output

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.custom import carried_copy, namespaced_copy, qname
+from urdf_sdf.core.custom import namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
@@ -181,9 +181,14 @@ def tree_order(model: Model, children: dict[str, list[str]]) -> list[Link]:
 
 
 def carry(parent_el, elements) -> None:
-    """URDF elements this project does not read, carried as SDF custom content."""
-    for el in elements:
-        parent_el.append(carried_copy(el))
+    """URDF elements this project does not read, carried as SDF custom content in one
+    ``<urdf:carried>`` (a container without a name: libsdformat 14 wants the names of a
+    model's children unique, custom ones included, and a URDF ``<sensor>`` may share its
+    name with a frame)."""
+    if elements:
+        container = sub(parent_el, qname("carried"))
+        for el in elements:
+            container.append(namespaced_copy(el))
 
 
 def gazebo_references(model: Model) -> set[str]:

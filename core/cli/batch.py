@@ -66,9 +66,10 @@ Converted = "tuple[bytes | None, list[Diagnostic], SourceLines]"
 # A worker process is replaced after this many files (Python 3.11+), which bounds what a
 # long batch can leave behind in one process.
 TASKS_PER_CHILD = 50
-# Files submitted to the pool ahead of the one whose result is awaited, per worker: the
+# Tasks submitted to the pool ahead of the one whose result is awaited, per worker: the
 # results that arrive early wait in memory until their turn.
 AHEAD_PER_WORKER = 4
+MAX_CHUNK = 8  # files per task at most
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 
 
@@ -197,29 +198,43 @@ def converted_here(convert: Converter, item: BatchItem) -> Converted:
 
 
 def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[Converted]:
-    """The results of converting ``todo`` in worker processes, in input order. A worker
-    that dies (a crash in a C library, the kernel's OOM killer) fails its file only: the
-    files it may have been converting are retried one at a time in a fresh pool, and
-    the rest go on in another."""
+    """The results of converting ``todo`` in worker processes, in input order, a few
+    files per task (:func:`chunk_size`). A worker that dies (a crash in a C library, the
+    kernel's OOM killer) fails its file only: the files of the task the pool broke on are
+    retried one at a time in a fresh pool (:func:`isolated`), the rest go on in another."""
+    size = chunk_size(len(todo), workers)
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     start = 0
-    while start < len(todo):
+    while start < len(chunks):
         with new_pool(workers, convert) as pool:
             window: collections.deque = collections.deque()
             submitted = start
             try:
-                while start < len(todo):
-                    while submitted < len(todo) and len(window) < workers * AHEAD_PER_WORKER:
-                        window.append(pool.submit(converted_here, convert, todo[submitted]))
+                while start < len(chunks):
+                    while submitted < len(chunks) and len(window) < workers * AHEAD_PER_WORKER:
+                        window.append(pool.submit(convert_chunk, convert, chunks[submitted]))
                         submitted += 1
-                    result = window[0].result()
+                    results = window[0].result()
                     window.popleft()
                     start += 1
-                    yield result
+                    yield from results
             except BrokenProcessPool:
                 pool.shutdown(wait=True, cancel_futures=True)
-        if start < len(todo):  # the pool broke on todo[start]
-            yield isolated(convert, todo[start])
+        if start < len(chunks):  # the pool broke on chunks[start]
+            for item in chunks[start]:
+                yield isolated(convert, item)
             start += 1
+
+
+def chunk_size(files: int, workers: int) -> int:
+    """Files per task: up to :data:`MAX_CHUNK`, so that small files do not cost a round
+    trip to a worker each, while every worker still gets several tasks to balance."""
+    return max(1, min(MAX_CHUNK, files // (workers * 4)))
+
+
+def convert_chunk(convert: Converter, items: list[BatchItem]) -> list[Converted]:
+    """A worker's task: :func:`converted_here` for each of a few files."""
+    return [converted_here(convert, item) for item in items]
 
 
 def isolated(convert: Converter, item: BatchItem) -> Converted:

@@ -26,7 +26,7 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.parity import check_parity
-from urdf_sdf.core.report import frames_report
+from urdf_sdf.core.report import frames_report, model_vertex
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
@@ -65,11 +65,19 @@ def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
            quiet: bool = QuietOption,
            strict: bool = STRICT_OPTION,
+           model: Optional[str] = typer.Option(None, "--model",
+                                               help="Only this model (its scoped name, e.g. "
+                                                    "one of a world's), posed in its frame."),
            path: Optional[List[Path]] = PathOption) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
     sources = SourceLines()
     result = _load(file, path, sources, strict)
-    report = frames_report(result)
+    if model is not None and result.graph is not None and \
+            model_vertex(result.graph, model) is None:
+        print(f"{label(file)}: error[ELEMENT_MISSING]: --model {model}: the file has no such "
+              "model", file=sys.stderr)
+        raise typer.Exit(1)
+    report = frames_report(result, model)
     if as_json:
         print(json.dumps(report))
     else:
