@@ -17,7 +17,7 @@ for) and peak resident memory (``ru_maxrss``):
 
 Then the small-file row (``samples/pendulum.urdf``: wall time, the median of several runs,
 against libsdformat's), and the batch speed-up: 200 small files converted by ``run_batch``
-with ``jobs=2`` against ``jobs=1`` (wall time).
+with ``jobs=2`` against ``jobs=1`` (wall time), and the same for 20 files of 1,000 links.
 
     python bench/bench_all.py                 # 1k and 10k links, a few minutes
     python bench/bench_all.py --large         # also 100k links (tens of minutes)
@@ -140,9 +140,10 @@ def small_file(repeat: int, timeout: float) -> list[dict]:
     return rows
 
 
-def batch_speedup(files: int, timeout: float) -> dict:
-    """Wall time of converting ``files`` small URDF files with jobs=1 and jobs=2."""
-    samples = sorted((common.ROOT / "samples").glob("*.urdf"))
+def batch_speedup(files: int, timeout: float, samples: list[Path] | None = None) -> dict:
+    """Wall time of converting ``files`` URDF files (copies of ``samples``, by default the
+    small ones of samples/) with jobs=1 and jobs=2."""
+    samples = samples or sorted((common.ROOT / "samples").glob("*.urdf"))
     with tempfile.TemporaryDirectory() as scratch_name:
         tree = Path(scratch_name) / "tree"
         for i in range(files):
@@ -156,6 +157,20 @@ def batch_speedup(files: int, timeout: float) -> dict:
             result[f"jobs{jobs}"] = measure_rusage(cmd, timeout)
         result["speedup"] = result["jobs1"]["wall"] / result["jobs2"]["wall"]
     return result
+
+
+def parallel_ceiling() -> float:
+    """The speed-up two CPU-bound processes get on this machine right now (2.0 on two free
+    cores; less when other work shares them): what the batch speed-up can reach."""
+    cmd = [sys.executable, "-c", "sum(range(4 * 10 ** 7))"]
+    start = time.perf_counter()
+    for _ in range(2):
+        subprocess.run(cmd, check=True)
+    middle = time.perf_counter()
+    procs = [subprocess.Popen(cmd) for _ in range(2)]
+    for proc in procs:
+        proc.wait()
+    return (middle - start) / (time.perf_counter() - middle)
 
 
 def batch_worker(tree: str, out: str, jobs: str) -> int:
@@ -191,6 +206,11 @@ def print_row(row: dict, flush: bool = False) -> None:
     print(f"{robot:<14}{row['command']:<10}{row['cpu']:8.2f}{row['rss_mb']:8.0f}"
           f"{ratio(row['cpu'], row['lxml'])}{growth}{ratio(row['cpu'], row['sdformat']):>11}",
           flush=flush)
+
+
+def print_batch(what: str, batch: dict) -> None:
+    print(f"batch of {what}, wall s: jobs=1 {batch['jobs1']['wall']:.2f}, jobs=2 "
+          f"{batch['jobs2']['wall']:.2f}: speed-up x{batch['speedup']:.2f}")
 
 
 def machine() -> str:
@@ -230,13 +250,18 @@ def main(argv=None) -> int:
         versus = f"  x{row['wall'] / reference:.1f} libsdformat ({reference:.3f} s)" \
             if reference else ""
         print(f"  {row['command']:<10}{row['wall']:7.3f}{versus}")
+    print()
     batch = batch_speedup(args.batch_files, args.timeout)
-    print(f"\nbatch of {batch['files']} small files, wall s: jobs=1 "
-          f"{batch['jobs1']['wall']:.2f}, jobs=2 {batch['jobs2']['wall']:.2f}: "
-          f"speed-up x{batch['speedup']:.2f}")
+    print_batch(f"{batch['files']} small files", batch)
+    [robot] = generate_urdf.generate(args.out, ["wide"], [1000])
+    large = batch_speedup(BATCH_FILES // 10, args.timeout, [robot])
+    print_batch(f"{large['files']} files of 1,000 links", large)
+    ceiling = parallel_ceiling()
+    print(f"(two CPU-bound processes get x{ceiling:.2f} on this machine now)")
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine(), "sizes": rows,
-                                         "small": small, "batch": batch}, indent=1))
+        args.json.write_text(json.dumps({"machine": machine(), "sizes": rows, "small": small,
+                                         "batch": batch, "batch_large": large,
+                                         "parallel_ceiling": ceiling}, indent=1))
     return 0
 
 

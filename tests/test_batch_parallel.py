@@ -9,16 +9,21 @@ fails its file only; a FIFO is skipped, never read; a converter that cannot be p
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from urdf_sdf.core.cli import batch as batch_module
 from urdf_sdf.core.cli import urdf2sdf as urdf2sdf_cli
 from urdf_sdf.core.cli.batch import (NOT_REGULAR, FileConverter, default_jobs, picklable,
                                      run_batch)
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.context import Context
 from urdf_sdf.urdf2sdf.convert import Options
 
@@ -110,6 +115,16 @@ def test_a_worker_that_dies_fails_its_file_only(tree, tmp_path, capsys):
     assert len(written) == 17
 
 
+def test_renewed_pools_keep_the_order(tree, tmp_path, capsys, monkeypatch):
+    """A fresh pool after every task per worker (memory stays bounded), one file a task:
+    nothing lost, nothing out of order."""
+    one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
+    monkeypatch.setattr(batch_module, "TASKS_PER_CHILD", 1)
+    monkeypatch.setattr(batch_module, "MAX_CHUNK", 1)
+    two = batch(tree, tmp_path / "two", capsys, converter(), jobs=2)
+    assert one[2] == two[2] and one[3] == two[3]
+
+
 def test_a_lambda_converter_runs_in_this_process(tree, tmp_path, capsys):
     """What the commands pass today: not picklable, so converted here whatever jobs says."""
     def closure(item, sources):
@@ -124,3 +139,35 @@ def test_default_jobs_is_every_usable_core():
     assert default_jobs() >= 1
     if hasattr(os, "sched_getaffinity"):
         assert default_jobs() == len(os.sched_getaffinity(0))
+
+
+def convert_item(item, sources, options, mappings, context, out_dir):
+    """The shape of the commands' per-item converters (options depend on the output)."""
+    assert item.output.suffix == ".sdf" and out_dir.name == "out"
+    return convert_or_fail(item.source, sources, options, mappings, context)
+
+
+def test_a_partial_of_a_module_function_goes_to_workers(tree, tmp_path, capsys):
+    convert = functools.partial(convert_item, options=Options(), mappings={},
+                                context=Context(), out_dir=tmp_path / "out")
+    assert picklable(convert)
+    one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
+    two = batch(tree, tmp_path / "out", capsys, convert, jobs=2)
+    assert one[2] == two[2] and one[3] == two[3]
+
+
+def test_jobs_option_of_both_commands_gives_the_same_files(tmp_path):
+    """``-j 2`` (worker processes) writes exactly what ``-j 1`` (in-process) writes."""
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    for app, pattern in ((urdf2sdf_app, "*.urdf"), (sdf2urdf_app, "*.sdf")):
+        tree = tmp_path / pattern[2:] / "in"
+        tree.mkdir(parents=True)
+        for source in sorted(samples.glob(pattern)):
+            (tree / source.name).write_bytes(source.read_bytes())
+        outputs = {}
+        for jobs in ("1", "2"):
+            out = tree.parent / f"out{jobs}"
+            result = CliRunner().invoke(app, [str(tree), "-o", str(out), "-j", jobs, "--quiet"])
+            assert result.exit_code == 0, result.output
+            outputs[jobs] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+        assert outputs["1"] == outputs["2"] and outputs["1"]

@@ -63,9 +63,11 @@ Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Dia
 # (data or None, diagnostics, sources) of one converted file.
 Converted = "tuple[bytes | None, list[Diagnostic], SourceLines]"
 
-# A worker process is replaced after this many files (Python 3.11+), which bounds what a
-# long batch can leave behind in one process.
-TASKS_PER_CHILD = 50
+# A pool (and its worker processes) is replaced after this many tasks per worker, which
+# bounds what a long batch can leave behind in one process. Not ProcessPoolExecutor's own
+# max_tasks_per_child: with tasks queued it deadlocks on Python 3.11 and 3.12
+# (https://github.com/python/cpython/issues/115634).
+TASKS_PER_CHILD = 25
 # Tasks submitted to the pool ahead of the one whose result is awaited, per worker: the
 # results that arrive early wait in memory until their turn.
 AHEAD_PER_WORKER = 4
@@ -81,7 +83,9 @@ class FileConverter:
 
         FileConverter(convert_file, {"options": options, "mappings": mappings,
                                      "context": context})
-    """
+
+    A ``functools.partial`` of a module-level ``f(item, sources, **arguments)`` works too
+    (for arguments that depend on the item)."""
     function: Callable
     arguments: dict = field(default_factory=dict)
 
@@ -199,19 +203,21 @@ def converted_here(convert: Converter, item: BatchItem) -> Converted:
 
 def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[Converted]:
     """The results of converting ``todo`` in worker processes, in input order, a few
-    files per task (:func:`chunk_size`). A worker that dies (a crash in a C library, the
-    kernel's OOM killer) fails its file only: the files of the task the pool broke on are
-    retried one at a time in a fresh pool (:func:`isolated`), the rest go on in another."""
+    files per task (:func:`chunk_size`), a fresh pool every :data:`TASKS_PER_CHILD`
+    tasks per worker. A worker that dies (a crash in a C library, the kernel's OOM
+    killer) fails its file only: the files of the task the pool broke on are retried one
+    at a time in a fresh pool (:func:`isolated`), the rest go on in another."""
     size = chunk_size(len(todo), workers)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     start = 0
     while start < len(chunks):
+        end = min(len(chunks), start + workers * TASKS_PER_CHILD)
         with new_pool(workers, convert) as pool:
             window: collections.deque = collections.deque()
             submitted = start
             try:
-                while start < len(chunks):
-                    while submitted < len(chunks) and len(window) < workers * AHEAD_PER_WORKER:
+                while start < end:
+                    while submitted < end and len(window) < workers * AHEAD_PER_WORKER:
                         window.append(pool.submit(convert_chunk, convert, chunks[submitted]))
                         submitted += 1
                     results = window[0].result()
@@ -220,7 +226,7 @@ def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[
                     yield from results
             except BrokenProcessPool:
                 pool.shutdown(wait=True, cancel_futures=True)
-        if start < len(chunks):  # the pool broke on chunks[start]
+        if start < end:  # the pool broke on chunks[start]
             for item in chunks[start]:
                 yield isolated(convert, item)
             start += 1
@@ -250,18 +256,18 @@ def isolated(convert: Converter, item: BatchItem) -> Converted:
 
 
 def new_pool(workers: int, convert: Converter) -> ProcessPoolExecutor:
-    """A process pool whose workers are replaced every :data:`TASKS_PER_CHILD` files
-    (Python 3.11+: a fork server starts them, with the converter's module imported
-    once; Python 3.10 has no such limit and workers live for the whole batch)."""
-    if sys.version_info < (3, 11):
-        return ProcessPoolExecutor(max_workers=workers)
+    """A process pool whose workers a fork server starts (with the converter's module
+    imported once, in the server), or spawns where there is no fork server. Not plain
+    fork: the progress bar's thread may be running."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    module = getattr(getattr(convert, "function", convert), "__module__", None)
+    function = getattr(convert, "function", None) or getattr(convert, "func", convert)
+    module = getattr(function, "__module__", None)  # FileConverter, functools.partial
     if context.get_start_method() == "forkserver" and module:
         context.set_forkserver_preload([module])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               max_tasks_per_child=TASKS_PER_CHILD)
+    # Workers run with the cycle collector off, as the commands do (short_lived_process),
+    # and collect between files (converted_here).
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=gc.disable)
 
 
 def default_jobs() -> int:

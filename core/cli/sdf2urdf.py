@@ -14,6 +14,7 @@ without ``-o FILE``) on stdout instead.
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -41,6 +42,13 @@ def convert_file(path: Path, options: Options, context: Context, mappings: dict[
     result = load_input(path, context, sources, mappings)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+                 mappings: dict[str, str], context: Context, out_dir: Path):
+    """One file of a batch (module level: worker processes receive it by name)."""
+    return convert_file(item.source, written_to(options, out_dir / item.output), context,
+                        mappings, sources)
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
@@ -98,6 +106,9 @@ def main_command(
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
         strict: bool = STRICT_OPTION,
+        jobs: int = typer.Option(1, "-j", "--jobs", min=0,
+                                 help="Worker processes for a directory input (0: every core; "
+                                      "default 1: one file after the other)."),
         version: bool = version_option(PROG),
 ) -> None:
     """Convert SDFormat to URDF."""
@@ -113,10 +124,9 @@ def main_command(
                                            policy(strict))
         code = run_batch(
             items, out_dir,
-            lambda item, sources: convert_file(item.source,
-                                               written_to(options, out_dir / item.output),
-                                               context, mappings, sources),
-            prog=PROG, quiet=quiet, as_json=as_json)
+            partial(convert_item, options=options, mappings=mappings, context=context,
+                    out_dir=out_dir),
+            prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
         raise typer.Exit(code)
     sources = SourceLines()
     data, diagnostics = convert_file(sdf, written_to(options, output),

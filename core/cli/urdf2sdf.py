@@ -14,6 +14,7 @@ errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FIL
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -42,6 +43,13 @@ def convert_file(path: Path, options: Options, mappings: dict[str, str],
     result = load_input(path, context if context is not None else Context(), sources, mappings)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+                 mappings: dict[str, str], context: Context, out_dir: Path):
+    """One file of a batch (module level: worker processes receive it by name)."""
+    return convert_file(item.source, written_to(options, out_dir / item.output), mappings,
+                        sources, context)
 
 
 def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
@@ -102,6 +110,9 @@ def main_command(
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
         strict: bool = STRICT_OPTION,
+        jobs: int = typer.Option(1, "-j", "--jobs", min=0,
+                                 help="Worker processes for a directory input (0: every core; "
+                                      "default 1: one file after the other)."),
         version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
@@ -115,10 +126,9 @@ def main_command(
         items = discover(urdf, out_dir)
         code = run_batch(
             items, out_dir,
-            lambda item, sources: convert_file(item.source,
-                                               written_to(options, out_dir / item.output),
-                                               mappings, sources, context),
-            prog=PROG, quiet=quiet, as_json=as_json)
+            partial(convert_item, options=options, mappings=mappings, context=context,
+                    out_dir=out_dir),
+            prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
         raise typer.Exit(code)
     sources = SourceLines()
     data, diagnostics = convert_file(urdf, written_to(options, output), mappings, sources,
