@@ -26,13 +26,14 @@ from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, 
 from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.numbers import parse_doubles
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
-from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
-from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
 from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
@@ -435,7 +436,7 @@ class UrdfWriter:
         axis = joint.axes[0]
         text = None
         for source in getattr(joint.element, "axes", [])[:1]:
-            written = parse_numbers(source.xyz_text)
+            written = parse_doubles(source.xyz_text or "")
             if source.expressed_in is None and written is not None and \
                     abs(math.fsum(v * v for v in written) - 1.0) <= 1e-12 and \
                     math.dist(written, axis) <= 1e-12:
@@ -465,7 +466,7 @@ class UrdfWriter:
         negative value) becomes 1e+16: never negative (Drake aborts on it) nor 0 (a zero
         velocity limit locks the joint in Gazebo); urdfdom, libsdformat and Drake all read
         1e+16 as no limit, and none of them reads "inf"."""
-        value = parse_numbers(text)
+        value = parse_doubles(text or "")
         if value is not None and len(value) == 1 and value[0] >= 0:
             return text
         said = "no" if text is None else f"the <{key}> {text}, that is no"
@@ -496,10 +497,9 @@ class UrdfWriter:
         roots = self.tree.roots
         for root in roots:
             self.write_world_joint(robot, root, "fixed")
-        what = "its root link is" if len(roots) == 1 else f"its {len(roots)} root links are"
-        self.warn(f"model [{self.scope.owner.name}] is static: {what} welded to world by "
-                  "fixed joints" if len(roots) > 1 else f"model [{self.scope.owner.name}] is "
-                  f"static: {what} welded to world by a fixed joint", self.scope.owner.source)
+        what = "its root link is welded to world by a fixed joint" if len(roots) == 1 else \
+            f"its {len(roots)} root links are welded to world by fixed joints"
+        self.warn(f"model [{self.scope.owner.name}] is static: {what}", self.scope.owner.source)
 
     def write_world_joint(self, robot, root: str, joint_type: str) -> None:
         """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
@@ -580,13 +580,6 @@ def has_implicit_inertial(link: Link) -> bool:
 def urdf_joint_type(joint: KinematicJoint) -> str:
     """The URDF type: an SDF revolute joint without position limits is continuous."""
     return "continuous" if joint_kind(joint) == "continuous" else joint.type
-
-
-def parse_numbers(text: str | None) -> list[float] | None:
-    try:
-        return [float(t) for t in text.split()] if text else None
-    except ValueError:
-        return None
 
 
 def is_plain(spec: PoseSpec) -> bool:
