@@ -15,6 +15,7 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code
@@ -333,3 +334,15 @@ def test_frames_model_option_reports_one_model_of_a_world_in_its_frame(tmp_path)
     assert report["links"] == {"l": [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0]}
     missing = CliRunner().invoke(app, ["frames", str(world), "--model", "zz"])
     assert missing.exit_code == 1 and "ELEMENT_MISSING" in missing.output
+
+
+def test_fix_inertia_option_of_the_command_line_repairs(tmp_path):
+    """The option reaches the converter (options are passed by name, not position)."""
+    source = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "features" / \
+        "inertia_triangle_inequality.urdf"
+    out = tmp_path / "palm.sdf"
+    result = CliRunner().invoke(urdf2sdf_app, [str(source), "-o", str(out), "--fix-inertia"])
+    assert result.exit_code == 0, result.output
+    assert "inertia repaired" in result.output
+    assert "urdf:inertia" not in out.read_text()
+    assert load(out).ok

@@ -114,7 +114,8 @@ def main_command(
     """Convert SDFormat to URDF."""
     if uri_scheme not in (None, "package"):
         raise typer.BadParameter("--uri-scheme takes 'package'")
-    options = Options(model, separator, drop_frames, approximate, uri_scheme)
+    options = Options(model=model, separator=separator, drop_frames=drop_frames,
+                      approximate=approximate, uri_scheme=uri_scheme)
     mappings = parse_xacro_args(xacro_arg)
     extra = [str(p) for p in path or []]
     if not is_stdin(sdf) and sdf.is_dir():

@@ -119,7 +119,8 @@ def main_command(
     context = Context(policy=policy(strict))
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
-    options = Options(relative, sdf_version, lump_fixed, uri_scheme, fix_inertia)
+    options = Options(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
+                      uri_scheme=uri_scheme, fix_inertia=fix_inertia)
     mappings = parse_xacro_args(xacro_arg)
     if not is_stdin(urdf) and urdf.is_dir():
         out_dir = check_batch_output(output, PROG)

@@ -330,7 +330,7 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
     tokens = (shape.get("scale") or "").split()
     if len(tokens) > 3:
         state.warning(Code.ATTRIBUTE_INVALID, f"<mesh scale='{shape.get('scale')}'> has "
-                      f"{len(tokens)} numbers; the first three are the scale", shape)
+                      f"{len(tokens)} values; the first three are the scale", shape)
         geometry.texts["scale"] = " ".join(tokens[:3])
         values = parse_doubles(geometry.texts["scale"])
         if values is not None:
