@@ -161,6 +161,21 @@ def test_universal_joint_approximation_uses_axis2_for_the_second_joint():
     assert axes == {"gimbal": "1 0 0", "gimbal_2": "0 1 0"}
 
 
+def test_lower_limit_above_upper_is_kept_as_written_with_a_warning(tmp_path):
+    """URDF does not forbid lower > upper and its readers disagree (urdfdom reads it,
+    pybullet means "no limit", libsdformat swaps the two, Drake refuses the joint): the
+    numbers go through both conversions unchanged, named in a warning."""
+    conversion = to_sdf(FIXTURES / "urdf_limit_lower_above_upper_kept.urdf")
+    [warning] = [d for d in conversion.diagnostics if d.code is Code.URDF_LIMIT_INVALID]
+    assert not warning.is_error and warning.line == 12 and "[x_to_world]" in warning.message
+    limit = etree.fromstring(conversion.xml).find("model/joint/axis/limit")
+    assert (limit.findtext("lower"), limit.findtext("upper")) == ("1", "-1")
+    sdf = tmp_path / "cube.sdf"
+    sdf.write_bytes(conversion.xml)
+    back = etree.fromstring(to_urdf(sdf).xml).find("joint/limit")
+    assert (back.get("lower"), back.get("upper")) == ("1", "-1")
+
+
 def test_joint_to_undeclared_world_is_read_as_the_world(tmp_path):
     loaded = load(FIXTURES / "urdf_joint_to_undeclared_world.urdf")
     assert loaded.ok

@@ -113,14 +113,8 @@ REFUSED: dict[str, tuple[str | tuple[str, ...], str]] = {
         "pybullet's joint type 'spherical', not a URDF joint type; "
         "urdfdom: no known type [spherical]"),
     "pybullet/biped/biped2d_pybullet.urdf": (
-        ("ATTRIBUTE_INVALID", "URDF_LIMIT_INVALID"),
-        "limit lower='-1.57.' is not a number (urdfdom: not a valid float), and "
-        "lower 1 > upper -1 on two prismatic joints (pybullet: 'no limit')"),
-    # -- A URDF urdfdom reads but we refuse: lower > upper, which pybullet reads as "no
-    #    limit" and libsdformat swaps with a warning; the README documents the refusal.
-    "pybullet/cube_no_rotation.urdf": (
-        "URDF_LIMIT_INVALID", "lower 1 > upper -1 on its three prismatic joints "
-                              "(pybullet's 'no limit'; libsdformat swaps them)"),
+        "ATTRIBUTE_INVALID", "limit lower='-1.57.' is not a number (urdfdom: not a valid "
+                             "float)"),
 }
 
 

@@ -26,7 +26,6 @@ INVALID = {
     "urdf_joint_missing_type.urdf": [(Code.ATTRIBUTE_MISSING, 4), (Code.URDF_MULTIPLE_ROOTS, 2)],
     "urdf_origin_unparsable.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
     "urdf_origin_not_finite.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
-    "urdf_limit_lower_above_upper.urdf": [(Code.URDF_LIMIT_INVALID, 6)],
     "urdf_inertial_missing_mass_value.urdf": [(Code.ATTRIBUTE_MISSING, 5)],
 }
 

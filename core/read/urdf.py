@@ -481,8 +481,12 @@ def read_limit(el, joint: Joint, state: UrdfState) -> Limit | None:
                   dict(limit_el.attrib))
     if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
             and needs_all:
-        state.error(Code.URDF_LIMIT_INVALID, f"joint [{joint.name}] has lower limit "
-                    f"{limit.lower} above its upper limit {limit.upper}", limit_el)
+        # urdfdom reads it, pybullet means "no limit", libsdformat swaps the two, Drake
+        # refuses the joint: the readers disagree, so the numbers are kept as written.
+        state.warning(Code.URDF_LIMIT_INVALID, f"joint [{joint.name}] has lower limit "
+                      f"{limit.lower} above its upper limit {limit.upper}; kept as written "
+                      "(pybullet reads it as no limit, libsdformat swaps the two, Drake "
+                      "refuses the joint)", limit_el)
     return limit
 
 
