@@ -66,7 +66,7 @@ class LoadResult:
         axis = axes[index]
         if axis.expressed_in is None:
             return axis.xyz
-        frame = self.graph.lookup(vertex.scope, axis.expressed_in)
+        frame = self.graph.lookup_axis_frame(vertex.scope, axis.expressed_in)
         if frame is None:
             return None
         pose = relative_pose(self.graph, frame, vid)

@@ -388,3 +388,37 @@ def test_custom_model_with_bad_canonical_link_is_invalid():
     assert not result.ok
     assert Code.MODEL_CANONICAL_LINK_INVALID.value in error_codes(result), formatted(result)
     assert all(d.line is not None for d in result.diagnostics if d.is_error)
+
+
+def offset_hub_parser(model_in_canonical_link):
+    """A parser whose canonical link ``hub`` sits 1 m up in the model frame, stating the
+    model frame in that link as ``model_in_canonical_link``."""
+    def parse(include, errors):
+        if not include.resolved_file_name.endswith(".toml"):
+            return None
+        return InterfaceModel("odd", "hub", model_in_canonical_link=model_in_canonical_link,
+                              links=[InterfaceLink("hub", P(0, 0, 1, 0, 0, 0))])
+    return parse
+
+
+def test_model_in_canonical_link_agreeing_with_the_link_pose_is_honoured():
+    """Composition proposal 1.5: InterfaceModel(name, reposture, canonical_link_name, X_LcM),
+    "X_LcM: model frame pose relative to canonical link's frame"; with the canonical link
+    at X_MLc in the model frame, X_LcM is its inverse."""
+    context = Context()
+    context.register_model_parser(offset_hub_parser(P(0, 0, -1, 0, 0, 0)))
+    result = load(CUSTOM / "include_other_toml.sdf", context)
+    assert result.ok, formatted(result)
+    assert result.pose("odd::hub", "odd").position == (0.0, 0.0, 1.0)
+
+
+def test_model_in_canonical_link_contradicting_the_link_pose_is_an_error():
+    context = Context()
+    context.register_model_parser(offset_hub_parser(P(0, 0, 1, 0, 0, 0)))
+    path = CUSTOM / "include_other_toml.sdf"
+    result = load(path, context)
+    assert not result.ok
+    error = next(d for d in result.diagnostics if d.is_error)
+    assert error.code is Code.MODEL_CANONICAL_LINK_INVALID, formatted(result)
+    assert error.line == line_of(path, "<include>")
+    assert "model_in_canonical_link" in error.message and "[hub]" in error.message

@@ -33,7 +33,6 @@ KNOWN_DIFFERENCES = {
     "core/xml_billion_laughs.sdf": _XML_UNSAFE,
     "core/xml_external_entity.sdf": _XML_UNSAFE,
     "spec/joint_axis_expressed_in_missing.sdf": _EXPRESSED_IN,
-    "spec/joint_axis_xyz_expressed_in_own_model_name.sdf": _EXPRESSED_IN,
     "spec/nested_scope_joint_parent_outside_nested_model.sdf":
         "libsdformat 12 does not check the <parent> of a joint inside a nested model "
         "(even a name that exists nowhere loads without error)",

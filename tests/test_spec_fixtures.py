@@ -22,6 +22,8 @@ def test_spec_example(name):
     errors = [d for d in result.diagnostics if d.is_error]
     if entry["valid"]:
         assert result.ok, "\n".join(d.format() for d in errors)
+        warned = {d.code.value for d in result.diagnostics if not d.is_error}
+        assert set(entry.get("warnings", [])) <= warned, warned
     else:
         assert not result.ok
         found = {d.code.value for d in errors}

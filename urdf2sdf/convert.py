@@ -311,18 +311,25 @@ class Writer:
         self.elements[link.name] = frame_el
 
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
+        """A visual or collision; its URDF name is kept unless SDFormat forbids it: a name
+        repeated within a kind, and from 1.7 a visual named like a collision (sibling names
+        are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back."""
         name = shape.name
-        taken = {c.get("name") for c in link_el if c.tag == kind}
+        kinds = ("visual", "collision") if version_key(self.plan.version) >= (1, 7) else (kind,)
+        taken = {c.get("name") for c in link_el if c.tag in kinds}
         explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
                     if s.name}
         if not name or name in taken:
-            base = f"{link.name}_{kind}"
+            same_kind = any(c.tag == kind and c.get("name") == name for c in link_el)
+            base = f"{name}_{kind}" if name and not same_kind else f"{link.name}_{kind}"
             name, i = base, 1
             while name in taken or name in explicit:
                 name, i = f"{base}_{i}", i + 1
             if shape.name and shape.name in taken:
-                self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]; renamed "
-                          f"[{name}]", shape.source)
+                rule = "" if len(kinds) == 1 else \
+                    " (from SDFormat 1.7 a visual and a collision have different names)"
+                self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]{rule}; "
+                          f"renamed [{name}]", shape.source)
         shape_el = sub(link_el, kind, name=name)
         if not shape.name:
             shape_el.set(qname("unnamed"), "true")

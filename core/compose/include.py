@@ -24,6 +24,7 @@ from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is
 from urdf_sdf.core.compose.uri import resolve_uri, shown
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
+from urdf_sdf.core.graph.build import own_model_name_axis
 from urdf_sdf.core.model import Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read import values
@@ -60,6 +61,7 @@ def read_include(el, state, parent: Model | World) -> None:
     if model is None:
         return
     was_static = model.static
+    own_name_axes_to_model_frame(model, state)
     apply_overrides(model, el, state)
     if was_static and not model.static:
         state.error(Code.ELEMENT_INVALID, f"<include><static>false</static> cannot make the "
@@ -133,6 +135,23 @@ def read_included_urdf(data: bytes, path: str, sub: Diagnostics) -> Model | None
     model = document.model
     model.included_from = path
     return model
+
+
+def own_name_axes_to_model_frame(model: Model, state) -> None:
+    """An axis ``expressed_in`` the included model's own name means its model frame
+    (``FrameGraph.lookup_axis_frame``, with the same warning); it is said as ``__model__``
+    before the include renames the model or merges it into its parent, where the old name
+    would name nothing."""
+    siblings = {e.name for e in [*model.links, *model.joints, *model.frames, *model.models]}
+    if model.name in siblings:
+        return
+    for joint in model.joints:
+        for axis in joint.axes:
+            if axis.expressed_in == model.name:
+                state.diagnostics.warning_at(Code.JOINT_AXIS_EXPRESSED_IN_INVALID,
+                                             own_model_name_axis(joint.name, model.name),
+                                             axis.source)
+                axis.expressed_in = "__model__"
 
 
 def apply_overrides(model: Model, el, state) -> None:

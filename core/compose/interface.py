@@ -9,7 +9,9 @@ file is not ``.sdf``/``.world`` (for ``.urdf`` before our own URDF reader)::
 It returns ``None`` to let the next parser try (the latest registered goes
 first), or an :class:`InterfaceModel`: a name, a canonical link, links posed in
 the model frame, frames attached to links or ``__model__``, nested interface
-models. These join the frame graph like any model: they can be referenced,
+models. A ``model_in_canonical_link`` the parser states (X_LcM) must be the inverse of
+its canonical link's pose, or the include is refused (MODEL_CANONICAL_LINK_INVALID).
+These join the frame graph like any model: they can be referenced,
 posed against and jointed to. Errors the parser appends (strings or
 ``(code, message)``) become diagnostics at the include's file:line. After the
 graph is resolved, each model's ``reposture`` callback receives a
@@ -24,7 +26,7 @@ from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.model import Frame, Link, Model, PoseSpec
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap
 from urdf_sdf.core.read import sdf as reader
 
 
@@ -56,9 +58,10 @@ class InterfaceLink:
 class InterfaceModel:
     name: str
     canonical_link: str
-    # The model frame in the canonical link's frame (X_LcM); links are given in the
-    # model frame, so this only has to agree with them.
-    model_in_canonical_link: Pose = IDENTITY
+    # The model frame in the canonical link's frame (X_LcM). Links are given in the model
+    # frame, so it is implied by the canonical link's pose; when a parser states it too
+    # (the proposal's constructor takes it), the two must agree or the include is refused.
+    model_in_canonical_link: Pose | None = None
     links: list[InterfaceLink] = field(default_factory=list)
     frames: list[InterfaceFrame] = field(default_factory=list)
     models: list["InterfaceModel"] = field(default_factory=list)
@@ -108,6 +111,11 @@ def run_custom_parsers(uri: str, path: str, el, state, parent, sub) -> Model | N
                 sub.error_at(Code.RESERVED_NAME, f"custom parser for [{uri}] returned the model "
                              f"name [{bad}], which contains '::'", state.src(el))
                 return None
+            contradiction = canonical_pose_contradiction(interface)
+            if contradiction is not None:
+                sub.error_at(Code.MODEL_CANONICAL_LINK_INVALID,
+                             f"custom parser for [{uri}]: {contradiction}", state.src(el))
+                return None
             return interface_to_model(interface, state.src(el), path)
     return None
 
@@ -121,6 +129,37 @@ def find_scoped_name(interface: InterfaceModel) -> str | None:
             return current.name
         stack.extend(current.models)
     return None
+
+
+# Largest gap (metres or radians) between the canonical link pose a parser states twice.
+POSE_AGREEMENT = 1e-9
+
+
+def canonical_pose_contradiction(interface: InterfaceModel) -> str | None:
+    """Why the model's ``model_in_canonical_link`` (X_LcM) contradicts its canonical link's
+    pose in the model frame (X_MLc: X_LcM must be its inverse), for it or a nested model;
+    None when they agree. A canonical link that is not among the links is left to the frame
+    graph (MODEL_CANONICAL_LINK_INVALID at the include)."""
+    stack = [interface]
+    while stack:
+        current = stack.pop()
+        stack.extend(current.models)
+        canonical = next((link for link in current.links
+                          if link.name == current.canonical_link), None)
+        stated = current.model_in_canonical_link
+        if canonical is None or stated is None:
+            continue
+        gap = pose_gap(stated, canonical.pose_in_model.inverse())
+        if gap > POSE_AGREEMENT:
+            return (f"model [{current.name}]'s model_in_canonical_link {_pose_text(stated)} "
+                    f"contradicts its canonical link [{canonical.name}] posed at "
+                    f"{_pose_text(canonical.pose_in_model)} in the model frame (the model frame "
+                    f"in the link is the inverse of that; they differ by {gap:.3g})")
+    return None
+
+
+def _pose_text(pose: Pose) -> str:
+    return "[" + " ".join(f"{v + 0.0:.6g}" for v in (*pose.position, *pose.rpy())) + "]"  # no -0
 
 
 def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:

@@ -24,6 +24,13 @@ RESERVED_PATTERN = re.compile(r"^__.*__$")
 LEGACY_1_4 = (1, 5)
 
 
+def own_model_name_axis(joint: str, model: str) -> str:
+    """The warning for an axis ``expressed_in`` its own model's name."""
+    return (f"axis xyz of joint [{joint}] is expressed_in [{model}], the name of its own model: "
+            "read as the model frame; libsdformat 13+ and Drake refuse it, write "
+            "expressed_in=\"__model__\"")
+
+
 class Builder:
     def __init__(self, diagnostics: Diagnostics):
         self.graph = FrameGraph()
@@ -260,12 +267,23 @@ class Builder:
         else:
             self.connect_pose(vertex, joint.pose, child)
         for axis in joint.axes:
-            if axis.expressed_in is not None and self.graph.lookup(scope, axis.expressed_in) is None:
-                self.error(Code.JOINT_AXIS_EXPRESSED_IN_INVALID, f"axis xyz expressed_in frame "
-                           f"[{axis.expressed_in}] of joint [{joint.name}] not found in "
-                           f"{self.scope_label(scope)}", axis.source)
-                self.error(Code.POSE_RELATIVE_TO_INVALID, f"frame [{axis.expressed_in}] named "
-                           f"by an axis of joint [{joint.name}] does not exist", axis.source)
+            self.check_axis_frame(scope, joint, axis)
+
+    def check_axis_frame(self, scope, joint, axis) -> None:
+        """``xyz/@expressed_in`` names a frame of the joint's scope. The enclosing model's own
+        name is read as its model frame (the SDFormat 1.7 tutorial's example), with a
+        warning: libsdformat from version 13 and Drake refuse it."""
+        if axis.expressed_in is None or self.graph.lookup(scope, axis.expressed_in) is not None:
+            return
+        if self.graph.lookup_axis_frame(scope, axis.expressed_in) is not None:
+            self.warning(Code.JOINT_AXIS_EXPRESSED_IN_INVALID,
+                         own_model_name_axis(joint.name, axis.expressed_in), axis.source)
+            return
+        self.error(Code.JOINT_AXIS_EXPRESSED_IN_INVALID, f"axis xyz expressed_in frame "
+                   f"[{axis.expressed_in}] of joint [{joint.name}] not found in "
+                   f"{self.scope_label(scope)}", axis.source)
+        self.error(Code.POSE_RELATIVE_TO_INVALID, f"frame [{axis.expressed_in}] named "
+                   f"by an axis of joint [{joint.name}] does not exist", axis.source)
 
     def connect_frame(self, vertex: Vertex) -> None:
         frame: Frame = vertex.element

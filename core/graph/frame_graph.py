@@ -120,6 +120,16 @@ class FrameGraph:
             current = self.vertices[vid].inner
         return None
 
+    def lookup_axis_frame(self, scope: Scope, reference: str) -> int | None:
+        """The frame an axis ``xyz/@expressed_in`` names: as :meth:`lookup`, and the
+        enclosing model's own name names the model frame (SDFormat 1.7 tutorial, "@expressed_in
+        instead of use_parent_model_frame": ``<xyz expressed_in="pendulum_with_base">`` in model
+        ``pendulum_with_base``). A sibling of that name comes first."""
+        vid = self.lookup(scope, reference)
+        if vid is None and not scope.is_world and reference == scope.owner.name:
+            return scope.owner.id
+        return vid
+
     def find(self, scoped_name: str) -> Vertex | None:
         """A vertex by its name from the root scope (``link``, ``nested::link``)."""
         if self.root is None:

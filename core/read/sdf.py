@@ -402,6 +402,11 @@ def check_inertia(link: Link, el, state: ReadState) -> None:
 
 
 def check_unique_children(el, tags: tuple[str, ...], state: ReadState) -> None:
+    """Two children of one kind may not share a name (an error, as in libsdformat). From
+    SDFormat 1.7 "all named sibling elements must have unique names" (pose frame semantics
+    proposal), so a visual named like a collision is a DUPLICATE_NAME warning too: a warning,
+    not an error, because libsdformat 12 and Drake read such links (``--strict`` refuses)."""
+    kind_of_name: dict[str, str] = {}
     for tag in tags:
         seen: set[str] = set()
         for c in children(el, tag):
@@ -411,7 +416,13 @@ def check_unique_children(el, tags: tuple[str, ...], state: ReadState) -> None:
             if name in seen:
                 state.error(Code.DUPLICATE_NAME, f"{tag} with name[{name}] already exists in "
                             f"<{el.tag} name='{el.get('name')}'>", c)
+            elif name in kind_of_name and state.version >= (1, 7):
+                state.warning(Code.DUPLICATE_NAME, f"{tag} [{name}] has the name of a "
+                              f"{kind_of_name[name]} of <{el.tag} name='{el.get('name')}'>: "
+                              "from SDFormat 1.7 sibling elements have unique names "
+                              "(libsdformat 12 reads it)", c)
             seen.add(name)
+            kind_of_name.setdefault(name, tag)
 
 
 def read_joint(el, state: ReadState) -> Joint | None:
