@@ -22,7 +22,7 @@ from lxml import etree
 from urdf_sdf.core.custom import custom_children, plain_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, joint_kind
+from urdf_sdf.core.kinematics import WORLD, KinematicJoint, KinematicTree, build_tree, joint_kind
 from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
@@ -34,6 +34,7 @@ from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
+from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
@@ -43,6 +44,8 @@ APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 @dataclass
 class Options:
     model: str | None = None
+    # Every model of a world into one URDF under ``world`` (sdf2urdf.world).
+    all_models: bool = False
     separator: str = "::"
     drop_frames: bool = False
     approximate: bool = False
@@ -74,54 +77,28 @@ def _convert(result, options: Options) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.graph is None:
         return Conversion(None, diagnostics)
-    scope = choose_model(result, options, diagnostics)
-    if scope is None:
+    choices = choose_models(result, options, diagnostics)
+    if choices is None:
         return Conversion(None, diagnostics)
-    writer = UrdfWriter(result, scope, options, diagnostics)
-    root = writer.write()
-    if root is None or diagnostics.has_errors:
+    writers = [UrdfWriter(result, choice, options, diagnostics) for choice in choices]
+    robots = [writer.write() for writer in writers]
+    if None in robots or diagnostics.has_errors:
         return Conversion(None, diagnostics)
-    return Conversion(to_bytes(root), diagnostics, writer.parity.holds)
-
-
-def choose_model(result, options: Options, diagnostics: Diagnostics):
-    """The scope of the model to convert: the root model, or one model of a world."""
-    graph = result.graph
-    root = graph.root
-    file = result.document.file
-    if root is None:
-        diagnostics.error(Code.ELEMENT_MISSING, "the file holds no model to convert", file)
-        return None
-    if not root.is_world:
-        if options.model not in (None, root.owner.name):
-            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the file's "
-                                 f"model is [{root.owner.name}]", root.owner.source, file)
-            return None
-        return root
-    models = [graph.vertices[v] for v in root.vertices if graph.vertices[v].kind is Kind.MODEL]
-    if options.model is not None:
-        chosen = [m for m in models if m.name == options.model]
-        if not chosen:
-            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the world has "
-                                 f"no such model (it has "
-                                 f"{', '.join(m.name for m in models) or 'none'})",
-                                 root.owner.source, file)
-            return None
-        return chosen[0].inner
-    if len(models) != 1:
-        what = "no model" if not models else \
-            f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with --model"
-        diagnostics.error_at(Code.ELEMENT_MISSING, f"the world holds {what}",
-                             root.owner.source, file)
-        return None
-    return models[0].inner
+    root = robots[0]
+    if choices[0].in_world:
+        world = result.graph.root.owner
+        root = merge_robots(world.element.name, robots, diagnostics, world.source,
+                            result.document.file)
+    return Conversion(to_bytes(root), diagnostics, all(w.parity.holds for w in writers))
 
 
 class UrdfWriter:
-    def __init__(self, result, scope, options: Options, diagnostics: Diagnostics):
+    def __init__(self, result, choice: ModelChoice, options: Options, diagnostics: Diagnostics):
         self.result = result
         self.graph = result.graph
-        self.scope = scope
+        self.scope = scope = choice.scope
+        self.prefix = choice.prefix
+        self.in_world = choice.in_world
         self.options = options
         self.diagnostics = diagnostics
         self.parity = check_parity(result, scope)
@@ -130,10 +107,14 @@ class UrdfWriter:
         self.file = result.document.file
         # X_JL of each link: where the SDF link frame sits in its URDF frame (joint frame).
         self.urdf_frame: dict[str, Pose] = {}
+        if choice.in_world:  # the URDF's world is the SDF world, not this model's frame
+            self.urdf_frame[WORLD] = choice.placement
         self.link_names: set[str] = set()
 
     def name(self, scoped: str) -> str:
-        return scoped.replace("::", self.options.separator)
+        if scoped == WORLD and self.prefix:
+            return scoped
+        return self.prefix + scoped.replace("::", self.options.separator)
 
     def error(self, code: Code, message: str, source=None) -> None:
         self.diagnostics.error_at(code, message, source, self.file)
@@ -214,7 +195,7 @@ class UrdfWriter:
         if self.scope.owner.static or not roots:
             return []
         if len(roots) == 1 and not any(j.parent == "world" for j in joints):
-            return []
+            return roots if self.in_world else []
         self.warn(f"model [{self.scope.owner.name}] has several kinematic trees (root links "
                   f"{', '.join(roots)}); a URDF has one root, so each hangs from world by a "
                   "floating joint, a free body as in SDF", self.scope.owner.source)
@@ -406,7 +387,8 @@ class UrdfWriter:
             return
         xml = getattr(joint.element, "xml", None)
         urdf_name = xml.get(qname("name")) if xml is not None else None
-        joint_el = etree.SubElement(robot, "joint", name=urdf_name or self.name(joint.name),
+        name = self.prefix + urdf_name if urdf_name else self.name(joint.name)
+        joint_el = etree.SubElement(robot, "joint", name=name,
                                     type=urdf_joint_type(joint))
         self.joint_origin(joint_el, joint)
         etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
@@ -506,7 +488,8 @@ class UrdfWriter:
         suffix = "static_weld" if joint_type == "fixed" else "floating"
         joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_{suffix}",
                                     type=joint_type)
-        computed_origin(joint_el, self.tree.link_poses[root])
+        X_UW = self.urdf_frame.get(WORLD, IDENTITY)  # the model frame, or the SDF world's
+        computed_origin(joint_el, X_UW * self.tree.link_poses[root])
         etree.SubElement(joint_el, "parent", link="world")
         etree.SubElement(joint_el, "child", link=self.name(root))
 

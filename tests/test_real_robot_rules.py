@@ -15,6 +15,7 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.core.cli.main import app
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
@@ -23,6 +24,7 @@ from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.inertia import inertia_problem, principal_moments, repaired, tensor
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.model import Inertial
+from urdf_sdf.core.pose import pose_gap
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Options as ToSdf
@@ -309,6 +311,50 @@ def test_model_with_several_trees_hangs_each_from_world_by_a_floating_joint():
     assert {j.get("type") for j in joints} == {"floating"}
     assert any("several kinematic trees" in m for m in warnings(conversion))
     assert diff_results(load(source), load_string(conversion.xml, "fingers.urdf")) == []
+
+
+def test_all_models_of_a_world_become_one_urdf_under_world(tmp_path):
+    """--all-models: each model's links as MODEL::LINK where the world places them; a
+    static model welded, a free model floating, a model's own world joint kept; the
+    world's frames are named in a warning."""
+    source = FIXTURES / "sdf_world_all_models.sdf"
+    conversion = to_urdf(source, all_models=True)
+    robot = etree.fromstring(conversion.xml)
+    assert robot.get("name") == "arena"
+    joints = {j.get("name"): (j.get("type"), j.find("parent").get("link"))
+              for j in robot.findall("joint")}
+    assert joints == {"ground::slab_static_weld": ("fixed", "world"),
+                      "ground::wall_static_weld": ("fixed", "world"),
+                      "rover::body_floating": ("floating", "world"),
+                      "rover::shoulder": ("revolute", "rover::body"),
+                      "crane::anchor": ("fixed", "world")}
+    assert [link.get("name") for link in robot.findall("link")][0] == "world"
+    assert any("(spawn)" in m for m in warnings(conversion))
+    urdf = tmp_path / "arena.urdf"
+    urdf.write_bytes(conversion.xml)
+    sdf, back = load(source), load(urdf)
+    # Root links keep their frame; below a joint the URDF link frame is the joint frame.
+    for frame in ("ground::slab", "ground::wall", "rover::body", "rover::shoulder",
+                  "crane::mast"):
+        gap = pose_gap(sdf.pose(frame), back.pose(frame))
+        assert gap < 1e-12, (frame, gap)
+
+
+def test_all_models_option_of_the_command_line(tmp_path):
+    out = tmp_path / "arena.urdf"
+    run = CliRunner().invoke(sdf2urdf_app, [str(FIXTURES / "sdf_world_all_models.sdf"),
+                                            "--all-models", "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    assert len(etree.parse(str(out)).findall("joint")) == 5
+    both = CliRunner().invoke(sdf2urdf_app, [str(FIXTURES / "sdf_world_all_models.sdf"),
+                                             "--all-models", "--model", "rover"])
+    assert both.exit_code == 2
+
+
+def test_a_world_of_several_models_names_both_options():
+    conversion = convert_sdf(load(FIXTURES / "sdf_world_all_models.sdf", Context()), ToUrdf())
+    [error] = [d for d in conversion.diagnostics if d.is_error]
+    assert error.code is Code.ELEMENT_MISSING and "--all-models" in error.message
 
 
 # ---- meshes ------------------------------------------------------------------------------------

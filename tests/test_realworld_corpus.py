@@ -62,9 +62,11 @@ REFUSED: dict[str, tuple[str | tuple[str, ...], str]] = {
         "URDF_KINEMATIC_LOOP", "four-bar linkages close kinematic loops; URDF is a tree"),
     # -- SDF -> URDF: a world with several models converts one, chosen with --model.
     "pybullet/stadium.sdf": (
-        "ELEMENT_MISSING", "a world of 3 models (stadium parts): choose one with --model"),
+        "ELEMENT_MISSING", "a world of 3 models (stadium parts): choose one with --model, "
+                           "or --all-models (converts; tested on a reduced fixture)"),
     "pybullet/stadium_no_collision.sdf": (
-        "ELEMENT_MISSING", "a world of 3 models (stadium parts): choose one with --model"),
+        "ELEMENT_MISSING", "a world of 3 models (stadium parts): choose one with --model, "
+                           "or --all-models (converts; tested on a reduced fixture)"),
     # -- SDF sources libsdformat 12 refuses too (same code from build/sdf_reference).
     "example-robot-data/cassie_description/robots/cassie.sdf": (
         "LINK_INERTIA_INVALID", "left/right-foot-reference inertias break the triangle "

@@ -90,6 +90,10 @@ def main_command(
                                                    "output directory."),
         model: Optional[str] = typer.Option(None, "--model",
                                             help="The model to convert from a world."),
+        all_models: bool = typer.Option(False, "--all-models",
+                                        help="Every model of a world into one URDF, each "
+                                             "hanging from world where the world places it "
+                                             "(names MODEL::NAME, joined by --separator)."),
         separator: str = typer.Option("::", "--separator",
                                       help="Joins nested model names into URDF names."),
         drop_frames: bool = typer.Option(False, "--drop-frames",
@@ -114,7 +118,9 @@ def main_command(
     """Convert SDFormat to URDF."""
     if uri_scheme not in (None, "package"):
         raise typer.BadParameter("--uri-scheme takes 'package'")
-    options = Options(model=model, separator=separator, drop_frames=drop_frames,
+    if all_models and model is not None:
+        raise typer.BadParameter("--model and --all-models exclude each other")
+    options = Options(model=model, all_models=all_models, separator=separator, drop_frames=drop_frames,
                       approximate=approximate, uri_scheme=uri_scheme)
     mappings = parse_xacro_args(xacro_arg)
     extra = [str(p) for p in path or []]

@@ -1,0 +1,108 @@
+"""Which models of a file sdf2urdf converts, and a world's models merged into one URDF.
+
+A file with one model converts that model. A world converts the model ``--model`` names,
+its only model, or with ``--all-models`` every model, into one URDF whose root is the
+world: each model's links and joints are named ``MODEL::NAME`` (the separator of
+``--separator``), and each model's root links hang from ``world`` where the world places
+them (fixed joints for a static model, floating joints, free bodies as in SDF, otherwise).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.pose import IDENTITY, Pose
+
+
+@dataclass
+class ModelChoice:
+    """One model to write: its scope, the prefix of its URDF names, and where its model
+    frame is in the URDF's root frame (the world for ``--all-models``)."""
+    scope: object
+    prefix: str = ""
+    placement: Pose = IDENTITY
+    in_world: bool = False
+
+
+def choose_models(result, options, diagnostics: Diagnostics) -> list[ModelChoice] | None:
+    """The models to convert: the root model, one model of a world, or all of them."""
+    graph = result.graph
+    root = graph.root
+    file = result.document.file
+    if root is None:
+        diagnostics.error(Code.ELEMENT_MISSING, "the file holds no model to convert", file)
+        return None
+    if not root.is_world:
+        if options.model not in (None, root.owner.name):
+            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the file's "
+                                 f"model is [{root.owner.name}]", root.owner.source, file)
+            return None
+        return [ModelChoice(root)]
+    models = [graph.vertices[v] for v in root.vertices if graph.vertices[v].kind is Kind.MODEL]
+    if options.all_models:
+        return all_models(result, models, options, diagnostics)
+    if options.model is not None:
+        chosen = [m for m in models if m.name == options.model]
+        if not chosen:
+            diagnostics.error_at(Code.ELEMENT_MISSING, f"--model {options.model}: the world has "
+                                 f"no such model (it has "
+                                 f"{', '.join(m.name for m in models) or 'none'})",
+                                 root.owner.source, file)
+            return None
+        return [ModelChoice(chosen[0].inner)]
+    if len(models) != 1:
+        what = "no model" if not models else \
+            f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with " \
+            "--model, or --all-models for one URDF of them all"
+        diagnostics.error_at(Code.ELEMENT_MISSING, f"the world holds {what}",
+                             root.owner.source, file)
+        return None
+    return [ModelChoice(models[0].inner)]
+
+
+def all_models(result, models, options, diagnostics: Diagnostics) -> list[ModelChoice] | None:
+    """Every model of the world, placed where the world puts it; what of the world itself
+    a URDF cannot hold (its frames, joints between models) is named in a warning."""
+    graph = result.graph
+    root = graph.root
+    if not models:
+        diagnostics.error_at(Code.ELEMENT_MISSING, "the world holds no model",
+                             root.owner.source, result.document.file)
+        return None
+    left_out = [graph.vertices[v].name for v in root.vertices
+                if graph.vertices[v].kind in (Kind.FRAME, Kind.JOINT)]
+    if left_out:
+        diagnostics.warning_at(Code.WARNING, f"world [{root.owner.element.name}]: its frames "
+                               f"and joints ({', '.join(left_out)}) are left out of the URDF "
+                               "(--all-models converts its models)", root.owner.source,
+                               result.document.file)
+    return [ModelChoice(m.inner, f"{m.name}{options.separator}",
+                        relative_pose(graph, m.id, root.owner.id) or IDENTITY, True)
+            for m in models]
+
+
+def merge_robots(name: str, robots: list, diagnostics: Diagnostics, source, file) -> object:
+    """One ``<robot>`` of the models' robots: one ``world`` link first, each robot-level
+    ``<material>`` once (a different one of the same name is left out, with a warning)."""
+    merged = etree.Element("robot", name=name)
+    etree.SubElement(merged, "link", name="world")
+    materials: dict[str, bytes] = {}
+    for robot in robots:
+        for child in robot:
+            if child.tag == "link" and child.get("name") == "world":
+                continue
+            if child.tag == "material" and child.get("name") is not None:
+                text = etree.tostring(child)
+                seen = materials.setdefault(child.get("name"), text)
+                if seen is not text:
+                    if seen != text:
+                        diagnostics.warning_at(
+                            Code.WARNING, f"material [{child.get('name')}] of model "
+                            f"[{robot.get('name')}] differs from the one of that name already "
+                            "written; the first is kept", source, file)
+                    continue
+            merged.append(child)
+    return merged
