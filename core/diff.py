@@ -57,20 +57,16 @@ class Difference:
 class Description:
     """What is compared of one file: its tree, named frames and link contents."""
 
-    def __init__(self, result: LoadResult):
+    def __init__(self, result: LoadResult, model: str | None = None):
         self.result = result
         self.graph = result.graph
-        self.scope = self.graph.root if not self.graph.root.is_world else self._only_model()
+        # A world of several models that --model does not choose from: its own scope.
+        self.scope = self.graph.model_scope(model) or self.graph.root
         self.tree: KinematicTree = build_tree(result, self.scope)
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
         self._body_poses: dict[str, Pose] | None = None
         self._plan = None
-
-    def _only_model(self):
-        models = [self.graph.vertices[v] for v in self.graph.root.vertices
-                  if self.graph.vertices[v].kind is Kind.MODEL]
-        return models[0].inner if len(models) == 1 else self.graph.root
 
     def _frames(self) -> dict[str, tuple[str, Pose]]:
         frames = {}
@@ -162,12 +158,14 @@ class Description:
 
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
-                 seed: int = 0) -> list[Difference]:
-    """Differences between two loaded descriptions (see :func:`diff_files`)."""
-    differences = unusable(a, b)
+                 seed: int = 0, model: str | None = None) -> list[Difference]:
+    """Differences between two loaded descriptions (see :func:`diff_files`); ``model``
+    (a scoped model name) compares that model of each file that holds it, and the whole
+    model of a file that is one model (a URDF, say)."""
+    differences = unusable(a, b, model)
     if differences:
         return differences
-    da, db = Description(a), Description(b)
+    da, db = Description(a, model), Description(b, model)
     compare_static(da, db, differences)
     compare_names(da, db, differences)
     reference = common_reference(da, db)
@@ -181,7 +179,7 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
     return differences
 
 
-def unusable(a: LoadResult, b: LoadResult) -> list[Difference]:
+def unusable(a: LoadResult, b: LoadResult, model: str | None = None) -> list[Difference]:
     """Why the two files cannot be compared at all: one does not load, or holds no model
     (a file with no model, a world or a file with only actors or lights).
 
@@ -197,6 +195,8 @@ def unusable(a: LoadResult, b: LoadResult) -> list[Difference]:
                                           (first.format() if first else "unknown error")))
         elif not holds_model(result):
             differences.append(Difference("model", label, "holds no model to compare"))
+        elif model is not None and result.graph.model_scope(model) is None:
+            differences.append(Difference("model", label, f"holds no model [{model}]"))
     if len(differences) == 2 and all(d.message == "holds no model to compare"
                                      for d in differences):
         return [Difference("model", "A and B", "each holds no model to compare: nothing was "
@@ -214,10 +214,10 @@ def holds_model(result: LoadResult) -> bool:
 
 
 def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
-               context: Context | None = None) -> list[Difference]:
+               context: Context | None = None, model: str | None = None) -> list[Difference]:
     """Differences between two files (an empty list when they are equivalent)."""
     context = context if context is not None else Context.from_environment()
-    return diff_results(load(a, context), load(b, context), tol, configurations, seed)
+    return diff_results(load(a, context), load(b, context), tol, configurations, seed, model)
 
 
 def world_welds(description: Description) -> list:

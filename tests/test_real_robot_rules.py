@@ -397,6 +397,27 @@ def test_frames_model_option_reports_one_model_of_a_world_in_its_frame(tmp_path)
     assert missing.exit_code == 1 and "ELEMENT_MISSING" in missing.output
 
 
+def test_diff_model_option_compares_one_model_of_a_world(tmp_path):
+    """``diff --model rover``: the world's model [rover] against a URDF of it (compared
+    whole); a file holding no such model is a difference naming it."""
+    world = FIXTURES / "sdf_world_all_models.sdf"
+    rover = tmp_path / "rover.urdf"
+    rover.write_bytes(to_urdf(world, model="rover").xml)
+    same = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "rover",
+                                    "--json"])
+    assert same.exit_code == 0, same.output
+    assert json.loads(same.stdout) == {"equivalent": True, "differences": []}
+    other = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "crane"])
+    assert other.exit_code == 1 and "links mast: only in A" in other.stdout
+    missing = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "zz",
+                                       "--json"])
+    assert missing.exit_code == 1
+    assert json.loads(missing.stdout)["differences"] == [
+        {"kind": "model", "name": "A", "message": "holds no model [zz]"}]
+    unchosen = CliRunner().invoke(app, ["diff", str(world), str(rover)])
+    assert unchosen.exit_code == 1  # three models against one: not equivalent
+
+
 def test_fix_inertia_option_of_the_command_line_repairs(tmp_path):
     """The option reaches the converter (options are passed by name, not position)."""
     source = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "features" / \

@@ -169,6 +169,10 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
          configurations: int = typer.Option(20, "--configurations",
                                             help="Random joint configurations to compare."),
          seed: int = typer.Option(0, "--seed", help="Seed of the random configurations."),
+         model: Optional[str] = typer.Option(None, "--model",
+                                             help="Compare this model (its scoped name) of each "
+                                                  "file that holds it; a file that is one model "
+                                                  "(a URDF) is compared whole."),
          as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
          strict: bool = STRICT_OPTION,
          path: Optional[List[Path]] = PathOption) -> None:
@@ -180,7 +184,7 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
     sources = SourceLines()
     differences = diff_results(load_input(a, context, sources),
                                load_input(b, context, sources),
-                               tol, configurations, seed)
+                               tol, configurations, seed, model)
     if as_json:
         print(json.dumps({"equivalent": not differences,
                           "differences": [d.to_json() for d in differences]}))

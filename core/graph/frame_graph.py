@@ -136,3 +136,21 @@ class FrameGraph:
             return None
         vid = self.lookup(self.root, scoped_name)
         return self.vertices[vid] if vid is not None else None
+
+    def model_scope(self, model: str | None = None) -> Scope | None:
+        """The model a command works on: the model of scoped name ``model`` (a world's model
+        or a nested one) when given and found; otherwise the file's root model, or a
+        world's only model. None for a world where neither names one model."""
+        if self.root is None:
+            return None
+        if model is not None:
+            vertex = self.find(model)
+            if vertex is not None and vertex.kind is Kind.MODEL:
+                return vertex.inner
+        if not self.root.is_world:
+            return self.root
+        if model is not None:
+            return None
+        models = [self.vertices[v] for v in self.root.vertices
+                  if self.vertices[v].kind is Kind.MODEL]
+        return models[0].inner if len(models) == 1 else None
