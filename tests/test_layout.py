@@ -164,6 +164,8 @@ def test_importing_every_module_never_imports_a_bare_core(tmp_path):
         "for top in ('urdf_sdf.core', 'urdf_sdf.urdf2sdf', 'urdf_sdf.sdf2urdf'):\n"
         "    package = importlib.import_module(top)\n"
         "    names += [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + '.')]\n"
+        "face = importlib.import_module('urdf_sdf')\n"
+        "names += [m.name for m in pkgutil.iter_modules(face.__path__, 'urdf_sdf.') if not m.ispkg]\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
         "bare = sorted(m for m in sys.modules\n"

@@ -640,8 +640,8 @@ def diff_flattened(source, urdf, separator: str) -> list:
         return diff_results(source, urdf)
     original = core_diff.Description
 
-    def description(result):
-        return FlattenedNames(result, separator) if result is urdf else original(result)
+    def description(result, model=None):
+        return FlattenedNames(result, separator) if result is urdf else original(result, model)
 
     with mock.patch.object(core_diff, "Description", description):
         return diff_results(source, urdf)

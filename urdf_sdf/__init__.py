@@ -12,6 +12,7 @@ The public Python API::
     urdf_sdf.convert_sdf(result, urdf_sdf.ToUrdf())                # .ok, .xml
     urdf_sdf.diff_files("robot.urdf", "robot.sdf")                 # [] when equivalent
     urdf_sdf.check_parity(result).holds
+    urdf_sdf.json_schema("diff")                  # the schema of `urdf-sdf diff --json`
 
 The implementation lives in the subpackages ``urdf_sdf.core`` (read, compose, graph,
 write, and the command lines in ``urdf_sdf.core.cli``), ``urdf_sdf.urdf2sdf`` and
@@ -50,6 +51,10 @@ _API = {
     "ToSdf": ("urdf_sdf.urdf2sdf.convert", "Options"),
     "convert_sdf": ("urdf_sdf.sdf2urdf.convert", "convert_sdf"),
     "ToUrdf": ("urdf_sdf.sdf2urdf.convert", "Options"),
+    "json_schema": ("urdf_sdf.json_schemas", "json_schema"),
+    "round_trip": ("urdf_sdf.round_trip", "round_trip"),
+    "assert_equivalent": ("urdf_sdf.testing", "assert_equivalent"),
+    "assert_round_trip": ("urdf_sdf.testing", "assert_round_trip"),
 }
 
 __all__ = ["__version__", *sorted(_API)]

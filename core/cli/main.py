@@ -22,6 +22,7 @@ from urdf_sdf.core.cli.options import QUIET_OPTION, STRICT_OPTION, policy, versi
 from urdf_sdf.core.cli.output import OutputError, StdoutError, stdout_checked, write_output
 from urdf_sdf.core.cli.printing import print_document
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.cli.roundtrip import roundtrip_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.graph import Kind
@@ -98,19 +99,34 @@ def format_table(report: dict) -> str:
 
 @app.command()
 @stdout_checked(PROG)
-def check(file: Path = typer.Argument(..., help=FILE_HELP),
+def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
+                                             help=FILE_HELP + "; several files are checked "
+                                                  "one after the other"),
           urdf_parity: bool = typer.Option(False, "--urdf-parity",
                                            help="Also check that the model converts to URDF by "
                                                 "copying xyz/rpy text (exit 0 when it does)."),
           model: Optional[str] = typer.Option(None, "--model",
                                               help="With --urdf-parity: the model of a world."),
           as_json: bool = typer.Option(False, "--json",
-                                       help="Print one JSON object for machines: {ok, file, "
-                                            "valid, diagnostics, parity}."),
+                                       help="Print one JSON object per file, one per line, "
+                                            "for machines: {ok, file, valid, diagnostics, "
+                                            "parity} (schema: urdf_sdf/schemas/check.schema.json)."),
           quiet: bool = QuietOption,
           strict: bool = STRICT_OPTION,
           path: Optional[List[Path]] = PathOption) -> None:
-    """Validate a file; print diagnostics as file:line: error[CODE]: message and the source line."""
+    """Validate files; print diagnostics as file:line: error[CODE]: message and the source
+    line. Exit 0 when every file passes, 1 when one does not, 2 on a usage error."""
+    if sum(is_stdin(f) for f in files) > 1:
+        raise typer.BadParameter("standard input ('-') can be named once")
+    if model is not None and len(files) > 1:
+        raise typer.BadParameter("--model names a model of one file: check one file")
+    codes = [_check_file(f, urdf_parity, model, as_json, quiet, strict, path) for f in files]
+    raise typer.Exit(max(codes))
+
+
+def _check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
+                quiet: bool, strict: bool, path: Optional[List[Path]]) -> int:
+    """``check`` of one file; its exit code."""
     sources = SourceLines()
     result = _load(file, path, sources, strict)
     name = label(file)
@@ -125,14 +141,14 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
             print_json(summary)
         elif result.ok:
             print(f"{name}: valid")
-        raise typer.Exit(0 if result.ok else 1)
+        return 0 if result.ok else 1
     if result.graph is None or result.graph.root is None:
         print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
-        raise typer.Exit(1)
+        return 1
     scope = _model_scope(result, model)
     if scope is None:
         print(f"{name}: choose a model of the world with --model", file=sys.stderr)
-        raise typer.Exit(2)
+        return 2
     report = check_parity(result, scope)
     if as_json:
         summary["ok"] = report.holds
@@ -144,7 +160,7 @@ def check(file: Path = typer.Argument(..., help=FILE_HELP),
         emit(report.findings, sys.stdout, sources)
         if report.holds:
             print(f"{name}: URDF parity holds for model [{report.model}]")
-    raise typer.Exit(0 if report.holds else 1)
+    return 0 if report.holds else 1
 
 
 def _model_scope(result, name: Optional[str]):
@@ -195,6 +211,20 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
               + ("equivalent" if not differences else
                  f"different ({len(differences)} differences)"))
     raise typer.Exit(0 if not differences else 1)
+
+
+@app.command("roundtrip")
+@stdout_checked(PROG)
+def roundtrip(files: List[Path] = typer.Argument(..., metavar="FILE...",
+                                                 help="URDF or SDFormat files"),
+              quiet: bool = typer.Option(False, "--quiet", "-q",
+                                         help="Print only the files that do not survive."),
+              strict: bool = STRICT_OPTION,
+              path: Optional[List[Path]] = PathOption) -> None:
+    """Check that each file survives conversion to the other format and back (URDF:
+    urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one
+    does not."""
+    raise typer.Exit(roundtrip_files(files, _context(path, strict), quiet))
 
 
 @app.command("print")

@@ -1,0 +1,91 @@
+"""Round trips and equivalence, for tests and hooks: does a description survive
+``urdf2sdf | sdf2urdf`` (a URDF) or ``sdf2urdf | urdf2sdf`` (an SDF) with nothing changed?
+
+Used by ``urdf-sdf roundtrip`` (the ``urdf-sdf-roundtrip`` pre-commit hook) and by the
+pytest plugin (:mod:`urdf_sdf.testing`). The intermediate files are never written: each
+is loaded from memory under a name beside the original, so relative mesh and include
+paths resolve as they do for the original.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Diagnostic
+from urdf_sdf.core.diff import Difference, diff_results
+from urdf_sdf.core.loader import LoadResult, load, load_string
+from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import convert_sdf
+from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import convert_urdf
+
+
+@dataclass
+class RoundTrip:
+    """What became of one file: the steps taken (``urdf2sdf``, ``sdf2urdf``), the step that
+    failed and its errors, or the differences between the original and what came back."""
+    path: str
+    steps: list[str] = field(default_factory=list)
+    failed_step: str | None = None
+    errors: list[Diagnostic] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_step is None and not self.differences
+
+    def report(self) -> str:
+        """A readable account: one line when it survived, else what went wrong, item by item."""
+        pipeline = " | ".join(self.steps)
+        if self.failed_step is not None:
+            where = "does not load" if not self.steps else \
+                f"{self.failed_step} failed in {pipeline}"
+            lines = [f"{self.path}: {where}:"]
+            lines += [f"  {d.format()}" for d in self.errors]
+            return "\n".join(lines)
+        if self.differences:
+            count = len(self.differences)
+            lines = [f"{self.path} does not survive {pipeline}: {count} "
+                     f"difference{'s' if count != 1 else ''}:"]
+            lines += [f"  {d.format()}" for d in self.differences]
+            return "\n".join(lines)
+        return f"{self.path} survives {pipeline}"
+
+
+def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:
+    """Convert ``path`` to the other format and back, and compare with the original."""
+    context = context if context is not None else Context.from_environment()
+    original = load(str(path), context)
+    trip = RoundTrip(str(path))
+    if not original.ok:
+        trip.failed_step = "loading"
+        trip.errors = [d for d in original.diagnostics if d.is_error]
+        return trip
+    is_urdf = original.document.format == "urdf"
+    trip.steps = ["urdf2sdf", "sdf2urdf"] if is_urdf else ["sdf2urdf", "urdf2sdf"]
+    there = _step(trip, trip.steps[0], original, context, Path(path))
+    back = _step(trip, trip.steps[1], there, context, Path(path)) if there else None
+    if back is not None:
+        trip.differences = diff_results(original, back)
+    return trip
+
+
+def _step(trip: RoundTrip, step: str, result: LoadResult, context: Context,
+          path: Path) -> LoadResult | None:
+    """One conversion, loaded back from memory; None (and the trip marked failed) on error."""
+    if step == "urdf2sdf":
+        conversion, suffix = convert_urdf(result, ToSdf()), ".sdf"
+    else:
+        conversion, suffix = convert_sdf(result, ToUrdf()), ".urdf"
+    loaded = None
+    if conversion.ok:
+        beside = path.with_name(f"{path.stem}.round_trip{suffix}")  # never written
+        loaded = load_string(conversion.xml, str(beside), context)
+    if loaded is None or not loaded.ok:
+        trip.failed_step = step
+        source = conversion.diagnostics if loaded is None else loaded.diagnostics
+        trip.errors = [d for d in source if d.is_error]
+        return None
+    return loaded
+
