@@ -37,16 +37,18 @@ class Context:
 
     @staticmethod
     def from_environment(extra_paths: list[str] | None = None,
-                         policy: Policy | None = None) -> "Context":
+                         policy: Policy | None = None,
+                         package_paths: list[str] | None = None) -> "Context":
         """Search paths from the command line first, then SDF_PATH, GZ_SIM_RESOURCE_PATH,
         GAZEBO_MODEL_PATH (model://), ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
-        (package://). Extra paths are searched for package:// URIs too."""
+        (package://). Extra paths (``--path``) are searched for package:// URIs too, after
+        ``package_paths`` (``--package-path``)."""
         extra = list(extra_paths or [])
         return Context(
             model_paths=extra + _env_paths(
                 "SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
                 "GAZEBO_MODEL_PATH"),
-            package_paths=extra + _env_paths("ROS_PACKAGE_PATH"),
+            package_paths=list(package_paths or []) + extra + _env_paths("ROS_PACKAGE_PATH"),
             ament_prefixes=_env_paths("AMENT_PREFIX_PATH"),
             policy=policy if policy is not None else Policy(),
         )

@@ -67,6 +67,9 @@ class Code(str, enum.Enum):
     URDF_KINEMATIC_LOOP = "URDF_KINEMATIC_LOOP"
     URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
     URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
+    # Meshes (core.resources): `check --meshes`, model directories and packages.
+    MESH_UNRESOLVED = "MESH_UNRESOLVED"
+    MESH_UNREADABLE = "MESH_UNREADABLE"
     # Command lines (core.cliutil): xacro expansion, batch outputs.
     XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
     XACRO_ERROR = "XACRO_ERROR"

@@ -28,6 +28,7 @@ from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.parity import check_parity
 from urdf_sdf.core.report import frames_report, model_vertex
+from urdf_sdf.core.resources import check_meshes
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
@@ -107,6 +108,12 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
                                                 "copying xyz/rpy text (exit 0 when it does)."),
           model: Optional[str] = typer.Option(None, "--model",
                                               help="With --urdf-parity: the model of a world."),
+          meshes: bool = typer.Option(False, "--meshes",
+                                      help="Also check that every mesh resolves to a mesh file "
+                                           "(STL, OBJ, COLLADA, glTF, GLB by content)."),
+          package_path: Optional[List[Path]] = typer.Option(
+              None, "--package-path", help="A folder holding ROS packages, searched for "
+                                           "package:// URIs first (repeatable)."),
           as_json: bool = typer.Option(False, "--json",
                                        help="Print one JSON object per file, one per line, "
                                             "for machines: {ok, file, valid, diagnostics, "
@@ -120,15 +127,20 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
         raise typer.BadParameter("standard input ('-') can be named once")
     if model is not None and len(files) > 1:
         raise typer.BadParameter("--model names a model of one file: check one file")
-    codes = [_check_file(f, urdf_parity, model, as_json, quiet, strict, path) for f in files]
+    context = Context.from_environment([str(p) for p in path or []], policy(strict),
+                                       [str(p) for p in package_path or []])
+    codes = [_check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
+             for f in files]
     raise typer.Exit(max(codes))
 
 
 def _check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
-                quiet: bool, strict: bool, path: Optional[List[Path]]) -> int:
+                quiet: bool, meshes: bool, context: Context) -> int:
     """``check`` of one file; its exit code."""
     sources = SourceLines()
-    result = _load(file, path, sources, strict)
+    result = load_input(file, context, sources)
+    if meshes and result.ok:
+        result.diagnostics.extend(result.policy.apply(check_meshes(result, context)))
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)

@@ -39,7 +39,7 @@ def resolve_uri(uri: str, state, el) -> str | None:
     if candidates is None:
         return None
     for root, candidate in candidates:
-        if root is not None and not _inside(candidate, root):
+        if root is not None and not inside(candidate, root):
             state.error(Code.URI_INVALID, f"uri[{shown(uri)}] leaves the directory it is "
                         f"resolved in ({root}): '..' may not climb out of a package, model "
                         "or search path directory", el)
@@ -73,7 +73,7 @@ def _candidates(uri: str, base: Path, state, el) -> list[tuple[Path | None, Path
         [(Path(p), Path(p) / uri) for p in state.context.model_paths]
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
     """Whether ``path`` stays inside ``root`` once its ``..`` are resolved (lexically:
     a symlink inside a package, as colcon's --symlink-install makes, is fine)."""
     path_text = os.path.normpath(os.path.abspath(path))
@@ -132,7 +132,7 @@ def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
         return None
     name = entries[0][1]
     path = directory / name
-    if not _inside(path, directory):
+    if not inside(path, directory):
         state.error(Code.URI_INVALID, f"[{config}] names [{shown(name)}], outside its model "
                     f"directory (uri[{shown(uri)}])", el)
         return None
@@ -166,5 +166,5 @@ def model_config_files(config: Path) -> list[Path]:
     empty when it lists none or cannot be read."""
     entries = model_config_entries(config, Diagnostics()) or []
     return [config.parent / name for _, name in entries
-            if _inside(config.parent / name, config.parent)
+            if inside(config.parent / name, config.parent)
             and _kind(config.parent / name) == "file"]
