@@ -223,7 +223,7 @@ def temporary_beside(target: Path) -> Iterator[str]:
     tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{secrets.token_hex(4)}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
-        with _removed_on_signal(tmp):
+        with removed_on_signal(tmp):
             yield tmp
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -258,8 +258,9 @@ def _alive(pid: int) -> bool:
 
 
 @contextlib.contextmanager
-def _removed_on_signal(tmp: str) -> Iterator[None]:
-    """While inside: SIGTERM/SIGINT/SIGHUP remove ``tmp``, then the signal is re-raised
+def removed_on_signal(tmp: str, remove: Callable[[str], None] = os.unlink) -> Iterator[None]:
+    """While inside: SIGTERM/SIGINT/SIGHUP remove ``tmp`` (with ``remove``: a directory
+    needs ``shutil.rmtree``), then the signal is re-raised
     with its default action. Signal handlers can only be set in the main thread; elsewhere
     the ``finally`` of :func:`temporary_beside` is all there is."""
     if threading.current_thread() is not threading.main_thread():
@@ -268,7 +269,7 @@ def _removed_on_signal(tmp: str) -> Iterator[None]:
 
     def handler(signum, frame):
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            remove(tmp)
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
 

@@ -25,6 +25,7 @@ from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
                                       xacro_available)
+from urdf_sdf.core.cli.packaging import convert_to_model_dir
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
                                        XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
@@ -106,6 +107,12 @@ def main_command(
         uri_scheme: str = typer.Option("package", "--uri-scheme",
                                        help="'package' keeps package:// mesh URIs; 'model' "
                                             "rewrites them to model://."),
+        model_dir: Optional[Path] = typer.Option(
+            None, "--model-dir", help="Write a Gazebo model directory here (model.config, "
+                                      "model.sdf, meshes copied, model://NAME URIs)."),
+        package_path: Optional[List[Path]] = typer.Option(
+            None, "--package-path", help="A folder holding ROS packages, searched for "
+                                         "package:// meshes first (repeatable)."),
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
@@ -116,12 +123,17 @@ def main_command(
         version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
-    context = Context(policy=policy(strict))
+    context = Context.from_environment([], policy(strict), [str(p) for p in package_path or []])
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
     options = Options(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
                       uri_scheme=uri_scheme, fix_inertia=fix_inertia)
     mappings = parse_xacro_args(xacro_arg)
+    if model_dir is not None:
+        if output is not None or (not is_stdin(urdf) and urdf.is_dir()):
+            raise typer.BadParameter("--model-dir takes one URDF file and no -o")
+        raise typer.Exit(convert_to_model_dir(PROG, urdf, model_dir, options, mappings,
+                                              context, quiet, as_json))
     if not is_stdin(urdf) and urdf.is_dir():
         out_dir = check_batch_output(output, PROG)
         items = discover(urdf, out_dir)

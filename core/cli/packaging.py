@@ -1,0 +1,53 @@
+"""The command-line side of whole-directory outputs: ``urdf2sdf --model-dir OUT`` (a
+Gazebo model directory, ``urdf2sdf.model_dir``). Reports like one conversion: diagnostics
+on stderr (or ``--json``: ``{"ok", "output", "diagnostics"}``, ``output`` being the
+directory written), exit 0 written, 1 invalid input or not written, 2 a usage error."""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from urdf_sdf.core.cli.directory import write_directory
+from urdf_sdf.core.cli.inputs import is_stdin, load_input
+from urdf_sdf.core.cli.output import OutputError
+from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.model_dir import model_directory
+
+
+def convert_to_model_dir(prog: str, urdf: Path, out_dir: Path, options: Options,
+                         mappings: dict[str, str], context: Context, quiet: bool,
+                         as_json: bool) -> int:
+    """Convert ``urdf`` into the Gazebo model directory ``out_dir``; the exit code."""
+    sources = SourceLines()
+    result = load_input(urdf, context, sources, mappings)
+    # URIs as the URDF wrote them: the model directory rewrites every one it can resolve.
+    conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
+    diagnostics = Diagnostics(conversion.diagnostics)
+    directory = None
+    if conversion.ok:
+        directory = model_directory(result, conversion.xml, conversion.version, out_dir,
+                                    context, diagnostics)
+        diagnostics = result.policy.apply(diagnostics)
+    ok = directory is not None and not diagnostics.has_errors
+    code = 0 if ok else 1
+    if ok:
+        try:
+            write_directory(out_dir, directory.files, directory.bundle,
+                            [] if is_stdin(urdf) else [str(urdf)])
+        except OutputError as exc:
+            print(f"{prog}: {exc}", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"{prog}: cannot write {out_dir}: {exc}", file=sys.stderr)
+            ok, code = False, 1
+    if as_json:
+        print_json({"ok": ok, "output": str(out_dir) if ok else None,
+                    "diagnostics": [diagnostic_json(d, sources)
+                                    for d in visible(diagnostics, quiet)]})
+    else:
+        emit(diagnostics, sys.stderr, sources, quiet)
+    return code

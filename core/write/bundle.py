@@ -1,0 +1,145 @@
+"""The meshes and textures of a Gazebo model directory or a ROS package being written:
+each resolved file gets one place under the bundle's folder, and the files a mesh itself
+refers to (a COLLADA file's images, an OBJ's material library and its maps) come along.
+
+A file found in a package or model directory keeps its path inside it, without a leading
+``meshes/`` (``package://arm/meshes/visual/base.dae`` -> ``meshes/visual/base.dae``); a
+plain path keeps its path below the description's folder, or its name. Two different
+files that would land in one place are told apart by their package's or model's name,
+then by a number; one file named twice is copied once.
+"""
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from urdf_sdf.core.resources import Resource
+
+# Statements of an OBJ material library (.mtl) that name image files.
+MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
+MAX_SCANNED_BYTES = 64 * 1024 * 1024  # a mesh larger than this is copied, not read
+
+
+@dataclass
+class Bundle:
+    """Source files and where each goes (``dest``, relative to the output root)."""
+    folder: str = "meshes"
+    description_dir: Path | None = None
+    dest_of: dict[str, str] = field(default_factory=dict)       # real source path -> dest
+    source_of: dict[str, str] = field(default_factory=dict)     # dest -> real source path
+    skipped: list[str] = field(default_factory=list)            # why a referenced file is not
+
+    def add(self, resource: Resource) -> str:
+        """The place of a resolved resource (adding it, and what a mesh refers to)."""
+        real = os.path.realpath(resource.path)
+        if real in self.dest_of:
+            return self.dest_of[real]
+        dest = self._free(self._natural_place(resource), resource.owner)
+        self._claim(real, dest)
+        if resource.kind == "mesh":
+            self._add_references(Path(real), dest)
+        return dest
+
+    def _natural_place(self, resource: Resource) -> str:
+        if resource.root is not None:
+            inner = Path(os.path.relpath(resource.path, resource.root)).as_posix()
+        elif self.description_dir is not None and \
+                _is_below(resource.path, self.description_dir):
+            inner = Path(os.path.relpath(resource.path, self.description_dir)).as_posix()
+        else:
+            inner = Path(resource.path).name
+        parts = [p for p in inner.split("/") if p not in ("", ".")]
+        if len(parts) > 1 and parts[0] == self.folder:
+            parts = parts[1:]
+        return posixpath.join(self.folder, *parts)
+
+    def _free(self, dest: str, owner: str | None) -> str:
+        """``dest``, or a place no other file has taken (the owner's name, then a number)."""
+        if dest not in self.source_of:
+            return dest
+        head, tail = posixpath.split(dest)
+        if owner:
+            candidate = posixpath.join(self.folder, owner, dest[len(self.folder) + 1:])
+            if candidate not in self.source_of:
+                return candidate
+        stem, suffix = posixpath.splitext(tail)
+        number = 2
+        while posixpath.join(head, f"{stem}_{number}{suffix}") in self.source_of:
+            number += 1
+        return posixpath.join(head, f"{stem}_{number}{suffix}")
+
+    def _claim(self, real: str, dest: str) -> None:
+        self.dest_of[real] = dest
+        self.source_of[dest] = real
+
+    def _add_references(self, mesh: Path, dest: str) -> None:
+        """Files the mesh names relative to itself go to the same place relative to it."""
+        for reference in referenced_files(mesh):
+            source = os.path.realpath(mesh.parent / reference)
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(dest), reference))
+            if not target.startswith(self.folder + "/") or not os.path.isfile(source):
+                self.skipped.append(f"[{reference}] named by {mesh.name}")
+                continue
+            if source in self.dest_of or target in self.source_of:
+                continue
+            self._claim(source, target)
+            if source.lower().endswith(".mtl"):
+                self._add_references(Path(source), target)
+
+    def copy_into(self, root: Path) -> None:
+        for dest, source in self.source_of.items():
+            target = root / dest
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+
+
+def _is_below(path: Path, folder: Path) -> bool:
+    return os.path.realpath(path).startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep)
+
+
+def referenced_files(path: Path) -> list[str]:
+    """Relative file names a mesh or material library names: COLLADA ``<init_from>``
+    images, OBJ ``mtllib`` files, MTL texture maps. URIs and absolute paths are left."""
+    try:
+        if path.stat().st_size > MAX_SCANNED_BYTES:
+            return []
+        data = path.read_bytes()
+    except OSError:
+        return []
+    suffix = path.suffix.lower()
+    if suffix == ".dae" or data.lstrip()[:5] == b"<?xml":
+        names = _collada_images(data)
+    elif suffix == ".mtl":
+        names = [m.group(2) for m in map(MTL_MAPS.match, _lines(data)) if m]
+    else:
+        names = [name for line in _lines(data) if line.startswith("mtllib ")
+                 for name in line.split()[1:]]
+    return [n for n in names if n and "://" not in n and not os.path.isabs(n)]
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("utf-8", errors="replace").splitlines()
+
+
+def _collada_images(data: bytes) -> list[str]:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             huge_tree=False, recover=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        return []
+    if root is None:
+        return []
+    names = []
+    for el in root.iter("{*}init_from", "{*}ref"):
+        text = (el.text or "").strip()
+        if text and (el.getparent() is None or etree.QName(el.getparent()).localname
+                     in ("image", "init_from")):
+            names.append(text[len("file://"):] if text.startswith("file://") else text)
+    return names

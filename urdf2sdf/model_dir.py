@@ -1,0 +1,129 @@
+"""``urdf2sdf robot.urdf --model-dir OUT``: a Gazebo model directory.
+
+``OUT/model.sdf`` is the conversion; ``OUT/model.config`` names it with its SDFormat
+version, the model's name (``OUT``'s folder name, which ``model://`` resolves) and, from
+the ``package.xml`` of the ROS package the URDF sits in when there is one, its version,
+description and authors (maintainers when it lists no author). Every mesh and texture
+that resolves (``core.resources``) is copied under ``OUT/meshes/`` (``core.write.bundle``)
+and its URI becomes ``model://NAME/meshes/...``; one that does not resolve keeps its URI,
+with a ``MESH_UNRESOLVED`` warning at the line naming it. With only ``OUT``'s parent on
+``SDF_PATH`` (or ``GZ_SIM_RESOURCE_PATH``), Gazebo and libsdformat find everything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from urdf_sdf.core.compose.uri import shown
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.custom import qname
+from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
+from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.resources import Resource, mesh_format, resolve_resource, resources_of
+from urdf_sdf.core.write.bundle import Bundle
+from urdf_sdf.core.write.common import to_bytes
+
+PACKAGE_SEARCH_DEPTH = 6  # folders above the URDF searched for its package.xml
+
+
+@dataclass
+class ModelDirectory:
+    """What goes into the directory: its files' contents and the bundled meshes."""
+    name: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    bundle: Bundle = field(default_factory=Bundle)
+
+
+def model_directory(result, sdf_xml: bytes, version: str, out_dir: Path, context: Context,
+                    diagnostics: Diagnostics) -> ModelDirectory:
+    """The directory for ``sdf_xml`` (the conversion of ``result``, URIs as in the URDF)."""
+    name = out_dir.resolve().name
+    base = _urdf_folder(result)
+    directory = ModelDirectory(name, bundle=Bundle("meshes", base))
+    root = etree.fromstring(sdf_xml)
+    located = {r.uri: r for r in resources_of(result)}
+    for site, attribute in uri_sites(root):
+        uri = (site.get(attribute) if attribute else site.text or "").strip()
+        named = located.get(uri)
+        resource = Resource(uri, named.kind if named else "mesh",
+                            named.source if named else Source(result.document.file))
+        resolve_resource(resource, base, context)
+        if resource.problem is not None:
+            diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] "
+                                   f"does not resolve: {resource.problem}; its URI is kept "
+                                   "and the model directory does not hold it",
+                                   resource.source)
+            continue
+        if resource.kind == "mesh" and mesh_format(resource.path) is None:
+            diagnostics.warning_at(Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] "
+                                   f"({resource.path}) is not a mesh file by its content "
+                                   "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
+                                   resource.source)
+        new_uri = f"model://{name}/{directory.bundle.add(resource)}"
+        if attribute:
+            site.set(attribute, new_uri)
+        else:
+            site.text = new_uri
+    for reason in directory.bundle.skipped:
+        diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{reason} is not copied: it is missing "
+                               "or outside the model directory's meshes folder", None,
+                               result.document.file)
+    directory.files["model.sdf"] = to_bytes(root)
+    directory.files["model.config"] = model_config(name, version, _package_xml(base))
+    return directory
+
+
+def _urdf_folder(result) -> Path:
+    file = result.document.file
+    if file in (None, "", "-", "<stdin>", "<input>"):
+        return Path.cwd()
+    return Path(file).resolve().parent
+
+
+def uri_sites(root) -> list[tuple[object, str | None]]:
+    """Where the SDF names files: mesh ``<uri>`` text and ``urdf:texture/@filename``."""
+    sites: list[tuple[object, str | None]] = [(uri, None) for uri in root.iter("uri")
+                                              if uri.getparent() is not None and
+                                              uri.getparent().tag == "mesh"]
+    sites += [(texture, "filename") for texture in root.iter(qname("texture"))
+              if texture.get("filename")]
+    return sites
+
+
+def _package_xml(folder: Path):
+    """The parsed ``package.xml`` of the ROS package holding ``folder``, or None."""
+    for candidate in [folder, *folder.parents][:PACKAGE_SEARCH_DEPTH]:
+        path = candidate / "package.xml"
+        if path.is_file():
+            diagnostics = Diagnostics()
+            data = read_bytes(str(path), diagnostics)
+            root = parse_xml(data, str(path), diagnostics) if data is not None else None
+            return root if root is not None and root.tag == "package" else None
+    return None
+
+
+def model_config(name: str, version: str, package) -> bytes:
+    """``model.config``: name, version, the SDF file, authors and description."""
+    config = etree.Element("model")
+    etree.SubElement(config, "name").text = name
+    etree.SubElement(config, "version").text = _text(package, "version") or "1.0"
+    etree.SubElement(config, "sdf", version=version).text = "model.sdf"
+    people = package.findall("author") or package.findall("maintainer") \
+        if package is not None else []
+    for person in people:
+        author = etree.SubElement(config, "author")
+        etree.SubElement(author, "name").text = " ".join((person.text or "").split())
+        if person.get("email"):
+            etree.SubElement(author, "email").text = person.get("email")
+    description = _text(package, "description") or f"{name}, converted from URDF by urdf2sdf"
+    etree.SubElement(config, "description").text = description
+    return to_bytes(config)
+
+
+def _text(package, tag: str) -> str | None:
+    if package is None:
+        return None
+    text = " ".join((package.findtext(tag) or "").split())
+    return text or None
