@@ -40,6 +40,9 @@ class Resource:
     uri: str
     kind: str
     source: Source
+    # The model object and attribute holding the URI (a Geometry's uri, a Material's
+    # texture), for a writer that renames it.
+    holder: tuple[object, str] | None = None
     path: Path | None = None
     root: Path | None = None
     owner: str | None = None
@@ -148,10 +151,11 @@ def resources_of(result, kinds: tuple[str, ...] = ("mesh", "texture")) -> list[R
             geometry, material = shape.geometry, shape.material
             if "mesh" in kinds and geometry is not None and geometry.kind == "mesh" \
                     and geometry.uri:
-                found.append(Resource(geometry.uri, "mesh", located(geometry.source, shape)))
+                found.append(Resource(geometry.uri, "mesh", located(geometry.source, shape),
+                                      (geometry, "uri")))
             if "texture" in kinds and material is not None and material.texture:
                 found.append(Resource(material.texture, "texture",
-                                      located(material.source, shape)))
+                                      located(material.source, shape), (material, "texture")))
     return found
 
 

@@ -16,13 +16,12 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
+from urdf_sdf.core.diagnostics import Diagnostics, Source
+from urdf_sdf.core.resources import base_folder
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
-from urdf_sdf.core.resources import Resource, mesh_format, resolve_resource, resources_of
-from urdf_sdf.core.write.bundle import Bundle
+from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes
 
 PACKAGE_SEARCH_DEPTH = 6  # folders above the URDF searched for its package.xml
@@ -37,49 +36,18 @@ class ModelDirectory:
 
 
 def model_directory(result, sdf_xml: bytes, version: str, out_dir: Path, context: Context,
-                    diagnostics: Diagnostics) -> ModelDirectory:
-    """The directory for ``sdf_xml`` (the conversion of ``result``, URIs as in the URDF)."""
+                    diagnostics: Diagnostics, tokens: dict) -> ModelDirectory:
+    """The directory for ``sdf_xml``, the conversion of ``result`` after
+    ``core.write.bundle.tokenize_resources`` gave its URIs ``tokens``."""
     name = out_dir.resolve().name
-    base = _urdf_folder(result)
+    base = base_folder(Source(result.document.file), result)
     directory = ModelDirectory(name, bundle=Bundle("meshes", base))
     root = etree.fromstring(sdf_xml)
-    located = {r.uri: r for r in resources_of(result)}
-    for site, attribute in uri_sites(root):
-        uri = (site.get(attribute) if attribute else site.text or "").strip()
-        named = located.get(uri)
-        resource = Resource(uri, named.kind if named else "mesh",
-                            named.source if named else Source(result.document.file))
-        resolve_resource(resource, base, context)
-        if resource.problem is not None:
-            diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] "
-                                   f"does not resolve: {resource.problem}; its URI is kept "
-                                   "and the model directory does not hold it",
-                                   resource.source)
-            continue
-        if resource.kind == "mesh" and mesh_format(resource.path) is None:
-            diagnostics.warning_at(Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] "
-                                   f"({resource.path}) is not a mesh file by its content "
-                                   "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
-                                   resource.source)
-        new_uri = f"model://{name}/{directory.bundle.add(resource)}"
-        if attribute:
-            site.set(attribute, new_uri)
-        else:
-            site.text = new_uri
-    for reason in directory.bundle.skipped:
-        diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{reason} is not copied: it is missing "
-                               "or outside the model directory's meshes folder", None,
-                               result.document.file)
+    bundle_sites(uri_sites(root), tokens, result, context, directory.bundle,
+                 lambda place: f"model://{name}/{place}", diagnostics, "the model directory")
     directory.files["model.sdf"] = to_bytes(root)
     directory.files["model.config"] = model_config(name, version, _package_xml(base))
     return directory
-
-
-def _urdf_folder(result) -> Path:
-    file = result.document.file
-    if file in (None, "", "-", "<stdin>", "<input>"):
-        return Path.cwd()
-    return Path(file).resolve().parent
 
 
 def uri_sites(root) -> list[tuple[object, str | None]]:

@@ -1,7 +1,8 @@
 """The command-line side of whole-directory outputs: ``urdf2sdf --model-dir OUT`` (a
-Gazebo model directory, ``urdf2sdf.model_dir``). Reports like one conversion: diagnostics
-on stderr (or ``--json``: ``{"ok", "output", "diagnostics"}``, ``output`` being the
-directory written), exit 0 written, 1 invalid input or not written, 2 a usage error."""
+Gazebo model directory, ``urdf2sdf.model_dir``) and ``sdf2urdf --package-dir OUT`` (a ROS
+package, ``sdf2urdf.package_dir``). Each reports like one conversion: diagnostics on
+stderr (or ``--json``: ``{"ok", "output", "diagnostics"}``, ``output`` being the directory
+written), exit 0 written, 1 invalid input or not written, 2 a usage error."""
 from __future__ import annotations
 
 import sys
@@ -14,6 +15,10 @@ from urdf_sdf.core.cli.output import OutputError
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.core.write.bundle import tokenize_resources
+from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
+from urdf_sdf.sdf2urdf.convert import convert_sdf
+from urdf_sdf.sdf2urdf.package_dir import ros_package
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 from urdf_sdf.urdf2sdf.model_dir import model_directory
 
@@ -24,20 +29,44 @@ def convert_to_model_dir(prog: str, urdf: Path, out_dir: Path, options: Options,
     """Convert ``urdf`` into the Gazebo model directory ``out_dir``; the exit code."""
     sources = SourceLines()
     result = load_input(urdf, context, sources, mappings)
-    # URIs as the URDF wrote them: the model directory rewrites every one it can resolve.
+    tokens = tokenize_resources(result)
+    # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
     diagnostics = Diagnostics(conversion.diagnostics)
     directory = None
     if conversion.ok:
         directory = model_directory(result, conversion.xml, conversion.version, out_dir,
-                                    context, diagnostics)
+                                    context, diagnostics, tokens)
         diagnostics = result.policy.apply(diagnostics)
+    return _finish(prog, urdf, out_dir, directory, diagnostics, sources, quiet, as_json)
+
+
+def convert_to_package_dir(prog: str, sdf: Path, out_dir: Path, name: str, build_type: str,
+                           options: ToUrdf, context: Context, quiet: bool,
+                           as_json: bool) -> int:
+    """Convert ``sdf`` into the ROS package ``out_dir`` named ``name``; the exit code."""
+    sources = SourceLines()
+    result = load_input(sdf, context, sources, {})
+    tokens = tokenize_resources(result)
+    conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
+    diagnostics = Diagnostics(conversion.diagnostics)
+    package = None
+    if conversion.ok:
+        package = ros_package(result, conversion.xml, name, build_type, context, diagnostics,
+                              tokens)
+        diagnostics = result.policy.apply(diagnostics)
+    return _finish(prog, sdf, out_dir, package, diagnostics, sources, quiet, as_json)
+
+
+def _finish(prog: str, source: Path, out_dir: Path, directory, diagnostics: Diagnostics,
+            sources: SourceLines, quiet: bool, as_json: bool) -> int:
+    """Write ``directory`` (its files and bundle) unless there are errors; report."""
     ok = directory is not None and not diagnostics.has_errors
     code = 0 if ok else 1
     if ok:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
-                            [] if is_stdin(urdf) else [str(urdf)])
+                            [] if is_stdin(source) else [str(source)])
         except OutputError as exc:
             print(f"{prog}: {exc}", file=sys.stderr)
             return 2

@@ -27,7 +27,9 @@ from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
                                        XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.packaging import convert_to_package_dir
 from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.core.context import Context
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
@@ -90,6 +92,17 @@ def main_command(
                                                    "output directory."),
         model: Optional[str] = typer.Option(None, "--model",
                                             help="The model to convert from a world."),
+        package_dir: Optional[Path] = typer.Option(
+            None, "--package-dir", help="Write a ROS package here (package.xml, build files, "
+                                        "urdf/NAME.urdf, meshes copied, package://NAME URIs)."),
+        package_name: Optional[str] = typer.Option(
+            None, "--package-name", help="The package's name (default: --package-dir's "
+                                         "folder name)."),
+        build_type: str = typer.Option("ament_cmake", "--build-type",
+                                       help="ament_cmake, ament_python or catkin."),
+        package_path: Optional[List[Path]] = typer.Option(
+            None, "--package-path", help="A folder holding ROS packages, searched for "
+                                         "package:// meshes first (repeatable)."),
         all_models: bool = typer.Option(False, "--all-models",
                                         help="Every model of a world into one URDF, each "
                                              "hanging from world where the world places it "
@@ -120,10 +133,13 @@ def main_command(
         raise typer.BadParameter("--uri-scheme takes 'package'")
     if all_models and model is not None:
         raise typer.BadParameter("--model and --all-models exclude each other")
-    options = Options(model=model, all_models=all_models, separator=separator, drop_frames=drop_frames,
-                      approximate=approximate, uri_scheme=uri_scheme)
+    options = Options(model=model, all_models=all_models, separator=separator,
+                      drop_frames=drop_frames, approximate=approximate, uri_scheme=uri_scheme)
     mappings = parse_xacro_args(xacro_arg)
     extra = [str(p) for p in path or []]
+    if package_dir is not None:
+        raise typer.Exit(package_command(sdf, output, package_dir, package_name, build_type,
+                                         options, extra, package_path, strict, quiet, as_json))
     if not is_stdin(sdf) and sdf.is_dir():
         out_dir = check_batch_output(output, PROG)
         items, model_parents = discover(sdf, out_dir)
@@ -141,6 +157,34 @@ def main_command(
                                      sources)
     raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
                                        quiet, as_json))
+
+
+def package_command(sdf: Path, output: Optional[Path], package_dir: Path,
+                    package_name: Optional[str], build_type: str, options: Options,
+                    extra: list[str], package_path: Optional[List[Path]], strict: bool,
+                    quiet: bool, as_json: bool) -> int:
+    """``--package-dir``: one model (a file, or a model directory's chosen file)."""
+    name = package_name or package_dir.resolve().name
+    if not PACKAGE_NAME.match(name):
+        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
+                                 "digits, underscores; a letter first): give --package-name")
+    if build_type not in BUILD_TYPES:
+        raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
+    if output is not None:
+        raise typer.BadParameter("--package-dir writes the package; -o is not used with it")
+    source = sdf
+    if not is_stdin(sdf) and sdf.is_dir():
+        files = model_config_files(sdf / "model.config") if (sdf / "model.config").is_file() \
+            else []
+        if not files:
+            raise typer.BadParameter(f"{sdf} is not a model directory (no model.config naming "
+                                     "an SDFormat file)")
+        source = files[0]
+    parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
+    context = Context.from_environment(extra + parents, policy(strict),
+                                       [str(p) for p in package_path or []])
+    return convert_to_package_dir(PROG, source, package_dir, name, build_type, options,
+                                  context, quiet, as_json)
 
 
 def main() -> None:

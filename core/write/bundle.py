@@ -19,7 +19,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.resources import Resource
+from urdf_sdf.core.compose.uri import shown
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.resources import (Resource, base_folder, mesh_format, resolve_resource,
+                                     resources_of)
 
 # Statements of an OBJ material library (.mtl) that name image files.
 MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
@@ -97,6 +100,59 @@ class Bundle:
             target = root / dest
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
+
+
+TOKEN_SCHEME = "urdf-sdf-resource://"
+
+
+def tokenize_resources(result) -> dict[str, Resource]:
+    """Give every mesh and texture URI of ``result``'s model a unique token before it is
+    converted, so that each URI of the written document is known by where it was named
+    (two included models may both say ``meshes/base.stl``, each of its own folder)."""
+    tokens: dict[str, Resource] = {}
+    for index, resource in enumerate(resources_of(result)):
+        token = f"{TOKEN_SCHEME}{index}"
+        holder, attribute = resource.holder
+        setattr(holder, attribute, token)
+        tokens[token] = resource
+    return tokens
+
+
+def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bundle,
+                 new_uri, diagnostics, holder: str) -> None:
+    """Replace each token (:func:`tokenize_resources`) at a ``(element, attribute or None
+    for its text)`` site of the written document: the file the original URI names,
+    resolved from the folder of the file that named it, is added to ``bundle`` and the site
+    says ``new_uri(place)``; a URI that does not resolve is written back as it was, and it
+    and a file that is not a mesh by its content are named in a warning (``holder`` says
+    what will not hold it)."""
+    for site, attribute in sites:
+        value = (site.get(attribute) if attribute else site.text or "").strip()
+        resource = tokens.get(value)
+        if resource is None:
+            continue
+        resolve_resource(resource, base_folder(resource.source, result), context)
+        uri = resource.uri
+        if resource.problem is not None:
+            diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] does "
+                                   f"not resolve: {resource.problem}; its URI is kept and "
+                                   f"{holder} does not hold it", resource.source)
+            place = uri
+        else:
+            if resource.kind == "mesh" and mesh_format(resource.path) is None:
+                diagnostics.warning_at(Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] "
+                                       f"({resource.path}) is not a mesh file by its content "
+                                       "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
+                                       resource.source)
+            place = new_uri(bundle.add(resource))
+        if attribute:
+            site.set(attribute, place)
+        else:
+            site.text = place
+    for reason in bundle.skipped:
+        diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{reason} is not copied: it is missing "
+                               f"or outside the folder {holder} keeps meshes in", None,
+                               result.document.file)
 
 
 def _is_below(path: Path, folder: Path) -> bool:
