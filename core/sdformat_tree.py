@@ -79,38 +79,52 @@ def parse_version(text: str) -> Version:
 
 
 @lru_cache(maxsize=1)
-def described_trees() -> tuple[VersionTree, ...]:
-    """Every version the shipped table describes, oldest first (read once)."""
+def table() -> dict:
+    """The shipped table's versions, as JSON (read once)."""
     text = resources.files(__package__).joinpath(TABLE).read_text(encoding="utf-8")
-    trees = []
-    for version, described in json.loads(text)["versions"].items():
-        types = {type_id: ElementType(frozenset(entry["attributes"]),
-                                      MappingProxyType(entry["children"]),
-                                      bool(entry.get("free") or entry.get("undescribed")))
-                 for type_id, entry in described["types"].items()}
-        trees.append(VersionTree(parse_version(version), described["root"],
-                                 MappingProxyType(types)))
-    return tuple(sorted(trees, key=lambda tree: tree.described))
+    return json.loads(text)["versions"]
+
+
+@lru_cache(maxsize=None)
+def version_tree(name: str) -> VersionTree:
+    """The tree of the described version ``name`` ("1.9"), built when first needed."""
+    described = table()[name]
+    types = {type_id: ElementType(frozenset(entry["attributes"]),
+                                  MappingProxyType(entry["children"]),
+                                  bool(entry.get("free") or entry.get("undescribed")))
+             for type_id, entry in described["types"].items()}
+    return VersionTree(parse_version(name), described["root"], MappingProxyType(types))
+
+
+def described_versions() -> list[tuple[Version, str]]:
+    """``(version, name)`` of every version the table describes, oldest first."""
+    return sorted((parse_version(name), name) for name in table())
+
+
+def described_trees() -> tuple[VersionTree, ...]:
+    """Every version the table describes, oldest first."""
+    return tuple(version_tree(name) for _, name in described_versions())
 
 
 def tree_for(version: Version) -> VersionTree:
     """The tree to check an SDF of ``version`` against: that version's, else the newest
     described one before it."""
-    trees = described_trees()
-    older = [tree for tree in trees if tree.described <= version]
-    return older[-1] if older else trees[0]
+    versions = described_versions()
+    older = [name for described, name in versions if described <= version]
+    return version_tree(older[-1] if older else versions[0][1])
 
 
 def first_version_defining(path: tuple[str, ...], after: Version,
                            attributes: tuple[str, ...] = ()) -> Version | None:
     """The first described version after ``after`` that defines the element at ``path``
     (below the root), with ``attributes``."""
-    for tree in described_trees():
-        if tree.described <= after:
+    for described, name in described_versions():
+        if described <= after:
             continue
+        tree = version_tree(name)
         type_id = tree.type_at(path)
         if type_id is not None and set(attributes) <= tree.element_type(type_id).attributes:
-            return tree.described
+            return described
     return None
 
 

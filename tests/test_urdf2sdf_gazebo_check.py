@@ -188,3 +188,23 @@ def test_plugin_content_is_never_checked(diagnostics_checked):
     diagnostics_checked.take_warning(UNDEFINED)
     plugin = etree.fromstring(conversion.xml).find(".//sensor/plugin")
     assert plugin.findtext("anything/goes") == "here"
+
+
+def test_namespaced_block_child_is_kept_as_custom_content(tmp_path, diagnostics_checked):
+    """A block's child in a namespace of its own (PR2's Gazebo 0.x controllers) is custom
+    content, not SDFormat's: kept with its block (a plain WARNING naming the namespace),
+    and given back by the round trip, namespace and all."""
+    name = "gazebo_namespaced_element_kept"
+    path = FIXTURES / f"{name}.urdf"
+    first, urdf, again = round_trip(name, tmp_path)
+    diagnostics_checked.watch(first)
+    warning = diagnostics_checked.take_warning(Code.WARNING)
+    assert warning.line == 9 and warning.file == str(path)
+    assert warning.message == (
+        "<controller:gazebo_ros_p3d name='p3d_base_controller'> in the <gazebo> block for the "
+        "model is not SDFormat content (namespace "
+        "[http://playerstage.sourceforge.net/gazebo/xmlschema/#controller]); kept as "
+        "<urdf:gazebo> content in the model")
+    namespace = "http://playerstage.sourceforge.net/gazebo/xmlschema/#controller"
+    assert urdf.find(f"gazebo/{{{namespace}}}gazebo_ros_p3d/bodyName").text == "base_link"
+    assert_xml_equivalent(again.xml, first.xml)

@@ -3,9 +3,9 @@
 A URDF ``<gazebo reference="NAME">`` block extends the link or joint NAME; a block
 without ``reference`` extends the robot (the SDF ``<model>``). The tags that
 libsdformat's URDF parser knows (the gazebo_ros conventions) are mapped as it maps
-them; anything else is SDF already and is copied verbatim into the element the
-block references, where blocks are merged in file order (a later value replaces an
-earlier one, with a warning).
+them; anything else is SDF already and is copied into the element the block
+references (once checked, see below), where blocks are merged in file order (a later
+value replaces an earlier one, with a warning).
 
 =====================  ==========  ===================================================
 URDF tag               reference   SDF element
@@ -40,21 +40,34 @@ disableFixedJoint-                 steer fixed-joint lumping
 Lumping
 static                 (none)      static
 selfCollide            (none)      self_collide (SDFormat 1.5+; libsdformat drops it)
-plugin                 any         the model (SDF has no link or joint plugins)
-other SDF elements     any         copied verbatim into the referenced element (when
-                                   SDFormat defines them there in the version written)
+plugin                 any         the model (SDF has no link or joint plugins); its
+                                   content is free, its attributes are checked
+other SDF elements     any         copied into the referenced element, checked at
+                                   every depth against SDFormat's element tree of
+                                   the version written (see below)
 =====================  ==========  ===================================================
+
+Every element a block copies into the SDF (the block's SDF children, the children of
+a ``<visual>``/``<collision>`` block, a ``<material>`` with elements, a plugin's
+attributes) is checked against SDFormat's element tree of the version written
+(``core.sdformat_tree``, derived from SDFormat's description files; a version newer
+than those described is checked against the newest, 1.9): an element or attribute
+SDFormat does not define where it lands, at any depth, would make an SDF that
+libsdformat warns about and Drake refuses (a Gazebo-classic ``stopKd``, a typo,
+``<sensor><imu><foo>``, ``<collision><surface><bogus>``, an element of a later version).
+It is kept as ``<urdf:gazebo>`` custom content in the element the block references:
+the block's child whole, or what is nested deeper inside shallow copies of its
+ancestors (``urdf2sdf.gazebo_check``), with a ``GAZEBO_ELEMENT_UNDEFINED`` warning
+naming its path and the version. ``sdf2urdf`` gives it back as a ``<gazebo>`` block of
+the same reference, which converts to the same SDF. Legacy Gazebo-classic forms are
+translated first (``urdf2sdf.gazebo_legacy``).
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
 naming nothing written) is kept as ``<urdf:gazebo>`` custom content (see
 ``core.custom``) in the element it references, or on the model with the block's
 ``reference`` when that element does not exist (its plugins still go to the model),
-and a warning names it with file:line. So is an element SDFormat does not define in the
-element the block references (a Gazebo-classic tag such as ``stopKd``, a typo), or only
-defines in a later version than the one written: the SDF written is always one that
-libsdformat and Drake read. Legacy Gazebo-classic forms are translated
-(``urdf2sdf.gazebo_legacy``).
+and a warning names it with file:line.
 """
 from __future__ import annotations
 
@@ -65,8 +78,8 @@ from lxml import etree
 
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.sdformat_tree import VersionTree, tree_for
-from urdf_sdf.urdf2sdf.gazebo_check import checked_copy
+from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
+from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, xml_path
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
 
@@ -197,8 +210,12 @@ def apply_child(ctx: Context, target: Target, child) -> None:
         apply_model_tag(ctx, target, child)
     elif tag in VOCABULARY:
         keep(ctx, target, child, misplaced_reason(tag, target))
+    elif is_namespaced(tag):
+        keep(ctx, target, child, f"{xml_path([child])} in the <gazebo> block for "
+                                 f"{target.label} is not SDFormat content (namespace "
+                                 f"[{etree.QName(child).namespace}])")
     else:
-        copy_verbatim(ctx, target, child)
+        copy_sdf_content(ctx, target, child)
 
 
 def apply_plugin(ctx: Context, target: Target, plugin) -> None:
@@ -236,7 +253,7 @@ def misplaced_reason(tag: str, target: Target) -> str:
     return f"<{tag}> applies to {' or '.join(scopes)}, not to {target.label}"
 
 
-def copy_verbatim(ctx: Context, target: Target, child) -> None:
+def copy_sdf_content(ctx: Context, target: Target, child) -> None:
     """SDF content: merged into the target, once checked against SDFormat's element tree
     of the version written (``urdf2sdf.gazebo_check``): what SDFormat does not define
     there is kept as ``<urdf:gazebo>`` content instead, with a warning; a verbatim copy

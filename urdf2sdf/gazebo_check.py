@@ -40,9 +40,16 @@ def spec_name(ctx) -> str:
 
 
 def xml_path(elements) -> str:
-    """``<sensor name='imu'><imu><foo>``: the tags from a block's child down to one."""
-    return "".join(f"<{el.tag} name='{el.get('name')}'>" if el.get("name") is not None
-                   else f"<{el.tag}>" for el in elements)
+    """``<sensor name='imu'><imu><foo>``: the tags from a block's child down to one (a
+    namespaced tag with its prefix, ``<controller:gazebo_ros_p3d>``)."""
+    return "".join(f"<{tag_text(el)} name='{el.get('name')}'>" if el.get("name") is not None
+                   else f"<{tag_text(el)}>" for el in elements)
+
+
+def tag_text(el) -> str:
+    if el.prefix:
+        return f"{el.prefix}:{etree.QName(el).localname}"
+    return el.tag
 
 
 def chain(el, root) -> list:
