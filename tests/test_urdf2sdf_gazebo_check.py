@@ -25,7 +25,7 @@ from lxml import etree
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.loader import load
+from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf.convert import Options as ToSdf, convert_urdf
 from tests.reference import reference_stderr
@@ -208,3 +208,23 @@ def test_namespaced_block_child_is_kept_as_custom_content(tmp_path, diagnostics_
     namespace = "http://playerstage.sourceforge.net/gazebo/xmlschema/#controller"
     assert urdf.find(f"gazebo/{{{namespace}}}gazebo_ros_p3d/bodyName").text == "base_link"
     assert_xml_equivalent(again.xml, first.xml)
+
+
+def test_an_element_left_empty_by_the_cut_does_not_replace_what_it_extends(
+        diagnostics_checked):
+    """A later block's <sensor name='s'> holding only an undefined element (and a comment)
+    is not written: merged, the empty sensor would replace the one the first block made."""
+    urdf = (b"<robot name='r'>\n<link name='base'/>\n"
+            b"<gazebo reference='base'><sensor name='s' type='imu'>"
+            b"<always_on>1</always_on></sensor></gazebo>\n"
+            b"<gazebo reference='base'><sensor name='s' type='imu'><!-- note -->\n"
+            b"<bogus/></sensor></gazebo>\n</robot>")
+    conversion = convert_urdf(diagnostics_checked.watch(load_string(urdf, "r.urdf")), ToSdf())
+    diagnostics_checked.watch(conversion)
+    warning = diagnostics_checked.take_warning(UNDEFINED)
+    assert (warning.line, warning.message.split(" in the")[0]) == (5, "<sensor name='s'><bogus>")
+    link = etree.fromstring(conversion.xml).find("model/link")
+    [sensor] = link.findall("sensor")
+    assert sensor.findtext("always_on") == "1"
+    kept = link.find(f"{qname('gazebo')}/{qname('sensor')}")
+    assert kept.get("name") == "s" and kept.find(qname("bogus")) is not None

@@ -27,7 +27,7 @@ from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.read.version import version_text
 from urdf_sdf.core.sdformat_tree import first_version_defining, undefined_content
 from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
-from urdf_sdf.urdf2sdf.gazebo_xml import clean_copy
+from urdf_sdf.urdf2sdf.gazebo_xml import clean_copy, element_children
 
 
 def spec_name(ctx) -> str:
@@ -130,7 +130,8 @@ def cut(el, root):
 
 
 def is_empty(el) -> bool:
-    return len(el) == 0 and not (el.text or "").strip()
+    """No child element and no text (a comment left alone does not count)."""
+    return not element_children(el) and not (el.text or "").strip()
 
 
 class Skeleton:
@@ -139,7 +140,9 @@ class Skeleton:
 
     def __init__(self, outer):
         self.root = None
-        self.copies: dict[int, object] = {}
+        # Copy element -> its shallow copy; keyed by the element itself, which keeps lxml's
+        # proxy alive (an id() could be reused once a proxy is freed).
+        self.copies: dict = {}
         self.outer = list(outer)
 
     def add(self, elements) -> None:
@@ -149,7 +152,7 @@ class Skeleton:
 
     def shallow(self, ancestors):
         """The copy of the last of ``ancestors``, made (with its own ancestors) once."""
-        key = id(ancestors[-1])
+        key = ancestors[-1]
         if key not in self.copies:
             made = shallow_copy(ancestors[-1])
             if len(ancestors) > 1:
