@@ -79,7 +79,7 @@ from lxml import etree
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
-from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, xml_path
+from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
 
@@ -268,20 +268,11 @@ def checked(ctx: Context, target: Target, child, parent_path: tuple[str, ...], o
     copy to write, or None; what is not defined goes to ``target.kept``."""
     copy, kept, why = checked_copy(ctx, child, parent_path, target.label, outer)
     if why is not None:
-        keep(ctx, target, wrap(outer, child) if outer else child, why,
+        keep(ctx, target, wrapped_in(outer, clean_copy(child)) if outer else child, why,
              Code.GAZEBO_ELEMENT_UNDEFINED, child)
     elif kept is not None:
         target.kept.append(kept)
     return copy
-
-
-def wrap(outer, child):
-    """``child`` inside shallow copies of the block elements ``outer`` around it."""
-    for el in reversed(outer):
-        wrapper = etree.Element(el.tag, dict(el.attrib))
-        wrapper.append(clean_copy(child))
-        child = wrapper
-    return child
 
 
 # ---- links ------------------------------------------------------------------------------

@@ -158,16 +158,18 @@ class Skeleton:
             if len(ancestors) > 1:
                 self.shallow(ancestors[:-1]).append(made)
             else:
-                self.root = self.wrapped(made)
+                self.root = wrapped_in(self.outer, made)
             self.copies[key] = made
         return self.copies[key]
 
-    def wrapped(self, el):
-        for outer in reversed(self.outer):
-            wrapper = shallow_copy(outer)
-            wrapper.append(el)
-            el = wrapper
-        return el
+
+def wrapped_in(outer, el):
+    """``el`` inside shallow copies of the block elements ``outer`` (outermost first)."""
+    for wrapper_of in reversed(outer):
+        wrapper = shallow_copy(wrapper_of)
+        wrapper.append(el)
+        el = wrapper
+    return el
 
 
 def shallow_copy(el):
