@@ -8,7 +8,9 @@
     cli/      the command lines (urdf2sdf, sdf2urdf, urdf-sdf) on top of everything
 
 Beside them: ``model``, ``pose``, ``diagnostics``, ``context``, ``custom`` (the data every
-layer shares), ``loader`` (read + compose + graph in one call) and the analyses on a
-loaded model (``kinematics``, ``parity``, ``diff``, ``report``). The public API is the
+layer shares), ``sdformat_tree`` (SDFormat's element tree per version, a table that
+``sdformat_tree_derive`` derives from SDFormat's description files), ``loader`` (read +
+compose + graph in one call) and the analyses on a loaded model (``kinematics``,
+``parity``, ``diff``, ``report``). The public API is the
 top-level package ``urdf_sdf``.
 """

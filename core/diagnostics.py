@@ -67,6 +67,9 @@ class Code(str, enum.Enum):
     URDF_KINEMATIC_LOOP = "URDF_KINEMATIC_LOOP"
     URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
     URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
+    # warning: <gazebo> content SDFormat does not define where it lands, in the version
+    # written (urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
+    GAZEBO_ELEMENT_UNDEFINED = "GAZEBO_ELEMENT_UNDEFINED"
     # Meshes (core.resources): `check --meshes`, model directories and packages.
     MESH_UNRESOLVED = "MESH_UNRESOLVED"
     MESH_UNREADABLE = "MESH_UNREADABLE"

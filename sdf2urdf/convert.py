@@ -149,6 +149,8 @@ class UrdfWriter:
         for joint in joints:
             self.write_joint(robot, joint)
             self.keep_joint_extras(robot, joint)
+            robot.extend(gazebo_blocks(getattr(joint.element, "xml", None),
+                                       self.name(joint.name)))
         if not self.options.drop_frames:
             self.write_frames(robot)
         else:
@@ -156,8 +158,8 @@ class UrdfWriter:
         for transmission in custom_children(self.model_el, "transmission"):
             robot.append(plain_copy(transmission))
         restore_carried(self.model_el, robot)
-        robot.extend(gazebo_blocks(self.model_el, None))
         self.keep_model_extras(robot)
+        robot.extend(gazebo_blocks(self.model_el, None))
         declare_undeclared_prefixes(robot, self.file, self.diagnostics)
         etree.cleanup_namespaces(robot)
         return robot
@@ -276,8 +278,8 @@ class UrdfWriter:
         for shape in link.collisions:
             self.write_shape(link_el, "collision", shape, link_name, X_UL)
         restore_carried(link.xml, link_el)
-        robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
         self.keep_sdf_extras(robot, link, link_name)
+        robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
         """A pose given in a link's element (relative to the link unless relative_to)."""
@@ -401,7 +403,6 @@ class UrdfWriter:
             for custom in custom_children(xml, tag):
                 joint_el.append(plain_copy(custom))
         restore_carried(xml, joint_el)
-        robot.extend(gazebo_blocks(xml, self.name(joint.name)))
 
     def joint_origin(self, joint_el, joint: KinematicJoint) -> None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""

@@ -7,7 +7,9 @@ given back to the URDF it came from.
   ``<sensor>`` extension, ``drake:`` elements) come back unchanged in the same element:
   :func:`restore_carried`.
 * ``<urdf:gazebo>`` content, which urdf2sdf could not map to SDF, becomes a ``<gazebo>``
-  block referencing the same link or joint again: :func:`gazebo_blocks`.
+  block referencing the same link or joint again: :func:`gazebo_blocks`. The converter
+  writes it after the blocks of SDF content it keeps, so that urdf2sdf, reading them in
+  order, writes the same SDF again (kept content extends what those blocks make).
 """
 from __future__ import annotations
 

@@ -9,7 +9,8 @@
    ``$URDF_SDF_SHARED``; or ``$SDF_REFERENCE_SOURCE``) into ``build/``.
 
 ``run_reference(binary, path)`` returns the binary's JSON for one file (see
-``../shared/conformance/README.md`` for its shape). ``pose_gap`` and
+``../shared/conformance/README.md`` for its shape), ``reference_stderr(binary, path)``
+libsdformat's warnings. ``pose_gap`` and
 ``compare_reports`` compare such a report with ours.
 """
 from __future__ import annotations
@@ -108,6 +109,15 @@ def run_reference(binary: Path | str, path: Path | str, env: dict | None = None)
     except ValueError:
         raise AssertionError(f"{binary} {path}: exit {proc.returncode}, no JSON on stdout; "
                              f"stderr: {proc.stderr.strip()[-2000:]}") from None
+
+
+def reference_stderr(binary: Path | str, path: Path | str) -> str:
+    """What libsdformat prints on stderr loading ``path``: its warnings (an attribute or
+    element "not defined in SDF"...), which the JSON does not carry."""
+    path = Path(path).resolve()
+    proc = subprocess.run([str(binary), str(path)], capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, cwd=path.parent)
+    return proc.stderr
 
 
 def _unit(q):

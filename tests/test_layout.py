@@ -91,6 +91,21 @@ def test_pyproject_installs_every_package_under_one_name():
         assert target.split(":")[0] in MODULES, target
 
 
+def test_pyproject_ships_every_data_file_of_the_packages():
+    """A file other than Python source in a package folder is read at run time (the
+    SDFormat element tree): a non-editable install must carry it, so it is package data."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = {(package, name) for package, names in config.get("package-data", {}).items()
+              for name in names}
+    data = {(PACKAGES[folder] + "".join(f".{part}" for part in path.parent.relative_to(
+                ROOT / folder).parts), path.name)
+            for folder in PACKAGES for path in (ROOT / folder).rglob("*")
+            if path.is_file() and path.suffix not in (".py", ".pyc")
+            and "__pycache__" not in path.parts}
+    assert data == listed
+    assert ("urdf_sdf.core", "sdformat_tree.json") in listed
+
+
 def test_no_module_over_600_lines():
     long = [f"{path.relative_to(ROOT)} ({lines} lines)" for path in MODULES.values()
             if (lines := path.read_text(encoding="utf-8").count("\n")) > MAX_LINES]

@@ -222,7 +222,8 @@ def test_gazebo_tag_sdformat_does_not_define_is_kept_as_custom_content():
     joint = etree.fromstring(conversion.xml).find("model/joint[@name='shoulder']")
     assert joint.find("stopKd") is None
     assert joint.find(f"{qname('gazebo')}/{qname('stopKd')}") is not None
-    assert any("<stopKd>" in m and "kept as <urdf:gazebo>" in m for m in warnings(conversion))
+    assert any("<stopKd>" in m and "kept as <urdf:gazebo>" in m
+               for m in warnings(conversion, Code.GAZEBO_ELEMENT_UNDEFINED))
 
 
 def test_xacro_markup_in_a_urdf_is_an_error_naming_it():

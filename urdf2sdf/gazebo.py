@@ -3,9 +3,9 @@
 A URDF ``<gazebo reference="NAME">`` block extends the link or joint NAME; a block
 without ``reference`` extends the robot (the SDF ``<model>``). The tags that
 libsdformat's URDF parser knows (the gazebo_ros conventions) are mapped as it maps
-them; anything else is SDF already and is copied verbatim into the element the
-block references, where blocks are merged in file order (a later value replaces an
-earlier one, with a warning).
+them; anything else is SDF already and is copied into the element the block
+references (once checked, see below), where blocks are merged in file order (a later
+value replaces an earlier one, with a warning).
 
 =====================  ==========  ===================================================
 URDF tag               reference   SDF element
@@ -40,32 +40,46 @@ disableFixedJoint-                 steer fixed-joint lumping
 Lumping
 static                 (none)      static
 selfCollide            (none)      self_collide (SDFormat 1.5+; libsdformat drops it)
-plugin                 any         the model (SDF has no link or joint plugins)
-other SDF elements     any         copied verbatim into the referenced element (when
-                                   SDFormat defines them there in the version written)
+plugin                 any         the model (SDF has no link or joint plugins); its
+                                   content is free, its attributes are checked
+other SDF elements     any         copied into the referenced element, checked at
+                                   every depth against SDFormat's element tree of
+                                   the version written (see below)
 =====================  ==========  ===================================================
+
+Every element a block copies into the SDF (the block's SDF children, the children of
+a ``<visual>``/``<collision>`` block, a ``<material>`` with elements, a plugin's
+attributes) is checked against SDFormat's element tree of the version written
+(``core.sdformat_tree``, derived from SDFormat's description files; a version newer
+than those described is checked against the newest, 1.9): an element or attribute
+SDFormat does not define where it lands, at any depth, would make an SDF that
+libsdformat warns about and Drake refuses (a Gazebo-classic ``stopKd``, a typo,
+``<sensor><imu><foo>``, ``<collision><surface><bogus>``, an element of a later version).
+It is kept as ``<urdf:gazebo>`` custom content in the element the block references:
+the block's child whole, or what is nested deeper inside shallow copies of its
+ancestors (``urdf2sdf.gazebo_check``), with a ``GAZEBO_ELEMENT_UNDEFINED`` warning
+naming its path and the version. ``sdf2urdf`` gives it back as a ``<gazebo>`` block of
+the same reference, which converts to the same SDF. Legacy Gazebo-classic forms are
+translated first (``urdf2sdf.gazebo_legacy``).
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
 naming nothing written) is kept as ``<urdf:gazebo>`` custom content (see
 ``core.custom``) in the element it references, or on the model with the block's
 ``reference`` when that element does not exist (its plugins still go to the model),
-and a warning names it with file:line. So is an element SDFormat does not define in the
-element the block references (a Gazebo-classic tag such as ``stopKd``, a typo), or only
-defines in a later version than the one written: the SDF written is always one that
-libsdformat and Drake read. Legacy Gazebo-classic forms are translated
-(``urdf2sdf.gazebo_legacy``).
+and a warning names it with file:line.
 """
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 
 from lxml import etree
 
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.read.version import version_text
-from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
+from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
+from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
 
@@ -104,23 +118,6 @@ JOINT_TAGS = {*JOINT_VALUES, *SPRING_VALUES, *LUMPING_TAGS, "provideFeedback",
 # Every tag of the URDF extension vocabulary (canonicalBody: libsdformat ignores it).
 VOCABULARY = {*LINK_TAGS, *JOINT_TAGS, *MODEL_VALUES, "canonicalBody"}
 
-# The SDF children of a model, link and joint, with the first version defining them.
-SDF_CHILDREN = {
-    "model": {**dict.fromkeys(("static", "allow_auto_disable", "pose", "link", "joint",
-                               "plugin", "gripper"), (1, 4)),
-              **dict.fromkeys(("frame", "include", "model", "self_collide"), (1, 5)),
-              "enable_wind": (1, 6)},
-    "link": {**dict.fromkeys(("gravity", "self_collide", "kinematic", "pose",
-                              "must_be_base_link", "velocity_decay", "inertial", "collision",
-                              "visual", "sensor", "projector", "audio_sink", "audio_source"),
-                             (1, 4)),
-             "battery": (1, 5),
-             **dict.fromkeys(("enable_wind", "light", "particle_emitter"), (1, 6))},
-    "joint": {**dict.fromkeys(("parent", "child", "pose", "axis", "axis2", "physics", "sensor",
-                               "gearbox_ratio", "gearbox_reference_body", "thread_pitch"),
-                              (1, 4)),
-              "screw_thread_pitch": (1, 10)},
-}
 # Link children whose <pose> is relative to the link frame by default.
 POSED_LINK_CHILDREN = {"sensor", "light", "projector", "visual", "collision",
                        "particle_emitter", "audio_source"}
@@ -138,9 +135,11 @@ class Context:
     shape_origins: dict
     # With --lump-fixed: lumped link -> surviving link (ElementAliases.aliases).
     lumped_links: dict
+    # SDFormat's element tree of the version written (core.sdformat_tree).
+    tree: VersionTree
 
-    def warn(self, message: str, el) -> None:
-        self.diagnostics.warning_at(Code.WARNING, message, source_of(el, self.file))
+    def warn(self, message: str, el, code: Code = Code.WARNING) -> None:
+        self.diagnostics.warning_at(code, message, source_of(el, self.file))
 
 
 @dataclass
@@ -151,6 +150,11 @@ class Target:
     kept: list
     # The lumped link the block names when the link was merged into ``el`` (--lump-fixed).
     lumped: str | None = None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Where the element sits below ``<sdf>``."""
+        return ("model",) if self.kind == "model" else ("model", self.kind)
 
     @property
     def label(self) -> str:
@@ -167,8 +171,9 @@ def apply_gazebo_extensions(model_el, blocks, elements: dict, diagnostics: Diagn
     ``model_el`` is its ``<model>``, ``elements`` the written link/joint/frame elements by
     name; warnings go to ``diagnostics`` with ``file`` and the blocks' lines."""
     major, minor = version.split(".")
-    ctx = Context(model_el, diagnostics, (int(major), int(minor)), file,
-                  getattr(elements, "shape_origins", {}), getattr(elements, "aliases", {}))
+    written = (int(major), int(minor))
+    ctx = Context(model_el, diagnostics, written, file, getattr(elements, "shape_origins", {}),
+                  getattr(elements, "aliases", {}), tree_for(written))
     for block in blocks:
         apply_block(ctx, block, elements)
 
@@ -205,15 +210,22 @@ def apply_child(ctx: Context, target: Target, child) -> None:
         apply_model_tag(ctx, target, child)
     elif tag in VOCABULARY:
         keep(ctx, target, child, misplaced_reason(tag, target))
+    elif is_namespaced(tag):
+        keep(ctx, target, child, f"{xml_path([child])} in the <gazebo> block for "
+                                 f"{target.label} is not SDFormat content (namespace "
+                                 f"[{etree.QName(child).namespace}])")
     else:
-        copy_verbatim(ctx, target, child)
+        copy_sdf_content(ctx, target, child)
 
 
 def apply_plugin(ctx: Context, target: Target, plugin) -> None:
     """Plugins always go to the model: SDFormat has no link or joint plugins, and a
     plugin names the links it acts on itself."""
     warn_lumped_names(ctx, plugin)
-    ctx.model_el.append(clean_copy(plugin))
+    copy = checked(ctx, target, plugin, ("model",))
+    if copy is None:
+        return
+    ctx.model_el.append(copy)
     if target.kind != "model":
         ctx.warn(f"<plugin name='{plugin.get('name')}'> of the <gazebo> block for "
                  f"{target.label}: SDFormat has no {target.kind} plugins; moved to the model",
@@ -241,24 +253,26 @@ def misplaced_reason(tag: str, target: Target) -> str:
     return f"<{tag}> applies to {' or '.join(scopes)}, not to {target.label}"
 
 
-def copy_verbatim(ctx: Context, target: Target, child) -> None:
-    """SDF content: merged into the target. An element SDFormat does not define there (in
-    the version written) is kept as ``<urdf:gazebo>`` content instead, with a warning: a
-    verbatim copy would make an SDF that libsdformat warns about and Drake refuses."""
-    since = SDF_CHILDREN[target.kind].get(child.tag)
-    if since is None:
-        keep(ctx, target, child, f"<{child.tag}> in the <gazebo> block for {target.label} is "
-             f"not an SDFormat element of <{target.kind}>")
-        return
-    if ctx.version < since:
-        keep(ctx, target, child, f"<{child.tag}> in the <gazebo> block for {target.label} needs "
-             f"SDFormat {since[0]}.{since[1]} (writing {version_text(ctx.version)})")
-        return
-    copy = clean_copy(child)
-    for what in modernise(copy, ctx.version):
-        ctx.warn(f"<{child.tag}> in the <gazebo> block for {target.label}: {what} "
-                 f"(SDFormat {version_text(ctx.version)})", child)
-    merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
+def copy_sdf_content(ctx: Context, target: Target, child) -> None:
+    """SDF content: merged into the target, once checked against SDFormat's element tree
+    of the version written (``urdf2sdf.gazebo_check``): what SDFormat does not define
+    there is kept as ``<urdf:gazebo>`` content instead, with a warning; a verbatim copy
+    would make an SDF that libsdformat warns about and Drake refuses."""
+    copy = checked(ctx, target, child, target.path)
+    if copy is not None:
+        merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
+
+
+def checked(ctx: Context, target: Target, child, parent_path: tuple[str, ...], outer=()):
+    """``child`` checked for the SDF element at ``parent_path`` (``gazebo_check``): the
+    copy to write, or None; what is not defined goes to ``target.kept``."""
+    copy, kept, why = checked_copy(ctx, child, parent_path, target.label, outer)
+    if why is not None:
+        keep(ctx, target, wrapped_in(outer, clean_copy(child)) if outer else child, why,
+             Code.GAZEBO_ELEMENT_UNDEFINED, child)
+    elif kept is not None:
+        target.kept.append(kept)
+    return copy
 
 
 # ---- links ------------------------------------------------------------------------------
@@ -288,7 +302,10 @@ def apply_material(ctx: Context, target: Target, child) -> None:
     """``<material>Gazebo/Blue</material>``: a script of Gazebo's stock material file.
     With element children it is an SDF ``<material>``, merged as it is."""
     if element_children(child):
-        apply_to_shapes(ctx, target, child, "visual", None, lambda _: clean_copy(child))
+        copy = checked(ctx, target, child, (*target.path, "visual")) \
+            if own_shapes(ctx, target, "visual") else clean_copy(child)
+        if copy is not None:
+            apply_to_shapes(ctx, target, child, "visual", None, lambda _: deepcopy(copy))
         return
 
     def script(name: str):
@@ -331,9 +348,12 @@ def apply_shape_blob(ctx: Context, target: Target, child) -> None:
     if name is not None and not named:
         ctx.warn(f"<{kind} name='{name}'> in the <gazebo> block for {target.label} names no "
                  f"{kind} of the link; its content extends all {len(shapes)}", child)
+    copies = [(grandchild, checked(ctx, target, grandchild, (*target.path, kind), (child,)))
+              for grandchild in element_children(child)]
     for shape in named or shapes:
-        for grandchild in element_children(child):
-            merge(ctx, shape, clean_copy(grandchild), grandchild)
+        for grandchild, copy in copies:
+            if copy is not None:
+                merge(ctx, shape, deepcopy(copy), grandchild)
 
 
 def own_shapes(ctx: Context, target: Target, kind: str) -> list:
@@ -367,7 +387,10 @@ def add_shape(ctx: Context, target: Target, child) -> None:
     kind = child.tag
     taken = {s.get("name") for s in target.el.findall(kind)}
     name = child.get("name")
-    shape = placed_in_lumped_frame(target, clean_copy(child))
+    shape = checked(ctx, target, child, target.path)
+    if shape is None:
+        return
+    shape = placed_in_lumped_frame(target, shape)
     if not name or name in taken:
         base = f"{target.el.get('name')}_{kind}"
         new, i = base, 1
@@ -457,11 +480,17 @@ def keep_unresolved(ctx: Context, block, reference: str, found) -> None:
     """A block whose reference names no written link or joint: its plugins go to the
     model (a plugin names what it acts on); the rest is kept as ``<urdf:gazebo>``."""
     children = element_children(block)
-    plugins = [c for c in children if c.tag == "plugin"]
-    rest = [c for c in children if c.tag != "plugin"]
-    for plugin in plugins:
+    plugins, rest = [], [c for c in children if c.tag != "plugin"]
+    for plugin in (c for c in children if c.tag == "plugin"):
         warn_lumped_names(ctx, plugin)
-        ctx.model_el.append(clean_copy(plugin))
+        copy, _, why = checked_copy(ctx, plugin, ("model",), f"[{reference}]")
+        if why is None:
+            ctx.model_el.append(copy)
+            plugins.append(plugin)
+        else:
+            ctx.warn(f"{why}; kept as <urdf:gazebo> content", plugin,
+                     Code.GAZEBO_ELEMENT_UNDEFINED)
+            rest.append(plugin)
     if rest:
         ctx.model_el.append(custom_block(rest, reference))
     names = ", ".join(f"[{p.get('name')}]" for p in plugins)
@@ -507,8 +536,12 @@ def read_value(ctx: Context, target: Target, child, kind: str) -> str | None:
     return value
 
 
-def keep(ctx: Context, target: Target, child, why: str) -> None:
-    ctx.warn(f"{why}; kept as <urdf:gazebo> content in {target.label}", child)
+def keep(ctx: Context, target: Target, child, why: str, code: Code = Code.WARNING,
+         source=None) -> None:
+    """``child`` kept whole as ``<urdf:gazebo>`` content, with a warning at ``source``
+    (``child`` by default)."""
+    ctx.warn(f"{why}; kept as <urdf:gazebo> content in {target.label}",
+             child if source is None else source, code)
     target.kept.append(child)
 
 

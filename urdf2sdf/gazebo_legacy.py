@@ -22,10 +22,15 @@ def modernise(el, version: tuple[int, int]) -> list[str]:
     done = []
     if version >= (1, 5):
         for imu in el.iter("imu"):
-            if translate_imu_noise(imu):
+            if not in_plugin(imu) and translate_imu_noise(imu):
                 done.append("<imu><noise> (Gazebo classic) as angular_velocity and "
                             "linear_acceleration x/y/z noise")
     return done
+
+
+def in_plugin(el) -> bool:
+    """A plugin's content is its own (``copy_data``): never rewritten."""
+    return el.tag == "plugin" or any(a.tag == "plugin" for a in el.iterancestors())
 
 
 def translate_imu_noise(imu) -> bool:
