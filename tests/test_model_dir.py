@@ -99,6 +99,9 @@ def test_model_directory_holds_the_model_its_config_and_every_mesh(workspace):
         "model://arm_robot/meshes/visual/arm.dae", "model://arm_robot/meshes/hand.obj",
         "model://arm_robot/meshes/gripper/base.stl", "package://arm/meshes/gone.stl"]
     assert "MESH_UNRESOLVED" in result.output and "gone.stl" in result.output
+    assert "warning[NAME_RENAMED]: mesh [package://gripper/meshes/base.stl] is copied as " \
+           "[meshes/gripper/base.stl]: [meshes/base.stl] holds another file " \
+           "([package://arm/meshes/base.stl])" in " ".join(result.output.split())
     assert (out / "meshes" / "gripper" / "base.stl").read_bytes() == BINARY_STL
 
 

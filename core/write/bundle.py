@@ -37,13 +37,18 @@ class Bundle:
     dest_of: dict[str, str] = field(default_factory=dict)       # real source path -> dest
     source_of: dict[str, str] = field(default_factory=dict)     # dest -> real source path
     skipped: list[str] = field(default_factory=list)            # why a referenced file is not
+    displaced: dict[str, str] = field(default_factory=dict)     # dest -> the place taken
 
     def add(self, resource: Resource) -> str:
-        """The place of a resolved resource (adding it, and what a mesh refers to)."""
+        """The place of a resolved resource (adding it, and what a mesh refers to); see
+        :meth:`displaced` for a file that could not have its natural place."""
         real = os.path.realpath(resource.path)
         if real in self.dest_of:
             return self.dest_of[real]
-        dest = self._free(self._natural_place(resource), resource.owner)
+        natural = self._natural_place(resource)
+        dest = self._free(natural, resource.owner)
+        if dest != natural:
+            self.displaced[dest] = natural
         self._claim(real, dest)
         if resource.kind == "mesh":
             self._add_references(Path(real), dest)
@@ -126,6 +131,7 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
     says ``new_uri(place)``; a URI that does not resolve is written back as it was, and it
     and a file that is not a mesh by its content are named in a warning (``holder`` says
     what will not hold it)."""
+    uri_at: dict[str, str] = {}  # place -> the URI first copied there
     for site, attribute in sites:
         value = (site.get(attribute) if attribute else site.text or "").strip()
         resource = tokens.get(value)
@@ -144,7 +150,15 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
                                        f"({resource.path}) is not a mesh file by its content "
                                        "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
                                        resource.source)
-            place = new_uri(bundle.add(resource))
+            dest = bundle.add(resource)
+            if dest in bundle.displaced:
+                taken = bundle.displaced.pop(dest)
+                diagnostics.warning_at(Code.NAME_RENAMED, f"{resource.kind} [{shown(uri)}] is "
+                                       f"copied as [{dest}]: [{taken}] holds another file "
+                                       f"([{shown(uri_at.get(taken, taken))}])",
+                                       resource.source)
+            uri_at.setdefault(dest, uri)
+            place = new_uri(dest)
         if attribute:
             site.set(attribute, place)
         else:
