@@ -4,6 +4,11 @@ The public Python API::
 
     import urdf_sdf
 
+    sdf = urdf_sdf.to_sdf("robot.urdf", relative=True)            # .ok, .xml, .diagnostics
+    urdf = urdf_sdf.to_urdf("robot.sdf")                          # .ok, .xml, .diagnostics
+    urdf_sdf.diff("robot.urdf", "robot.sdf")                      # [] when equivalent
+    urdf_sdf.check("robot.sdf", meshes=True).ok                   # as `urdf-sdf check`
+
     result = urdf_sdf.load("robot.sdf")           # never raises on bad input
     result.ok, result.diagnostics                 # validity and coded diagnostics
     result.pose("tip", "base")                    # any frame relative to any other
@@ -51,6 +56,12 @@ _API = {
     "ToSdf": ("urdf_sdf.urdf2sdf.convert", "Options"),
     "convert_sdf": ("urdf_sdf.sdf2urdf.convert", "convert_sdf"),
     "ToUrdf": ("urdf_sdf.sdf2urdf.convert", "Options"),
+    "to_sdf": ("urdf_sdf.api", "to_sdf"),
+    "to_urdf": ("urdf_sdf.api", "to_urdf"),
+    "diff": ("urdf_sdf.api", "diff"),
+    "check": ("urdf_sdf.api", "check"),
+    "CheckReport": ("urdf_sdf.api", "CheckReport"),
+    "Difference": ("urdf_sdf.core.diff", "Difference"),
     "json_schema": ("urdf_sdf.json_schemas", "json_schema"),
     "round_trip": ("urdf_sdf.round_trip", "round_trip"),
     "assert_equivalent": ("urdf_sdf.testing", "assert_equivalent"),
