@@ -164,3 +164,21 @@ def test_model_dir_usage_errors(workspace, tmp_path):
     assert CliRunner().invoke(app, [str(urdf), "--model-dir", str(tmp_path / "m"), "-o",
                                     str(tmp_path / "x.sdf")]).exit_code == 2
     assert taken.read_text() == "x"
+
+
+def test_a_directory_of_urdfs_gives_one_model_directory_each(workspace):
+    """Batch: every URDF under the tree becomes OUT/STEM/, side by side (where model://
+    finds them); a URDF that does not convert fails alone."""
+    src = workspace / "ws" / "src"
+    (src / "gripper" / "urdf" / "gripper.urdf").write_text(
+        '<robot name="gripper"><link name="palm"><visual><geometry><mesh '
+        'filename="package://gripper/meshes/base.stl"/></geometry></visual></link></robot>')
+    (src / "broken.urdf").write_text('<robot name="b"><link name="a"/><link name="a"/></robot>')
+    out = workspace / "models"
+    result = CliRunner().invoke(app, [str(src), "--model-dir", str(out), "--package-path",
+                                      str(src)])
+    assert result.exit_code == 1
+    assert sorted(p.name for p in out.iterdir()) == ["arm", "gripper"]
+    assert mesh_uris(out / "gripper" / "model.sdf") == ["model://gripper/meshes/base.stl"]
+    assert (out / "gripper" / "meshes" / "base.stl").read_bytes() == BINARY_STL
+    assert "2 converted, 1 failed, 0 skipped" in result.output

@@ -166,6 +166,24 @@ def test_package_name_must_be_a_ros_package_name(models, tmp_path):
     assert (tmp_path / "Rover-Description" / "urdf" / "rover_description.urdf").is_file()
 
 
-def test_a_folder_that_is_not_a_model_directory_is_a_usage_error(tmp_path):
-    result = CliRunner().invoke(app, [str(tmp_path), "--package-dir", str(tmp_path / "p")])
-    assert result.exit_code == 2 and "model.config" in result.output
+def test_a_folder_without_models_converts_nothing_and_says_so(tmp_path):
+    (tmp_path / "in").mkdir()
+    result = CliRunner().invoke(app, [str(tmp_path / "in"), "--package-dir", str(tmp_path / "p")])
+    assert result.exit_code == 0 and "0 converted, 0 failed, 0 skipped" in result.output
+    assert not (tmp_path / "p").exists()
+    named = CliRunner().invoke(app, [str(tmp_path / "in"), "--package-dir",
+                                     str(tmp_path / "p"), "--package-name", "one"])
+    assert named.exit_code == 2  # --package-name names one package
+
+
+def test_a_directory_of_models_gives_one_package_each(models, tmp_path):
+    """Batch: each model directory under the tree becomes a package named after it."""
+    out = tmp_path / "ws" / "src"
+    result = CliRunner().invoke(app, [str(models), "--package-dir", str(out), "--build-type",
+                                      "catkin"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["crate", "rover"]
+    for name in ("crate", "rover"):
+        assert_check_urdf_accepts(out / name / "urdf" / f"{name}.urdf")
+        assert etree.parse(str(out / name / "package.xml")).findtext("name") == name
+    assert "2 converted, 0 failed, 0 skipped" in result.output

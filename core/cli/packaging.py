@@ -5,6 +5,7 @@ stderr (or ``--json``: ``{"ok", "output", "diagnostics"}``, ``output`` being the
 written), exit 0 written, 1 invalid input or not written, 2 a usage error."""
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -79,4 +80,40 @@ def _finish(prog: str, source: Path, out_dir: Path, directory, diagnostics: Diag
                                     for d in visible(diagnostics, quiet)]})
     else:
         emit(diagnostics, sys.stderr, sources, quiet)
+    return code
+
+
+def ros_package_name(name: str) -> str:
+    """``name`` made a ROS package name (REP 144): lower case, other characters ``_``, a
+    letter first."""
+    cleaned = re.sub(r"[^a-z0-9_]+", "_", name.lower()).strip("_")
+    return cleaned if cleaned[:1].isalpha() else f"robot_{cleaned}".rstrip("_")
+
+
+def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool) -> int:
+    """One output directory per input file (``--model-dir``/``--package-dir`` with a
+    directory input): ``target_of(item)`` names it, ``convert_one(item, target)`` writes it
+    and returns its exit code. Two inputs wanting one directory: the first has it, the
+    other is skipped with the reason. Returns the batch's exit code (the worst)."""
+    counts = {"converted": 0, "failed": 0, "skipped": 0}
+    taken: dict[Path, Path] = {}
+    code = 0
+    for item in items:
+        target = target_of(item)
+        skip = item.skip or (f"{taken[target]} is written to {target} already"
+                             if target in taken else None)
+        if skip is not None:
+            counts["skipped"] += 1
+            if not quiet:
+                print(f"{prog}: {item.relative}: skipped: {skip}", file=sys.stderr)
+            continue
+        taken[target] = item.relative
+        result = convert_one(item, target)
+        code = max(code, result)
+        counts["converted" if result == 0 else "failed"] += 1
+        if not quiet:
+            print(f"{prog}: {item.relative} -> {target}" + ("" if result == 0 else " failed"),
+                  file=sys.stderr)
+    print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
+          f"{counts['skipped']} skipped", file=sys.stderr)
     return code

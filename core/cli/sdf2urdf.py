@@ -27,7 +27,8 @@ from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
                                        XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
-from urdf_sdf.core.cli.packaging import convert_to_package_dir
+from urdf_sdf.core.cli.packaging import (convert_to_package_dir, directory_batch,
+                                         ros_package_name)
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.core.context import Context
@@ -163,15 +164,27 @@ def package_command(sdf: Path, output: Optional[Path], package_dir: Path,
                     package_name: Optional[str], build_type: str, options: Options,
                     extra: list[str], package_path: Optional[List[Path]], strict: bool,
                     quiet: bool, as_json: bool) -> int:
-    """``--package-dir``: one model (a file, or a model directory's chosen file)."""
-    name = package_name or package_dir.resolve().name
-    if not PACKAGE_NAME.match(name):
-        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
-                                 "digits, underscores; a letter first): give --package-name")
+    """``--package-dir``: one model (a file, or a model directory's chosen file), or with a
+    directory that is not a model directory, one package per model found in it."""
     if build_type not in BUILD_TYPES:
         raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
     if output is not None:
         raise typer.BadParameter("--package-dir writes the package; -o is not used with it")
+    if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
+        if package_name is not None:
+            raise typer.BadParameter("--package-name names one package: convert one model")
+        items, model_parents = discover(sdf, package_dir)
+        context = Context.from_environment(extra + [str(p) for p in model_parents],
+                                           policy(strict), [str(p) for p in package_path or []])
+        return directory_batch(
+            PROG, items, lambda item: package_dir / ros_package_name(model_name(item.source)),
+            lambda item, target: convert_to_package_dir(PROG, item.source, target, target.name,
+                                                        build_type, options, context, quiet,
+                                                        as_json), quiet)
+    name = package_name or package_dir.resolve().name
+    if not PACKAGE_NAME.match(name):
+        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
+                                 "digits, underscores; a letter first): give --package-name")
     source = sdf
     if not is_stdin(sdf) and sdf.is_dir():
         files = model_config_files(sdf / "model.config") if (sdf / "model.config").is_file() \
@@ -185,6 +198,11 @@ def package_command(sdf: Path, output: Optional[Path], package_dir: Path,
                                        [str(p) for p in package_path or []])
     return convert_to_package_dir(PROG, source, package_dir, name, build_type, options,
                                   context, quiet, as_json)
+
+
+def model_name(source: Path) -> str:
+    """A model's name for its package: its model directory's, else its file's stem."""
+    return source.parent.name if (source.parent / "model.config").is_file() else source.stem
 
 
 def main() -> None:

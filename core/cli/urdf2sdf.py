@@ -25,7 +25,7 @@ from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.crash import run_command
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
                                       xacro_available)
-from urdf_sdf.core.cli.packaging import convert_to_model_dir
+from urdf_sdf.core.cli.packaging import convert_to_model_dir, directory_batch
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
                                        XACRO_ARG_OPTION, policy, version_option)
 from urdf_sdf.core.cli.render import SourceLines
@@ -130,8 +130,15 @@ def main_command(
                       uri_scheme=uri_scheme, fix_inertia=fix_inertia)
     mappings = parse_xacro_args(xacro_arg)
     if model_dir is not None:
-        if output is not None or (not is_stdin(urdf) and urdf.is_dir()):
-            raise typer.BadParameter("--model-dir takes one URDF file and no -o")
+        if output is not None:
+            raise typer.BadParameter("--model-dir writes the model directory; -o is not used "
+                                     "with it")
+        if not is_stdin(urdf) and urdf.is_dir():  # one model directory per URDF, side by side
+            raise typer.Exit(directory_batch(
+                PROG, discover(urdf, model_dir), lambda item: model_dir / item.output.stem,
+                lambda item, target: convert_to_model_dir(PROG, item.source, target, options,
+                                                          mappings, context, quiet, as_json),
+                quiet))
         raise typer.Exit(convert_to_model_dir(PROG, urdf, model_dir, options, mappings,
                                               context, quiet, as_json))
     if not is_stdin(urdf) and urdf.is_dir():
