@@ -3,6 +3,7 @@
 ``assert_round_trip``) with failure messages that list the differences."""
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.support import require
 from urdf_sdf import round_trip
 from urdf_sdf.testing import assert_equivalent, assert_round_trip
 
@@ -127,3 +129,35 @@ def test_plugin_fixtures_reach_a_package_test_session(pytester):
     outcome = pytester.runpytest()
     outcome.assert_outcomes(passed=2, failed=1)
     outcome.stdout.fnmatch_lines(["*are not equivalent (*differences):*", "*  links *"])
+
+
+def test_hooks_run_under_pre_commit_try_repo(tmp_path):
+    """The hooks as pre-commit runs them: `pre-commit try-repo` on this repository (its
+    working tree, committed or not) in a temporary git repository, installing the package
+    into pre-commit's own environment."""
+    program = Path(sys.executable).parent / "pre-commit"
+    require(program.exists() or shutil.which("pre-commit") is not None, "pre-commit",
+            "pip install pre-commit (in the test extra)")
+    program = str(program) if program.exists() else shutil.which("pre-commit")
+    repo = tmp_path / "robots"
+    repo.mkdir()
+    for name in ("pendulum.urdf", "arm6.urdf", "arm6.sdf"):
+        shutil.copy(SAMPLES / name, repo / name)
+    shutil.copy(BAD_URDF, repo / "broken.urdf")
+    git = ["git", "-c", "user.email=ci@example.org", "-c", "user.name=ci"]
+    for command in (["init", "-q"], ["add", "."], ["commit", "-qm", "robots"]):
+        subprocess.run(git + command, cwd=repo, check=True, capture_output=True)
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache")}
+
+    def try_repo(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run([program, "try-repo", str(ROOT), "--files", *files], cwd=repo,
+                              env=env, capture_output=True, text=True, timeout=900)
+
+    run = try_repo("pendulum.urdf", "arm6.urdf", "arm6.sdf", "broken.urdf")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert re.search(r"urdf-sdf check\.+Failed", run.stdout), run.stdout
+    assert re.search(r"urdf-sdf roundtrip\.+Failed", run.stdout), run.stdout
+    assert "broken.urdf:4: error[DUPLICATE_NAME]" in run.stdout
+    assert "pendulum.urdf: valid" in run.stdout and "arm6.sdf: valid" in run.stdout
+    assert "3 of 4 files survive" not in run.stdout  # the .sdf is not a roundtrip file
+    assert "2 of 3 files survive the round trip" in run.stdout
