@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff_shapes import compare_shapes
+from urdf_sdf.core.difference import Difference
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import (SLICE, KinematicTree, add_derived_rows, batch_inverse,
                                       batch_quat_mul, build_tree, forward_batch, forward_plan,
@@ -39,19 +41,6 @@ from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
 
 REVOLUTE_TYPES = ("revolute", "continuous")
-
-
-@dataclass(frozen=True)
-class Difference:
-    kind: str      # links, joints, pose, inertial, geometry, model
-    name: str
-    message: str
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "message": self.message}
-
-    def format(self) -> str:
-        return f"{self.kind} {self.name}: {self.message}"
 
 
 class Description:
@@ -66,6 +55,7 @@ class Description:
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
         self._body_poses: dict[str, Pose] | None = None
+        self.mesh_keys: dict[str, str | None] = {}  # mesh URI -> file digest (diff_shapes)
         self._plan = None
 
     def _frames(self) -> dict[str, tuple[str, Pose]]:
@@ -531,62 +521,6 @@ def compare_inertials(da, db, bodies, tol, out) -> None:
                                   f"{fmt(ib[1])} in B"))
         if np.abs(ia[2] - ib[2]).max() > tol:
             out.append(Difference("inertial", name, "inertia tensor differs"))
-
-
-def shapes_in_root(description: Description, name: str, kind: str, poses) -> list[tuple]:
-    link = description.link(name)
-    if link is None:
-        return []
-    shapes = []
-    for shape in getattr(link, kind):
-        if shape.geometry is None:
-            continue
-        local = description.result.pose_in_link(description.scope.prefix + name, shape.pose)
-        shapes.append((shape.geometry, poses[name] * local))
-    return shapes
-
-
-def resource_path(uri: str) -> str:
-    """``model://pkg/x`` and ``package://pkg/x`` name the same file in the two worlds."""
-    for scheme in ("model://", "package://"):
-        if uri.startswith(scheme):
-            return uri[len(scheme):]
-    return uri
-
-
-def geometry_signature(geometry) -> tuple:
-    numbers = tuple(v for v in (geometry.radius, geometry.length) if v is not None)
-    return (geometry.kind, tuple(geometry.size or ()), numbers,
-            resource_path(geometry.uri or ""), tuple(geometry.scale or ()))
-
-
-def compare_shapes(da, db, bodies, tol, out) -> None:
-    pa, pb = bodies
-    for name in sorted(set(da.tree.links) & set(db.tree.links)):
-        for kind in ("visuals", "collisions"):
-            sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)
-            if len(sa) != len(sb):
-                out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
-                continue
-            unmatched = list(sb)
-            for i, (ga, xa) in enumerate(sa):
-                match = next((k for k, (gb, xb) in enumerate(unmatched)
-                              if same_geometry(geometry_signature(ga), geometry_signature(gb), tol)
-                              and pose_gap(xa, xb) <= tol), None)
-                if match is None:
-                    out.append(Difference("geometry", name, f"{kind}[{i}] ({ga.kind}) of A has no "
-                                          "counterpart with the same geometry and pose in B"))
-                else:
-                    unmatched.pop(match)
-
-
-def same_geometry(a: tuple, b: tuple, tol: float) -> bool:
-    if a[0] != b[0] or a[3] != b[3]:
-        return False
-    for va, vb in zip(a[1:3] + a[4:], b[1:3] + b[4:]):
-        if len(va) != len(vb) or any(abs(x - y) > tol for x, y in zip(va, vb)):
-            return False
-    return True
 
 
 def fmt(values) -> str:

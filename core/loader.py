@@ -24,6 +24,8 @@ class LoadResult:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     # The policy the file was loaded under; conversions of this result apply it too.
     policy: Policy = field(default_factory=Policy)
+    # The context it was loaded with: its search paths resolve its meshes too.
+    context: Context | None = None
 
     @property
     def ok(self) -> bool:
@@ -125,6 +127,7 @@ def _load_data(data: bytes, file: str | None, context: Context,
         result = _read_and_build(data, file, context, diagnostics)
     result.diagnostics = context.policy.apply(result.diagnostics)
     result.policy = context.policy
+    result.context = context
     return result
 
 

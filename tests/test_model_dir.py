@@ -11,6 +11,7 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from tests.reference import run_reference
+import urdf_sdf
 from urdf_sdf import Context, load
 from urdf_sdf.core.cli.urdf2sdf import app
 from urdf_sdf.core.resources import check_meshes
@@ -182,3 +183,17 @@ def test_a_directory_of_urdfs_gives_one_model_directory_each(workspace):
     assert mesh_uris(out / "gripper" / "model.sdf") == ["model://gripper/meshes/base.stl"]
     assert (out / "gripper" / "meshes" / "base.stl").read_bytes() == BINARY_STL
     assert "2 converted, 1 failed, 0 skipped" in result.output
+
+
+def test_diff_matches_copied_meshes_by_content(workspace):
+    """The model directory's meshes are the package's files under other URIs: diff
+    resolves both and compares the bytes, so the two descriptions are equivalent; a
+    copy that changed is a difference."""
+    _, out = convert(workspace)
+    src = workspace / "ws" / "src"
+    context = Context(package_paths=[str(src)], model_paths=[str(out.parent)])
+    urdf = src / "arm" / "urdf" / "arm.urdf"
+    assert urdf_sdf.diff(urdf, out / "model.sdf", context=context) == []
+    (out / "meshes" / "visual" / "arm.dae").write_bytes(COLLADA.replace(b"wood", b"oak"))
+    changed = urdf_sdf.diff(urdf, out / "model.sdf", context=context)
+    assert [(d.kind, d.name) for d in changed] == [("geometry", "upper")]
