@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli import batch as batch_module
+from urdf_sdf.core.cli import pool as pool_module
 from urdf_sdf.core.cli import urdf2sdf as urdf2sdf_cli
 from urdf_sdf.core.cli.batch import (NOT_REGULAR, FileConverter, default_jobs, picklable,
                                      run_batch)
@@ -119,8 +119,8 @@ def test_renewed_pools_keep_the_order(tree, tmp_path, capsys, monkeypatch):
     """A fresh pool after every task per worker (memory stays bounded), one file a task:
     nothing lost, nothing out of order."""
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
-    monkeypatch.setattr(batch_module, "TASKS_PER_CHILD", 1)
-    monkeypatch.setattr(batch_module, "MAX_CHUNK", 1)
+    monkeypatch.setattr(pool_module, "TASKS_PER_CHILD", 1)
+    monkeypatch.setattr(pool_module, "MAX_CHUNK", 1)
     two = batch(tree, tmp_path / "two", capsys, converter(), jobs=2)
     assert one[2] == two[2] and one[3] == two[3]
 

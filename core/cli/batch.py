@@ -2,26 +2,21 @@
 mirrored tree, one failure never stopping the rest, with a progress bar on a terminal and
 a summary table (or a JSON summary).
 
-With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`), the files are
-converted by a pool of worker processes; results, diagnostics and the summary still come
-in input order, and the parent process writes every output.
+With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
+``functools.partial`` of a module-level function), the files are converted by worker
+processes (:mod:`urdf_sdf.core.cli.pool`, imported only then); results, diagnostics and the
+summary still come in input order, and this process writes every output.
 """
 from __future__ import annotations
 
-import collections
 import gc
-import multiprocessing
 import os
 import pickle
 import stat
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
-
-import typer
+from typing import Callable, Sequence
 
 from urdf_sdf.core.cli.crash import debugging, internal_error
 from urdf_sdf.core.cli.inputs import is_stdin
@@ -29,6 +24,10 @@ from urdf_sdf.core.cli.output import OutputError, write_output
 from urdf_sdf.core.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
                                       use_color, visible)
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.lazy import Later
+
+# The process pool (multiprocessing, concurrent.futures) is imported for -j above 1 only.
+_POOL = Later({"pooled": ("urdf_sdf.core.cli.pool", "pooled")})
 
 
 @dataclass
@@ -63,15 +62,6 @@ Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Dia
 # (data or None, diagnostics, sources) of one converted file.
 Converted = "tuple[bytes | None, list[Diagnostic], SourceLines]"
 
-# A pool (and its worker processes) is replaced after this many tasks per worker, which
-# bounds what a long batch can leave behind in one process. Not ProcessPoolExecutor's own
-# max_tasks_per_child: with tasks queued it deadlocks on Python 3.11 and 3.12
-# (https://github.com/python/cpython/issues/115634).
-TASKS_PER_CHILD = 25
-# Tasks submitted to the pool ahead of the one whose result is awaited, per worker: the
-# results that arrive early wait in memory until their turn.
-AHEAD_PER_WORKER = 4
-MAX_CHUNK = 8  # files per task at most
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 
 
@@ -106,15 +96,14 @@ def walk(root: Path, exclude: Path | None = None) -> list[Path]:
     return found
 
 
-def check_batch_output(output: Path | None, prog: str) -> Path:
-    """The output directory of a batch: required, not standard output, not a file."""
+def batch_output_problem(output: Path | None) -> str | None:
+    """Why ``output`` cannot be a batch's output directory (it is required, not standard
+    output, not a file), or None when it can."""
     if output is None or is_stdin(output):
-        raise typer.BadParameter("converting a directory needs -o OUTDIR (a directory)",
-                                 param_hint="-o/--output")
+        return "converting a directory needs -o OUTDIR (a directory)"
     if output.exists() and not output.is_dir():
-        raise typer.BadParameter(f"{output} is a file; converting a directory needs -o OUTDIR",
-                                 param_hint="-o/--output")
-    return output
+        return f"{output} is a file; converting a directory needs -o OUTDIR"
+    return None
 
 
 def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
@@ -133,7 +122,7 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     workers = min(default_jobs() if jobs is None else max(1, jobs), len(todo))
     if workers > 1 and not picklable(convert):
         workers = 1
-    results = (pooled(todo, convert, workers) if workers > 1 else
+    results = (_POOL.pooled(todo, convert, workers) if workers > 1 else
                (converted_here(convert, item) for item in todo))
     outcomes: list[Outcome] = []
     stream = sys.stderr
@@ -199,75 +188,6 @@ def converted_here(convert: Converter, item: BatchItem) -> Converted:
     result = convert_one(convert, item)
     gc.collect(1)
     return result
-
-
-def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[Converted]:
-    """The results of converting ``todo`` in worker processes, in input order, a few
-    files per task (:func:`chunk_size`), a fresh pool every :data:`TASKS_PER_CHILD`
-    tasks per worker. A worker that dies (a crash in a C library, the kernel's OOM
-    killer) fails its file only: the files of the task the pool broke on are retried one
-    at a time in a fresh pool (:func:`isolated`), the rest go on in another."""
-    size = chunk_size(len(todo), workers)
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    start = 0
-    while start < len(chunks):
-        end = min(len(chunks), start + workers * TASKS_PER_CHILD)
-        with new_pool(workers, convert) as pool:
-            window: collections.deque = collections.deque()
-            submitted = start
-            try:
-                while start < end:
-                    while submitted < end and len(window) < workers * AHEAD_PER_WORKER:
-                        window.append(pool.submit(convert_chunk, convert, chunks[submitted]))
-                        submitted += 1
-                    results = window[0].result()
-                    window.popleft()
-                    start += 1
-                    yield from results
-            except BrokenProcessPool:
-                pool.shutdown(wait=True, cancel_futures=True)
-        if start < end:  # the pool broke on chunks[start]
-            for item in chunks[start]:
-                yield isolated(convert, item)
-            start += 1
-
-
-def chunk_size(files: int, workers: int) -> int:
-    """Files per task: up to :data:`MAX_CHUNK`, so that small files do not cost a round
-    trip to a worker each, while every worker still gets several tasks to balance."""
-    return max(1, min(MAX_CHUNK, files // (workers * 4)))
-
-
-def convert_chunk(convert: Converter, items: list[BatchItem]) -> list[Converted]:
-    """A worker's task: :func:`converted_here` for each of a few files."""
-    return [converted_here(convert, item) for item in items]
-
-
-def isolated(convert: Converter, item: BatchItem) -> Converted:
-    """Convert one file alone in a fresh worker: its result, or an INTERNAL_ERROR when
-    the worker dies on it."""
-    with new_pool(1, convert) as pool:
-        try:
-            return pool.submit(converted_here, convert, item).result()
-        except BrokenProcessPool as exc:
-            message = RuntimeError("the worker process converting this file died "
-                                   f"({exc})")
-            return None, [internal_error(message, str(item.source))], SourceLines()
-
-
-def new_pool(workers: int, convert: Converter) -> ProcessPoolExecutor:
-    """A process pool whose workers a fork server starts (with the converter's module
-    imported once, in the server), or spawns where there is no fork server. Not plain
-    fork: the progress bar's thread may be running."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    function = getattr(convert, "function", None) or getattr(convert, "func", convert)
-    module = getattr(function, "__module__", None)  # FileConverter, functools.partial
-    if context.get_start_method() == "forkserver" and module:
-        context.set_forkserver_preload([module])
-    # Workers run with the cycle collector off, as the commands do (short_lived_process),
-    # and collect between files (converted_here).
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=gc.disable)
 
 
 def default_jobs() -> int:
@@ -364,7 +284,9 @@ class ProgressBar:
             bar.advance("robot.urdf")      # about to convert this file
             bar.log(text)                  # print above the bar (diagnostics)
 
-    rich's bar when rich is importable (typer depends on it), else a counter line.
+    rich's bar when rich is importable (typer depends on it), else a counter line. The bar
+    is redrawn when it advances, by this thread: no refresh thread runs beside it, so that
+    the worker processes of a batch can be forked (:mod:`urdf_sdf.core.cli.pool`).
     """
 
     def __init__(self, total: int, prog: str, stream=None) -> None:
@@ -386,7 +308,7 @@ class ProgressBar:
         self._progress = Progress(TextColumn(self.prog), BarColumn(), MofNCompleteColumn(),
                                   TextColumn("{task.fields[current]}"), console=console,
                                   transient=True, redirect_stdout=False,
-                                  redirect_stderr=False)
+                                  redirect_stderr=False, auto_refresh=False)
         self._progress.start()
         self._task = self._progress.add_task(self.prog, total=self.total, current="")
         return self
@@ -395,7 +317,8 @@ class ProgressBar:
         if not self.enabled:
             return
         if self._progress is not None:
-            self._progress.update(self._task, completed=self._count, current=name)
+            self._progress.update(self._task, completed=self._count, current=name,
+                                  refresh=True)
         else:
             print(f"\r{self.prog}: [{self._count + 1}/{self.total}] {name}\x1b[K", end="",
                   file=self.stream, flush=True)

@@ -22,7 +22,6 @@ import errno
 import functools
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -30,14 +29,15 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import typer
-
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.lazy import Later
 
 CHUNK = 64 * 1024
 BROKEN_PIPE_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports for `yes | head`
 CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
                         if hasattr(signal, name))
+# stdout_checked decorates typer commands: typer is loaded whenever it is used.
+_TYPER = Later({"Exit": ("typer", "Exit")})
 _TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
 
 
@@ -155,7 +155,7 @@ def stdout_checked(prog: str) -> Callable:
             finally:
                 sys.stdout = original
             failure = flush_stdout(prog) if code != BROKEN_PIPE_STATUS else None
-            raise typer.Exit(failure if failure is not None else code)
+            raise _TYPER.Exit(failure if failure is not None else code)
         return checked
     return decorate
 
@@ -163,7 +163,7 @@ def stdout_checked(prog: str) -> Callable:
 def _exit_code(command: Callable, args, kwargs) -> int:
     try:
         command(*args, **kwargs)
-    except typer.Exit as exc:
+    except _TYPER.Exit as exc:
         return exc.exit_code
     return 0
 
@@ -220,7 +220,7 @@ def temporary_beside(target: Path) -> Iterator[str]:
     earlier runs (their process gone) are removed first."""
     directory = target.parent if str(target.parent) else Path(".")
     remove_stale_temporaries(directory, target.name)
-    tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
         with _removed_on_signal(tmp):

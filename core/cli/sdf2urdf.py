@@ -3,7 +3,8 @@
 Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
 optional ``xacro`` package), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
 in a model directory, the file its ``model.config`` names for the newest SDFormat
-version; each model directory's parent is searched for ``model://`` includes).
+version; each model directory's parent is searched for ``model://`` includes; ``-j N``
+worker processes, every core by default).
 
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
 expressed in URDF (in a batch: any file failed), 2 usage error. Diagnostics go to
@@ -11,29 +12,38 @@ stderr as ``file:line[:col]: severity[CODE]: message`` with the source line unde
 (``--quiet``: errors only); the URDF goes to stdout (also ``-o -``) or, atomically, to
 ``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
 without ``-o FILE``) on stdout instead.
+
+This module converts (:func:`convert`); the options, help texts and usage errors are the
+typer app's (:mod:`urdf_sdf.core.cli.sdf2urdf_app`), imported only for a command line that
+is not plain (the console script is :func:`urdf_sdf.core.cli.quick.sdf2urdf`).
 """
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import List, Optional
 
-import typer
-
-from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
+from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
-from urdf_sdf.core.cli.crash import run_command
-from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
-                                       XACRO_ARG_OPTION, policy, version_option)
+from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
+from urdf_sdf.core.cli.quick import SDF2URDF, sdf2urdf
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
-app = typer.Typer(add_completion=False, help="Convert SDFormat to URDF.")
+PROG = SDF2URDF.prog
+URI_SCHEMES = (None, "package")
 
-PROG = "sdf2urdf"
+_TYPER = Later({"app": ("urdf_sdf.core.cli.sdf2urdf_app", "app")})
+
+
+def __getattr__(name: str):
+    """``app``, the typer app, is imported when it is asked for."""
+    if name == "app":
+        return _TYPER.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
@@ -80,65 +90,48 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     return items, model_parents
 
 
-@app.command()
-def main_command(
-        sdf: Path = typer.Argument(..., help="SDFormat file (model or world), '-' for standard "
-                                             "input, or a directory (with -o OUTDIR)."),
-        output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                              help="Write here (atomically) instead of stdout "
-                                                   "('-': stdout); for a directory input, the "
-                                                   "output directory."),
-        model: Optional[str] = typer.Option(None, "--model",
-                                            help="The model to convert from a world."),
-        separator: str = typer.Option("::", "--separator",
-                                      help="Joins nested model names into URDF names."),
-        drop_frames: bool = typer.Option(False, "--drop-frames",
-                                         help="Leave //frame elements out (with a warning)."),
-        approximate: bool = typer.Option(False, "--approximate",
-                                         help="Map ball, universal, revolute2, screw and gearbox "
-                                              "joints to revolute joints (with a warning)."),
-        uri_scheme: Optional[str] = typer.Option(None, "--uri-scheme",
-                                                 help="'package' rewrites model:// mesh URIs to "
-                                                      "package://."),
-        path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
-                                                  help="Extra model:// search directory."),
-        xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
-        as_json: bool = CONVERTER_JSON_OPTION,
-        quiet: bool = QUIET_OPTION,
-        strict: bool = STRICT_OPTION,
-        jobs: int = typer.Option(1, "-j", "--jobs", min=0,
-                                 help="Worker processes for a directory input (0: every core; "
-                                      "default 1: one file after the other)."),
-        version: bool = version_option(PROG),
-) -> None:
-    """Convert SDFormat to URDF."""
-    if uri_scheme not in (None, "package"):
-        raise typer.BadParameter("--uri-scheme takes 'package'")
-    options = Options(model=model, separator=separator, drop_frames=drop_frames,
-                      approximate=approximate, uri_scheme=uri_scheme)
-    mappings = parse_xacro_args(xacro_arg)
-    extra = [str(p) for p in path or []]
+def convert(sdf: Path, output: Path | None, options: Options, mappings: dict[str, str],
+            paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
+            as_json: bool = False, jobs: int = 0) -> int:
+    """The command, once its arguments are valid (a directory needs a valid ``output``):
+    convert, report, write; return the exit code. ``paths``: ``--path`` directories;
+    ``jobs`` 0: every core."""
+    extra = [str(p) for p in paths or []]
+    policy = Policy(warnings_as_errors=strict)
     if not is_stdin(sdf) and sdf.is_dir():
-        out_dir = check_batch_output(output, PROG)
-        items, model_parents = discover(sdf, out_dir)
-        context = Context.from_environment(extra + [str(p) for p in model_parents],
-                                           policy(strict))
-        code = run_batch(
-            items, out_dir,
+        items, model_parents = discover(sdf, output)
+        context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
+        return run_batch(
+            items, output,
             partial(convert_item, options=options, mappings=mappings, context=context,
-                    out_dir=out_dir),
+                    out_dir=output),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
-        raise typer.Exit(code)
     sources = SourceLines()
     data, diagnostics = convert_file(sdf, written_to(options, output),
-                                     Context.from_environment(extra, policy(strict)), mappings,
+                                     Context.from_environment(extra, policy), mappings,
                                      sources)
-    raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
-                                       quiet, as_json))
+    return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
+
+
+def quick_command(params: dict) -> int | None:
+    """:func:`convert` for a plain command line (:mod:`urdf_sdf.core.cli.quick`), or None
+    when an argument is one the typer app refuses (it says why)."""
+    uri_scheme = params.get("uri_scheme")
+    mappings = xacro_mappings(params.get("xacro_arg"))
+    sdf, output = params["sdf"], params.get("output")
+    if uri_scheme not in URI_SCHEMES or mappings is None or \
+            (not is_stdin(sdf) and sdf.is_dir() and batch_output_problem(output)):
+        return None
+    options = Options(model=params.get("model"), separator=params.get("separator", "::"),
+                      drop_frames=params.get("drop_frames", False),
+                      approximate=params.get("approximate", False), uri_scheme=uri_scheme)
+    return convert(sdf, output, options, mappings, paths=params.get("path"),
+                   strict=params.get("strict", False), quiet=params.get("quiet", False),
+                   as_json=params.get("as_json", False), jobs=params.get("jobs", 0))
 
 
 def main() -> None:
-    run_command(PROG, app)
+    sdf2urdf()
 
 
 if __name__ == "__main__":
