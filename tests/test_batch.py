@@ -147,7 +147,7 @@ def test_an_exception_in_one_conversion_fails_that_file_only(tmp_path, monkeypat
 
     monkeypatch.setattr(cli, "convert_urdf", flaky)
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, tree, "-o", out)
+    result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched
     assert result.exit_code == 1
     assert files_under(out) == ["a.sdf", "c.sdf"]
     [failed] = section(result.stdout, "failed")
@@ -168,7 +168,7 @@ def test_a_failed_write_leaves_no_partial_output(tmp_path, monkeypatch):
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    result = invoke(urdf2sdf, tree, "-o", out)
+    result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched
     monkeypatch.undo()
     assert result.exit_code == 1
     assert files_under(out) == ["b.sdf"]  # no a.sdf, no temporary file

@@ -3,9 +3,9 @@ mirrored tree, one failure never stopping the rest, with a progress bar on a ter
 a summary table (or a JSON summary).
 
 With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
-``functools.partial`` of a module-level function), the files are converted by worker
-processes (:mod:`urdf_sdf.core.cli.pool`, imported only then); results, diagnostics and the
-summary still come in input order, and this process writes every output.
+``functools.partial`` of a module-level function), the files are converted and written by
+worker processes (:mod:`urdf_sdf.core.cli.pool`, imported only then); their outcomes come
+back to this process, which prints diagnostics, progress and the summary in input order.
 """
 from __future__ import annotations
 
@@ -59,8 +59,6 @@ class Outcome:
 
 # convert(item, sources) -> (bytes or None, diagnostics)
 Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
-# (data or None, diagnostics, sources) of one converted file.
-Converted = "tuple[bytes | None, list[Diagnostic], SourceLines]"
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 
@@ -122,8 +120,8 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     workers = min(default_jobs() if jobs is None else max(1, jobs), len(todo))
     if workers > 1 and not picklable(convert):
         workers = 1
-    results = (_POOL.pooled(todo, convert, workers) if workers > 1 else
-               (converted_here(convert, item) for item in todo))
+    results = (_POOL.pooled(todo, convert, workers, out_dir) if workers > 1 else
+               (done_here(convert, item, out_dir) for item in todo))
     outcomes: list[Outcome] = []
     stream = sys.stderr
     color = use_color(stream)
@@ -133,12 +131,11 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
                 outcomes.append(Outcome(item, "skipped"))
                 continue
             bar.advance(str(item.relative))
-            data, diagnostics, sources = next(results)
-            outcome = finish(item, data, diagnostics, sources, out_dir)
+            outcome = next(results)
             outcomes.append(outcome)
             shown = visible(outcome.diagnostics, quiet)
             if shown and not as_json:
-                bar.log("\n".join(render(d, sources, color) for d in shown))
+                bar.log("\n".join(render(d, outcome.sources, color) for d in shown))
     if as_json:
         print_json(batch_json(outcomes, out_dir, quiet))
     else:
@@ -167,9 +164,9 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
     return Outcome(item, "failed", diagnostics, None, sources)
 
 
-def convert_one(convert: Converter, item: BatchItem) -> Converted:
-    """Convert one file; an exception of ours becomes its INTERNAL_ERROR. Runs in this
-    process or in a worker."""
+def convert_one(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
+    """Convert one file and write its output; an exception of ours becomes the file's
+    INTERNAL_ERROR."""
     sources = SourceLines()
     try:
         data, diagnostics = convert(item, sources)
@@ -178,16 +175,16 @@ def convert_one(convert: Converter, item: BatchItem) -> Converted:
         if debugging():
             raise
         data, diagnostics = None, [internal_error(exc, str(item.source))]
-    return data, diagnostics, sources
+    return finish(item, data, diagnostics, sources, out_dir)
 
 
-def converted_here(convert: Converter, item: BatchItem) -> Converted:
-    """:func:`convert_one` in this process, then a collection of the young generations:
-    the commands run with the cycle collector off (a short-lived process), and a batch
-    would otherwise keep every file's cyclic garbage until it ends."""
-    result = convert_one(convert, item)
+def done_here(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
+    """:func:`convert_one` in this process (or a worker), then a collection of the young
+    generations: the commands run with the cycle collector off (a short-lived process),
+    and a batch would otherwise keep every file's cyclic garbage until it ends."""
+    outcome = convert_one(convert, item, out_dir)
     gc.collect(1)
-    return result
+    return outcome
 
 
 def default_jobs() -> int:

@@ -1,5 +1,6 @@
 """Batch conversion in worker processes (``-j N``): :func:`pooled` for
-:func:`urdf_sdf.core.cli.batch.run_batch`.
+:func:`urdf_sdf.core.cli.batch.run_batch`. A worker converts a file and writes its output
+(``done_here``); only the outcome (status, diagnostics) comes back.
 
 * Start: on Linux, while this process runs one thread only, the workers are forked: they
   start in milliseconds with every module already imported. Elsewhere, or with other
@@ -11,7 +12,7 @@
   round trip each; at most :data:`AHEAD_PER_WORKER` tasks per worker are queued ahead of
   the one whose result is awaited, so the results that arrive early (kept until their
   turn, to keep the input order) stay few.
-* Memory: a worker collects its garbage after every file (``converted_here``), and the
+* Memory: a worker collects its garbage after every file (``done_here``), and the
   pool is replaced after :data:`TASKS_PER_CHILD` tasks per worker, which bounds what a
   long batch can leave behind in one process.
 * Failures: an exception in a conversion fails its file only (``convert_one``); a worker
@@ -30,9 +31,10 @@ import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Iterator
 
-from urdf_sdf.core.cli.batch import BatchItem, Converted, Converter, converted_here
+from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here, finish
 from urdf_sdf.core.cli.crash import internal_error
 from urdf_sdf.core.cli.render import SourceLines
 
@@ -45,9 +47,10 @@ AHEAD_PER_WORKER = 4
 MAX_CHUNK = 8  # files per task at most
 
 
-def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[Converted]:
-    """The results of converting ``todo`` in ``workers`` worker processes, in input order
-    (see the module)."""
+def pooled(todo: list[BatchItem], convert: Converter, workers: int,
+           out_dir: Path) -> Iterator[Outcome]:
+    """The outcomes of converting ``todo`` into ``out_dir`` in ``workers`` worker
+    processes, in input order (see the module)."""
     size = chunk_size(len(todo), workers)
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     start = 0
@@ -59,7 +62,8 @@ def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[
             try:
                 while start < end:
                     while submitted < end and len(window) < workers * AHEAD_PER_WORKER:
-                        window.append(pool.submit(convert_chunk, convert, chunks[submitted]))
+                        window.append(pool.submit(convert_chunk, convert, chunks[submitted],
+                                                  out_dir))
                         submitted += 1
                     results = window[0].result()
                     window.popleft()
@@ -69,7 +73,7 @@ def pooled(todo: list[BatchItem], convert: Converter, workers: int) -> Iterator[
                 pool.shutdown(wait=True, cancel_futures=True)
         if start < end:  # the pool broke on chunks[start]
             for item in chunks[start]:
-                yield isolated(convert, item)
+                yield isolated(convert, item, out_dir)
             start += 1
 
 
@@ -79,21 +83,22 @@ def chunk_size(files: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, files // (workers * 4)))
 
 
-def convert_chunk(convert: Converter, items: list[BatchItem]) -> list[Converted]:
-    """A worker's task: ``converted_here`` for each of a few files."""
-    return [converted_here(convert, item) for item in items]
+def convert_chunk(convert: Converter, items: list[BatchItem], out_dir: Path) -> list[Outcome]:
+    """A worker's task: ``done_here`` for each of a few files."""
+    return [done_here(convert, item, out_dir) for item in items]
 
 
-def isolated(convert: Converter, item: BatchItem) -> Converted:
-    """Convert one file alone in a fresh worker: its result, or an INTERNAL_ERROR when
+def isolated(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
+    """Convert one file alone in a fresh worker: its outcome, or an INTERNAL_ERROR when
     the worker dies on it."""
     with new_pool(1, convert) as pool:
         try:
-            return pool.submit(converted_here, convert, item).result()
+            return pool.submit(done_here, convert, item, out_dir).result()
         except BrokenProcessPool as exc:
             message = RuntimeError("the worker process converting this file died "
                                    f"({exc})")
-            return None, [internal_error(message, str(item.source))], SourceLines()
+            return finish(item, None, [internal_error(message, str(item.source))],
+                          SourceLines(), out_dir)
 
 
 def new_pool(workers: int, convert: Converter) -> ProcessPoolExecutor:

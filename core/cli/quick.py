@@ -50,6 +50,7 @@ class CommandSpec:
     repeated: dict[str, str] = field(default_factory=dict)  # option -> parameter (a list)
     paths: frozenset[str] = frozenset()                     # parameters holding paths
     integers: frozenset[str] = frozenset()                  # parameters holding an int
+    defaults: dict[str, object] = field(default_factory=dict)  # of the options not given
 
 
 # Each command line as its typer app declares it (tests/test_quick.py holds them together).
@@ -61,7 +62,11 @@ URDF2SDF = CommandSpec(
     values={"-o": "output", "--output": "output", "--sdf-version": "sdf_version",
             "--uri-scheme": "uri_scheme", "-j": "jobs", "--jobs": "jobs"},
     repeated={"--xacro-arg": "xacro_arg"},
-    paths=frozenset({"urdf", "output"}), integers=frozenset({"jobs"}))
+    paths=frozenset({"urdf", "output"}), integers=frozenset({"jobs"}),
+    defaults={"output": None, "relative": False, "sdf_version": None, "lump_fixed": False,
+              "fix_inertia": False, "uri_scheme": "package", "xacro_arg": None,
+              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
+              "version": False})
 SDF2URDF = CommandSpec(
     prog="sdf2urdf", argument="sdf",
     flags={"--drop-frames": "drop_frames", "--approximate": "approximate",
@@ -71,8 +76,13 @@ SDF2URDF = CommandSpec(
             "--separator": "separator", "--uri-scheme": "uri_scheme", "-j": "jobs",
             "--jobs": "jobs"},
     repeated={"--path": "path", "-p": "path", "--xacro-arg": "xacro_arg"},
-    paths=frozenset({"sdf", "output", "path"}), integers=frozenset({"jobs"}))
-URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"})  # subcommands: typer
+    paths=frozenset({"sdf", "output", "path"}), integers=frozenset({"jobs"}),
+    defaults={"output": None, "model": None, "separator": "::", "drop_frames": False,
+              "approximate": False, "uri_scheme": None, "path": None, "xacro_arg": None,
+              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
+              "version": False})
+URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: typer
+                       defaults={"version": False})
 
 _COMMANDS = Later({
     "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),
@@ -109,8 +119,9 @@ def completion_requested() -> bool:
 
 
 def parse(spec: CommandSpec, argv: Sequence[str]) -> dict | None:
-    """The parameters a plain command line sets (the FILE argument under
-    ``spec.argument``, only the options given), or None to leave it to typer."""
+    """The parameters of a plain command line, as the typer app's command function would
+    receive them (the FILE argument under ``spec.argument``, the defaults of the options
+    not given), or None to leave the command line to typer."""
     if os.name == "nt" or completion_requested():
         return None
     params: dict = {}
@@ -142,11 +153,11 @@ def parse(spec: CommandSpec, argv: Sequence[str]) -> dict | None:
     if spec.argument is None and arguments:
         return None  # a subcommand: its own options follow it
     if params.get("version") and len(arguments) <= 1:
-        return params  # --version answers before FILE is looked at, as in typer
+        return {**spec.defaults, **params}  # --version answers before FILE is looked at
     if spec.argument is None or len(arguments) != 1:
         return None
     params[spec.argument] = _typed(spec, spec.argument, arguments[0])
-    return params
+    return {**spec.defaults, **params}
 
 
 def _plain(value: str | None) -> bool:

@@ -114,20 +114,19 @@ def convert(sdf: Path, output: Path | None, options: Options, mappings: dict[str
 
 
 def quick_command(params: dict) -> int | None:
-    """:func:`convert` for a plain command line (:mod:`urdf_sdf.core.cli.quick`), or None
-    when an argument is one the typer app refuses (it says why)."""
-    uri_scheme = params.get("uri_scheme")
-    mappings = xacro_mappings(params.get("xacro_arg"))
-    sdf, output = params["sdf"], params.get("output")
-    if uri_scheme not in URI_SCHEMES or mappings is None or \
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    sdf, output = params["sdf"], params["output"]
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
             (not is_stdin(sdf) and sdf.is_dir() and batch_output_problem(output)):
         return None
-    options = Options(model=params.get("model"), separator=params.get("separator", "::"),
-                      drop_frames=params.get("drop_frames", False),
-                      approximate=params.get("approximate", False), uri_scheme=uri_scheme)
-    return convert(sdf, output, options, mappings, paths=params.get("path"),
-                   strict=params.get("strict", False), quiet=params.get("quiet", False),
-                   as_json=params.get("as_json", False), jobs=params.get("jobs", 0))
+    options = Options(model=params["model"], separator=params["separator"],
+                      drop_frames=params["drop_frames"], approximate=params["approximate"],
+                      uri_scheme=params["uri_scheme"])
+    return convert(sdf, output, options, mappings, paths=params["path"],
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
 
 
 def main() -> None:

@@ -112,21 +112,18 @@ def convert(urdf: Path, output: Path | None, options: Options, mappings: dict[st
 
 
 def quick_command(params: dict) -> int | None:
-    """:func:`convert` for a plain command line (:mod:`urdf_sdf.core.cli.quick`), or None
-    when an argument is one the typer app refuses (it says why)."""
-    uri_scheme = params.get("uri_scheme", "package")
-    mappings = xacro_mappings(params.get("xacro_arg"))
-    urdf, output = params["urdf"], params.get("output")
-    if uri_scheme not in URI_SCHEMES or mappings is None or \
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    urdf, output = params["urdf"], params["output"]
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
             (not is_stdin(urdf) and urdf.is_dir() and batch_output_problem(output)):
         return None
-    options = Options(relative=params.get("relative", False),
-                      sdf_version=params.get("sdf_version"),
-                      lump_fixed=params.get("lump_fixed", False), uri_scheme=uri_scheme,
-                      fix_inertia=params.get("fix_inertia", False))
-    return convert(urdf, output, options, mappings, strict=params.get("strict", False),
-                   quiet=params.get("quiet", False), as_json=params.get("as_json", False),
-                   jobs=params.get("jobs", 0))
+    options = Options(relative=params["relative"], sdf_version=params["sdf_version"],
+                      lump_fixed=params["lump_fixed"], uri_scheme=params["uri_scheme"],
+                      fix_inertia=params["fix_inertia"])
+    return convert(urdf, output, options, mappings, strict=params["strict"],
+                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
 
 
 def main() -> None:
