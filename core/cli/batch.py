@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from urdf_sdf.core.cli.crash import debugging, internal_error
 from urdf_sdf.core.cli.inputs import is_stdin
-from urdf_sdf.core.cli.output import OutputError, write_output
+from urdf_sdf.core.cli.output import OutputError, remove_stale_temporaries, write_output
 from urdf_sdf.core.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
                                       use_color, visible)
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
@@ -117,6 +117,8 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     forever) are skipped."""
     skip_irregular(items)
     todo = [item for item in items if item.skip is None]
+    for directory in sorted({(out_dir / item.output).parent for item in todo}):
+        remove_stale_temporaries(directory)  # once here, not once per file written
     workers = min(default_jobs() if jobs is None else max(1, jobs), len(todo))
     if workers > 1 and not picklable(convert):
         workers = 1
@@ -150,7 +152,7 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
         target = out_dir / item.output
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_output(data, str(target), [str(item.source)])
+            write_output(data, str(target), [str(item.source)], stale_removed=True)
             return Outcome(item, "converted", diagnostics, target, sources)
         except (OutputError, OSError) as exc:
             diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,

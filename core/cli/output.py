@@ -170,8 +170,12 @@ def _exit_code(command: Callable, args, kwargs) -> int:
 
 # ---- files -------------------------------------------------------------------------------
 
-def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = ()) -> None:
-    """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module."""
+def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (),
+                 stale_removed: bool = False) -> None:
+    """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module.
+    ``stale_removed``: the caller has removed the stale temporaries of the destination's
+    directory already (a batch does it once per directory: once per file would read a
+    large directory once per file)."""
     if destination in (None, "-"):
         write_stdout(data)
         return
@@ -180,7 +184,7 @@ def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (
         with open(target, "wb") as stream:  # /dev/null, a FIFO: as `cat > FILE` would
             stream.write(data)
         return
-    with temporary_beside(target) as tmp:
+    with temporary_beside(target, stale_removed) as tmp:
         with open(tmp, "wb") as stream:
             stream.write(data)
         os.chmod(tmp, file_mode(target))
@@ -214,12 +218,13 @@ def check_destination(target: Path, inputs: Sequence[str] = ()) -> str:
 
 
 @contextlib.contextmanager
-def temporary_beside(target: Path) -> Iterator[str]:
+def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]:
     """A new, empty temporary file's path in ``target``'s directory, removed on leaving
     (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP. Stale ones of
-    earlier runs (their process gone) are removed first."""
+    earlier runs (their process gone) are removed first, unless ``stale_removed``."""
     directory = target.parent if str(target.parent) else Path(".")
-    remove_stale_temporaries(directory, target.name)
+    if not stale_removed:
+        remove_stale_temporaries(directory, target.name)
     tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
@@ -230,15 +235,17 @@ def temporary_beside(target: Path) -> Iterator[str]:
             os.unlink(tmp)
 
 
-def remove_stale_temporaries(directory: Path, name: str) -> None:
-    """Remove ``.NAME.urdf-sdf-PID-*.tmp`` files of ours whose process is gone."""
+def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:
+    """Remove ``.NAME.urdf-sdf-PID-*.tmp`` files of ours whose process is gone (of any
+    NAME when ``name`` is None)."""
     try:
         entries = list(os.scandir(directory))
     except OSError:
         return
     for entry in entries:
         match = _TEMPORARY.match(entry.name)
-        if match is None or match.group("name") != name or _alive(int(match.group("pid"))):
+        if match is None or name not in (None, match.group("name")) or \
+                _alive(int(match.group("pid"))):
             continue
         with contextlib.suppress(OSError):
             if entry.is_file(follow_symlinks=False) and entry.stat().st_uid == os.getuid():
