@@ -18,8 +18,9 @@
 * Failures: an exception in a conversion fails its file only (``convert_one``); a worker
   that dies (a crash in a C library, the kernel's OOM killer) fails its file only: the
   files of the task the pool broke on are retried one at a time in a fresh pool
-  (:func:`isolated`), the rest go on in another. Workers ignore SIGINT: Ctrl-C stops this
-  process, which stops them.
+  (:func:`isolated`), the rest go on in another. Ctrl-C (SIGINT to the foreground
+  process group) ends the workers at once, without a traceback (a file being written
+  leaves no temporary file), and this process as the command would end.
 """
 from __future__ import annotations
 
@@ -125,6 +126,7 @@ def start_method() -> str:
 
 def worker_started() -> None:
     """A worker runs with the cycle collector off, as the commands do (it collects between
-    files instead), and leaves Ctrl-C to the process that started it."""
+    files instead), and SIGINT ends it as it ends a plain program (no KeyboardInterrupt
+    traceback from each worker)."""
     gc.disable()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
