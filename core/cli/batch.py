@@ -61,6 +61,13 @@ class Outcome:
 Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
+# By default (every core), one worker process per this much work, counted in bytes of
+# input, each file counting FILE_COST_BYTES besides its size (reading it, writing its
+# output): starting the pool costs about as much CPU time as converting 100 kB (forked
+# workers, on Linux; measured, with ~0.4 us per byte), so a small batch is converted
+# here, where the pool would cost more than it saves.
+BYTES_PER_WORKER = 250_000
+FILE_COST_BYTES = 2_500
 
 
 @dataclass(frozen=True)
@@ -111,15 +118,16 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     layout), print diagnostics as they come, then a summary; return the exit code (1 when
     any file failed, else 0).
 
-    ``jobs``: worker processes (None: every core this process may use; 1: convert here,
-    one file after the other). A converter that cannot be pickled (a lambda) is run here
-    whatever ``jobs`` says. Files that are not regular files (a FIFO would block the read
-    forever) are skipped."""
+    ``jobs``: worker processes (None: every core this process may use, as the batch's size
+    makes worth it, :func:`worthwhile_workers`; 1: convert here, one file after the
+    other). A converter that cannot be pickled (a lambda) is run here whatever ``jobs``
+    says. Files that are not regular files (a FIFO would block the read forever) are
+    skipped."""
     skip_irregular(items)
     todo = [item for item in items if item.skip is None]
     for directory in sorted({(out_dir / item.output).parent for item in todo}):
         remove_stale_temporaries(directory)  # once here, not once per file written
-    workers = min(default_jobs() if jobs is None else max(1, jobs), len(todo))
+    workers = min(worthwhile_workers(todo) if jobs is None else max(1, jobs), len(todo))
     if workers > 1 and not picklable(convert):
         workers = 1
     results = (_POOL.pooled(todo, convert, workers, out_dir) if workers > 1 else
@@ -187,6 +195,20 @@ def done_here(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
     outcome = convert_one(convert, item, out_dir)
     gc.collect(1)
     return outcome
+
+
+def worthwhile_workers(todo: list[BatchItem]) -> int:
+    """Worker processes for ``todo`` by default: one per :data:`BYTES_PER_WORKER` of work,
+    up to every core (:func:`default_jobs`); 1 (no pool) for a small batch."""
+    work = sum(input_size(item.source) + FILE_COST_BYTES for item in todo)
+    return max(1, min(default_jobs(), work // BYTES_PER_WORKER))
+
+
+def input_size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # the conversion reports why it cannot be read
 
 
 def default_jobs() -> int:

@@ -49,7 +49,8 @@ def main_command(
         strict: bool = STRICT_OPTION,
         jobs: int = typer.Option(0, "-j", "--jobs", min=0,
                                  help="Worker processes for a directory input (default 0: "
-                                      "every core; 1: one file after the other)."),
+                                      "every core, when the batch is large enough to "
+                                      "gain from them; 1: one file after the other)."),
         version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
