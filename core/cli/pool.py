@@ -126,7 +126,10 @@ def start_method() -> str:
 
 def worker_started() -> None:
     """A worker runs with the cycle collector off, as the commands do (it collects between
-    files instead), and SIGINT ends it as it ends a plain program (no KeyboardInterrupt
-    traceback from each worker)."""
+    files instead), the objects it started with frozen (a forked worker's first collection
+    would otherwise walk every object imported before the fork, and copy their memory),
+    and SIGINT ends it as it ends a plain program (no KeyboardInterrupt traceback from each
+    worker)."""
     gc.disable()
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
