@@ -175,9 +175,8 @@ def test_jobs_option_of_both_commands_gives_the_same_files(tmp_path):
 
 
 def test_by_default_a_small_batch_stays_in_this_process(tmp_path, monkeypatch):
-    """Starting worker processes costs about what converting 100 kB does: by default a
-    batch gets one worker per 250 kB of input (each file counting 2.5 kB more), up to
-    every core, and a small one none."""
+    """Worker processes cost more than they save on a small batch: by default a batch
+    gets one worker per 300 kB of input, up to every core, and a small one none."""
     monkeypatch.setattr(batch_module, "default_jobs", lambda: 4)
     small = []
     for i in range(10):
@@ -188,7 +187,7 @@ def test_by_default_a_small_batch_stays_in_this_process(tmp_path, monkeypatch):
     for i in range(3):
         (tmp_path / f"l{i}.urdf").write_bytes(b" " * 300_000)
         large.append(BatchItem(tmp_path / f"l{i}.urdf", Path(f"l{i}.urdf"), Path("x")))
-    assert batch_module.worthwhile_workers(large) == 3          # 907.5 kB: 3 workers
+    assert batch_module.worthwhile_workers(large) == 3          # 900 kB: 3 workers
     assert batch_module.worthwhile_workers(large * 3) == 4      # every core, no more
     missing = [BatchItem(tmp_path / "gone.urdf", Path("gone.urdf"), Path("x"))]
     assert batch_module.worthwhile_workers(missing) == 1

@@ -61,13 +61,11 @@ class Outcome:
 Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
-# By default (every core), one worker process per this much work, counted in bytes of
-# input, each file counting FILE_COST_BYTES besides its size (reading it, writing its
-# output): starting the pool costs about as much CPU time as converting 100 kB (forked
-# workers, on Linux; measured, with ~0.4 us per byte), so a small batch is converted
-# here, where the pool would cost more than it saves.
-BYTES_PER_WORKER = 250_000
-FILE_COST_BYTES = 2_500
+# By default (every core), one worker process per this many bytes of input. Measured on
+# a 2-core Linux machine: converting costs 0.3-0.5 us per byte plus ~1 ms per file; the
+# pool (forked workers) about 40 ms to start and 0.5 ms per file more than converting
+# here. Below ~300 kB of input per worker it costs more than it saves.
+BYTES_PER_WORKER = 300_000
 
 
 @dataclass(frozen=True)
@@ -200,7 +198,7 @@ def done_here(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
 def worthwhile_workers(todo: list[BatchItem]) -> int:
     """Worker processes for ``todo`` by default: one per :data:`BYTES_PER_WORKER` of work,
     up to every core (:func:`default_jobs`); 1 (no pool) for a small batch."""
-    work = sum(input_size(item.source) + FILE_COST_BYTES for item in todo)
+    work = sum(input_size(item.source) for item in todo)
     return max(1, min(default_jobs(), work // BYTES_PER_WORKER))
 
 
