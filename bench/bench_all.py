@@ -15,13 +15,17 @@ for) and peak resident memory (``ru_maxrss``):
 - ``growth``: the CPU time over the same command's at the previous size (x10 links: about
   x10 means linear).
 
-Then the small-file row (``samples/pendulum.urdf``: wall time, the median of several runs,
-against libsdformat's), and the batch speed-up: 200 small files converted by ``run_batch``
-with ``jobs=2`` against ``jobs=1`` (wall time), and the same for 20 files of 1,000 links.
+Then the small-file row (``samples/pendulum.urdf``, and ``urdf2sdf --version``: wall and
+CPU time, the median of 20 runs taking turns, against libsdformat's wall time; run with
+Python's bytecode cache, as an installed package is), and the batch speed-up: 200 small
+files converted by ``urdf2sdf DIR -o OUT -j 2`` against ``-j 1`` (wall time, the median
+of 3 runs taking turns), and the same for 20 files of 1,000 links. Both speed-ups are
+bounded by the one two CPU-bound processes get on the machine at the time, printed last.
 
     python bench/bench_all.py                 # 1k and 10k links, a few minutes
     python bench/bench_all.py --large         # also 100k links (tens of minutes)
     python bench/bench_all.py --json results.json
+    python bench/bench_all.py --no-sizes      # the small-file and batch rows only
 """
 from __future__ import annotations
 
@@ -44,7 +48,7 @@ import common  # noqa: E402  (bench/common.py)
 import generate_urdf  # noqa: E402  (bench/generate_urdf.py)
 
 BIN = Path(sys.executable).parent
-REFERENCE = common.ROOT / "build" / "sdf_reference"
+REFERENCE = Path(os.environ.get("SDF_REFERENCE") or common.ROOT / "build" / "sdf_reference")
 REFERENCE_LIMIT_S = 60.0
 SMALL = common.ROOT / "samples" / "pendulum.urdf"
 LXML_FLOOR = ("import sys\nfrom lxml import etree\n"
@@ -120,29 +124,53 @@ def run_sizes(kinds, sizes, out_dir: Path, timeout: float) -> list[dict]:
     return rows
 
 
+def command_env() -> dict:
+    """The environment of the measured commands, with Python's bytecode cache on as in an
+    installed package: PYTHONDONTWRITEBYTECODE (set in some shells and CI images) would
+    make every run compile every module, most of a small file's time."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def measure_short(cmd: list[str]) -> dict:
+    """Wall and CPU seconds (user + sys) of a short command, reaped by a blocking
+    ``os.wait4``: no polling step in a 50 ms wall time."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=common.ROOT, env=command_env())
+    _, status, usage = os.wait4(proc.pid, 0)
+    return {"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
+            "code": os.waitstatus_to_exitcode(status)}
+
+
 def small_file(repeat: int, timeout: float) -> list[dict]:
-    """Wall time on samples/pendulum.urdf (median of ``repeat``), and libsdformat's."""
-    rows = []
+    """Wall and CPU time on samples/pendulum.urdf (the median of ``repeat`` runs, every
+    command and libsdformat taking turns, so that other work on the machine weighs on
+    each alike), and ``urdf2sdf --version``; libsdformat's wall time for the ratio."""
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         sdf = scratch / "pendulum.sdf"
-        lines = commands(SMALL, sdf, scratch)
-        measure_rusage(lines["urdf2sdf"][0], timeout)  # the SDF the others read
-        reference = None
+        lines = {name: cmd for name, (cmd, _) in commands(SMALL, sdf, scratch).items()}
+        lines["--version"] = [tool("urdf2sdf"), "--version"]
         if REFERENCE.exists():
-            reference = statistics.median(measure_rusage([str(REFERENCE), str(SMALL)],
-                                                         timeout)["wall"]
-                                          for _ in range(repeat))
-        for name, (cmd, _) in lines.items():
-            wall = statistics.median(measure_rusage(cmd, timeout)["wall"]
-                                     for _ in range(repeat))
-            rows.append({"command": name, "wall": wall, "sdformat_wall": reference})
-    return rows
+            lines["sdformat"] = [str(REFERENCE), str(SMALL)]
+        for cmd in lines.values():  # the SDF the others read; the bytecode caches
+            measure_short(cmd)
+        runs: dict[str, list[dict]] = {name: [] for name in lines}
+        for _ in range(repeat):
+            for name, cmd in lines.items():
+                runs[name].append(measure_short(cmd))
+    medians = {name: {key: statistics.median(run[key] for run in measured)
+                      for key in ("wall", "cpu")} for name, measured in runs.items()}
+    reference = medians.pop("sdformat", {}).get("wall")
+    return [{"command": name, **median, "sdformat_wall": reference}
+            for name, median in medians.items()]
 
 
-def batch_speedup(files: int, timeout: float, samples: list[Path] | None = None) -> dict:
-    """Wall time of converting ``files`` URDF files (copies of ``samples``, by default the
-    small ones of samples/) with jobs=1 and jobs=2."""
+def batch_speedup(files: int, timeout: float, samples: list[Path] | None = None,
+                  repeat: int = 3) -> dict:
+    """Wall time of ``urdf2sdf TREE -o OUT -j 1`` and ``-j 2`` on ``files`` URDF files
+    (copies of ``samples``, by default the small ones of samples/), the median of
+    ``repeat`` runs taking turns."""
     samples = samples or sorted((common.ROOT / "samples").glob("*.urdf"))
     with tempfile.TemporaryDirectory() as scratch_name:
         tree = Path(scratch_name) / "tree"
@@ -150,12 +178,18 @@ def batch_speedup(files: int, timeout: float, samples: list[Path] | None = None)
             folder = tree / f"d{i % 10}"
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(samples[i % len(samples)], folder / f"robot_{i}.urdf")
-        result = {"files": files}
-        for jobs in (1, 2):
-            out = Path(scratch_name) / f"out{jobs}"
-            cmd = [sys.executable, __file__, "--batch-worker", str(tree), str(out), str(jobs)]
-            result[f"jobs{jobs}"] = measure_rusage(cmd, timeout)
-        result["speedup"] = result["jobs1"]["wall"] / result["jobs2"]["wall"]
+        runs: dict[int, list[dict]] = {1: [], 2: []}
+        for turn in range(repeat):
+            for jobs in ((1, 2) if turn % 2 == 0 else (2, 1)):
+                out = Path(scratch_name) / f"out{jobs}"
+                shutil.rmtree(out, ignore_errors=True)
+                cmd = [tool("urdf2sdf"), str(tree), "-o", str(out), "-j", str(jobs), "-q"]
+                runs[jobs].append(measure_short(cmd))
+    result = {"files": files}
+    for jobs, measured in runs.items():
+        result[f"jobs{jobs}"] = {key: statistics.median(run[key] for run in measured)
+                                 for key in ("wall", "cpu")}
+    result["speedup"] = result["jobs1"]["wall"] / result["jobs2"]["wall"]
     return result
 
 
@@ -171,21 +205,6 @@ def parallel_ceiling() -> float:
     for proc in procs:
         proc.wait()
     return (middle - start) / (time.perf_counter() - middle)
-
-
-def batch_worker(tree: str, out: str, jobs: str) -> int:
-    """``urdf2sdf TREE -o OUT`` through run_batch with ``jobs`` (until the CLI has -j)."""
-    from urdf_sdf.core.cli import urdf2sdf
-    from urdf_sdf.core.cli.batch import FileConverter, run_batch
-    from urdf_sdf.core.cli.options import short_lived_process
-    from urdf_sdf.core.context import Context
-
-    short_lived_process()
-    items = urdf2sdf.discover(Path(tree), Path(out))
-    convert = FileConverter(urdf2sdf.convert_file,
-                            {"options": urdf2sdf.Options(), "mappings": {},
-                             "context": Context()})
-    return run_batch(items, Path(out), convert, prog="urdf2sdf", quiet=True, jobs=int(jobs))
 
 
 def ratio(value, floor) -> str:
@@ -228,28 +247,27 @@ def machine() -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--large", action="store_true", help="also 100,000 links")
+    parser.add_argument("--no-sizes", action="store_true",
+                        help="only the small-file and batch rows")
     parser.add_argument("--kinds", nargs="+", choices=generate_urdf.KINDS,
                         default=list(generate_urdf.KINDS))
-    parser.add_argument("--repeat", type=int, default=5, help="runs of the small-file row")
+    parser.add_argument("--repeat", type=int, default=20, help="runs of the small-file row")
     parser.add_argument("--batch-files", type=int, default=BATCH_FILES)
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per command")
     parser.add_argument("--out", type=Path, default=common.OUT)
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
-    parser.add_argument("--batch-worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.batch_worker:
-        return batch_worker(*args.batch_worker)
     sizes = [1000, 10000] + ([100000] if args.large else [])
     print(machine())
     print_header()
-    rows = run_sizes(args.kinds, sizes, args.out, args.timeout)
+    rows = [] if args.no_sizes else run_sizes(args.kinds, sizes, args.out, args.timeout)
     small = small_file(args.repeat, args.timeout)
-    print(f"\nsmall file ({SMALL.relative_to(common.ROOT)}), wall s (median of {args.repeat}):")
+    print(f"\nsmall file ({SMALL.relative_to(common.ROOT)}), median of {args.repeat}:")
     for row in small:
         reference = row["sdformat_wall"]
         versus = f"  x{row['wall'] / reference:.1f} libsdformat ({reference:.3f} s)" \
             if reference else ""
-        print(f"  {row['command']:<10}{row['wall']:7.3f}{versus}")
+        print(f"  {row['command']:<10}{row['wall']:7.3f} s wall{row['cpu']:7.3f} s cpu{versus}")
     print()
     batch = batch_speedup(args.batch_files, args.timeout)
     print_batch(f"{batch['files']} small files", batch)

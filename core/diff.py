@@ -33,9 +33,9 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff_shapes import compare_shapes
 from urdf_sdf.core.difference import Difference
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import (SLICE, KinematicTree, add_derived_rows, batch_inverse,
-                                      batch_quat_mul, build_tree, forward_batch, forward_plan,
-                                      joint_kind, sliced_compose, unbounded)
+from urdf_sdf.core.kinematics import KinematicTree, build_tree, joint_kind, unbounded
+from urdf_sdf.core.kinematics_batch import (SLICE, add_derived_rows, batch_inverse, batch_quat_mul,
+                                            forward_batch, forward_plan, sliced_compose)
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
@@ -122,7 +122,7 @@ class Description:
 
     @property
     def plan(self):
-        """The tree's :class:`core.kinematics.ForwardPlan`, made once."""
+        """The tree's :class:`core.kinematics_batch.ForwardPlan`, made once."""
         if self._plan is None:
             self._plan = forward_plan(self.tree)
         return self._plan
@@ -450,7 +450,7 @@ def pose_table(description: Description, links: tuple[np.ndarray, np.ndarray], u
                reference: str | None) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
     """``relative_to_reference(description.poses(q, urdf_links), reference)`` for every
     configuration ``q`` at once, bit for bit, from ``links`` (the rows of
-    ``description.plan``: :func:`core.kinematics.forward_batch`): each name's column,
+    ``description.plan``: :func:`core.kinematics_batch.forward_batch`): each name's column,
     positions ``(K, n, 3)`` and quaternions ``(K, n, 4)``."""
     rows, derived = description.pose_rows(urdf_links)
     positions, rotations = add_derived_rows(*links, derived)

@@ -6,30 +6,36 @@ reports) accepts a non-negative mass and an inertia tensor that is near positive
 semi-definite and whose principal moments obey the triangle inequality, each test
 within ``epsilon = 10 * machine epsilon * trace / 2``: a tolerance relative to the
 tensor's size, so a tiny tensor gets a tiny tolerance.
+
+The rule itself is computed with numpy (:mod:`urdf_sdf.core.inertia_numeric`: LAPACK's
+determinant and eigenvalues). Most tensors are decided here without it, with the same
+answer: a diagonal tensor (its principal moments are its diagonal) and a tensor that
+Gershgorin's discs prove valid with a margin far above any rounding (:func:`clearly_valid`).
 """
 from __future__ import annotations
 
+import math
 import sys
-from dataclasses import replace
 
-import numpy as np
-
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.model import Inertial
 
 # libsdformat's default tolerance factor (IGN_MASSMATRIX3_DEFAULT_TOLERANCE).
 TOLERANCE_FACTOR = 10.0
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+# clearly_valid's margin, relative to the tensor's size: the eigenvalues LAPACK computes
+# are within a few machine epsilons (1e-16) of the exact ones, and the 2x2 minor's
+# rounding is within sqrt(machine epsilon) (1e-8) of the smallest moment's square root.
+CLEAR_MARGIN = 1e-6
+
+_NUMERIC = Later({"tensor_problem": ("urdf_sdf.core.inertia_numeric", "tensor_problem"),
+                  "principal_moments": ("urdf_sdf.core.inertia_numeric", "principal_moments"),
+                  "repaired": ("urdf_sdf.core.inertia_numeric", "repaired")})
 
 
 def epsilon(moments) -> float:
     """The tolerance of every test for moments (diagonal or principal) of this size."""
     return TOLERANCE_FACTOR * sys.float_info.epsilon * 0.5 * abs(sum(moments))
-
-
-def tensor(inertial: Inertial) -> np.ndarray:
-    return np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
-                     [inertial.ixy, inertial.iyy, inertial.iyz],
-                     [inertial.ixz, inertial.iyz, inertial.izz]])
 
 
 def mass_problem(inertial: Inertial) -> str | None:
@@ -39,21 +45,43 @@ def mass_problem(inertial: Inertial) -> str | None:
 def inertia_problem(inertial: Inertial) -> str | None:
     """Why libsdformat refuses the inertia tensor, or None when it accepts it."""
     diagonal = (inertial.ixx, inertial.iyy, inertial.izz)
-    tolerance = epsilon(diagonal)
-    minor = inertial.ixx * inertial.iyy - inertial.ixy * inertial.ixy  # x * x: inf, not an error
-    near_positive = (inertial.ixx + tolerance >= 0 and minor + tolerance >= 0
-                     and float(np.linalg.det(tensor(inertial))) + tolerance >= 0)
-    moments = principal_moments(inertial)
-    if not near_positive:
-        return f"the tensor is not positive semi-definite (principal moments {moments})"
-    return moments_problem(moments)
+    if is_diagonal(inertial) and all(math.isfinite(v) and v >= 0 for v in diagonal):
+        # Near positive semi-definite: the diagonal, the 2x2 minor and the determinant
+        # (products of non-negative numbers) are all >= 0.
+        return moments_problem(sorted(diagonal))
+    if clearly_valid(inertial):
+        return None
+    return _NUMERIC.tensor_problem(inertial)
+
+
+def is_diagonal(inertial: Inertial) -> bool:
+    return inertial.ixy == 0 and inertial.ixz == 0 and inertial.iyz == 0
+
+
+def clearly_valid(inertial: Inertial) -> bool:
+    """Whether Gershgorin's discs put every principal moment above ``CLEAR_MARGIN`` times
+    the tensor's size and the largest one below the sum of the other two by as much:
+    then the tensor is positive definite and obeys the triangle inequality so clearly
+    that libsdformat's computation, whatever its rounding, accepts it."""
+    values = (inertial.ixx, inertial.iyy, inertial.izz,
+              inertial.ixy, inertial.ixz, inertial.iyz)
+    if not all(math.isfinite(v) for v in values):
+        return False
+    xx, yy, zz, xy, xz, yz = values
+    radii = (abs(xy) + abs(xz), abs(xy) + abs(yz), abs(xz) + abs(yz))
+    diagonal = (xx, yy, zz)
+    size = max(abs(d) + r for d, r in zip(diagonal, radii))
+    margin = CLEAR_MARGIN * size
+    smallest = min(d - r for d, r in zip(diagonal, radii))
+    largest = max(d + r for d, r in zip(diagonal, radii))
+    return math.isfinite(size) and smallest >= margin and xx + yy + zz - 2 * largest >= margin
 
 
 def principal_moments(inertial: Inertial) -> list[float]:
     """Ascending principal moments (the diagonal itself when there are no products)."""
-    if inertial.ixy == 0 and inertial.ixz == 0 and inertial.iyz == 0:
+    if is_diagonal(inertial):
         return sorted((inertial.ixx, inertial.iyy, inertial.izz))
-    return sorted(np.linalg.eigvalsh(tensor(inertial)).tolist())
+    return _NUMERIC.principal_moments(inertial)
 
 
 def moments_problem(moments: list[float]) -> str | None:
@@ -75,20 +103,4 @@ def repaired(inertial: Inertial) -> Inertial | None:
     change only as the rotation back from the principal axes makes them."""
     if inertia_problem(inertial) is None:
         return None
-    moments, axes = np.linalg.eigh(tensor(inertial))
-    moments = np.maximum(moments, 0.0)
-    order = np.argsort(moments)
-    a, b, c = moments[order]
-    moments[order[0]] = max(a, c - b)
-    fixed = axes @ np.diag(moments) @ axes.T
-    values = {"ixx": fixed[0, 0], "ixy": fixed[0, 1], "ixz": fixed[0, 2],
-              "iyy": fixed[1, 1], "iyz": fixed[1, 2], "izz": fixed[2, 2]}
-    result = replace(inertial, texts={k: v for k, v in inertial.texts.items()
-                                      if k not in INERTIA_KEYS},
-                     **{k: float(v) for k, v in values.items()})
-    if inertia_problem(result) is not None:  # rounding on the way back: raise a little more
-        moments[order[0]] += epsilon(moments) * 4
-        fixed = axes @ np.diag(moments) @ axes.T
-        result = replace(result, ixx=float(fixed[0, 0]), iyy=float(fixed[1, 1]),
-                         izz=float(fixed[2, 2]))
-    return result
+    return _NUMERIC.repaired(inertial)

@@ -147,7 +147,7 @@ def test_an_exception_in_one_conversion_fails_that_file_only(tmp_path, monkeypat
 
     monkeypatch.setattr(cli, "convert_urdf", flaky)
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, tree, "-o", out)
+    result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched
     assert result.exit_code == 1
     assert files_under(out) == ["a.sdf", "c.sdf"]
     [failed] = section(result.stdout, "failed")
@@ -168,7 +168,7 @@ def test_a_failed_write_leaves_no_partial_output(tmp_path, monkeypatch):
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    result = invoke(urdf2sdf, tree, "-o", out)
+    result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched
     monkeypatch.undo()
     assert result.exit_code == 1
     assert files_under(out) == ["b.sdf"]  # no a.sdf, no temporary file
@@ -364,3 +364,36 @@ def test_progress_counter_without_rich(monkeypatch):
         bar.advance("b.sdf")
     shown = "".join(terminal.written)
     assert "[1/2] a.sdf" in shown and "[2/2] b.sdf" in shown
+
+
+def test_stale_temporaries_are_removed_once_per_output_directory(tmp_path, monkeypatch):
+    """A killed run leaves ``.NAME.urdf-sdf-PID-*.tmp`` files; the next batch removes
+    those of dead processes, reading each output directory once (not once per file,
+    which would make a batch into one large directory quadratic)."""
+    tree = tmp_path / "tree"
+    (tree / "a").mkdir(parents=True)
+    for name in ("r1.urdf", "r2.urdf", "a/r3.urdf", "a/r4.urdf"):
+        shutil.copyfile(FIXTURES / "pendulum.urdf", tree / name)
+    out = tmp_path / "out"
+    (out / "a").mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    stale = [out / f".r1.sdf.urdf-sdf-{dead}-0badf00d.tmp",
+             out / "a" / f".old.sdf.urdf-sdf-{dead}-0badf00d.tmp"]
+    alive = out / f".r2.sdf.urdf-sdf-{os.getppid()}-0badf00d.tmp"
+    for path in (*stale, alive):
+        path.write_text("partial")
+    scanned = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path="."):
+        if Path(path).resolve().is_relative_to(out.resolve()):
+            scanned.append(Path(path).resolve())
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting_scandir)
+    result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: counted
+    monkeypatch.undo()
+    assert result.exit_code == 0, result.stdout
+    assert files_under(out) == [alive.name, "a/r3.sdf", "a/r4.sdf", "r1.sdf", "r2.sdf"]
+    assert sorted(scanned) == sorted([out.resolve(), (out / "a").resolve()])

@@ -19,9 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.core.cli import batch as batch_module
+from urdf_sdf.core.cli import pool as pool_module
 from urdf_sdf.core.cli import urdf2sdf as urdf2sdf_cli
-from urdf_sdf.core.cli.batch import (NOT_REGULAR, FileConverter, default_jobs, picklable,
-                                     run_batch)
+from urdf_sdf.core.cli.batch import (NOT_REGULAR, BatchItem, FileConverter, default_jobs,
+                                     picklable, run_batch)
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.context import Context
@@ -119,8 +120,8 @@ def test_renewed_pools_keep_the_order(tree, tmp_path, capsys, monkeypatch):
     """A fresh pool after every task per worker (memory stays bounded), one file a task:
     nothing lost, nothing out of order."""
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
-    monkeypatch.setattr(batch_module, "TASKS_PER_CHILD", 1)
-    monkeypatch.setattr(batch_module, "MAX_CHUNK", 1)
+    monkeypatch.setattr(pool_module, "TASKS_PER_CHILD", 1)
+    monkeypatch.setattr(pool_module, "MAX_CHUNK", 1)
     two = batch(tree, tmp_path / "two", capsys, converter(), jobs=2)
     assert one[2] == two[2] and one[3] == two[3]
 
@@ -171,3 +172,22 @@ def test_jobs_option_of_both_commands_gives_the_same_files(tmp_path):
             assert result.exit_code == 0, result.output
             outputs[jobs] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
         assert outputs["1"] == outputs["2"] and outputs["1"]
+
+
+def test_by_default_a_small_batch_stays_in_this_process(tmp_path, monkeypatch):
+    """Worker processes cost more than they save on a small batch: by default a batch
+    gets one worker per 300 kB of input, up to every core, and a small one none."""
+    monkeypatch.setattr(batch_module, "default_jobs", lambda: 4)
+    small = []
+    for i in range(10):
+        (tmp_path / f"s{i}.urdf").write_bytes((FIXTURES / "pendulum.urdf").read_bytes())
+        small.append(BatchItem(tmp_path / f"s{i}.urdf", Path(f"s{i}.urdf"), Path("x")))
+    assert batch_module.worthwhile_workers(small) == 1
+    large = []
+    for i in range(3):
+        (tmp_path / f"l{i}.urdf").write_bytes(b" " * 300_000)
+        large.append(BatchItem(tmp_path / f"l{i}.urdf", Path(f"l{i}.urdf"), Path("x")))
+    assert batch_module.worthwhile_workers(large) == 3          # 900 kB: 3 workers
+    assert batch_module.worthwhile_workers(large * 3) == 4      # every core, no more
+    missing = [BatchItem(tmp_path / "gone.urdf", Path("gone.urdf"), Path("x"))]
+    assert batch_module.worthwhile_workers(missing) == 1

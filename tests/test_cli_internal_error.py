@@ -73,7 +73,7 @@ def test_batch_reports_a_crash_per_file_and_goes_on(monkeypatch, capsys, tmp_pat
         return real(result, options)
 
     monkeypatch.setattr(urdf2sdf_cli, "convert_urdf", crash_on_a)
-    assert run_main(urdf2sdf_cli, monkeypatch, tree, "-o", tmp_path / "out") == 1
+    assert run_main(urdf2sdf_cli, monkeypatch, tree, "-o", tmp_path / "out", "-j", "1") == 1
     captured = capsys.readouterr()
     assert "error[INTERNAL_ERROR]" in captured.err + captured.out
     assert "Traceback" not in captured.err + captured.out

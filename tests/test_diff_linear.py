@@ -1,6 +1,6 @@
 """``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
 
-* :func:`core.kinematics.forward_batch` gives, bit for bit (down to the sign of a zero),
+* :func:`core.kinematics_batch.forward_batch` gives, bit for bit (down to the sign of a zero),
   the poses :meth:`KinematicTree.forward` gives, on generated trees and every sample;
 * :func:`core.diff.compare_all_poses` reports what the scalar definition below reports
   (the implementation before it was vectorised), on perturbed generated robots;
@@ -23,7 +23,8 @@ from urdf_sdf.core import diff as diff_module
 from urdf_sdf.core.cli.main import app
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import Description, diff_results
-from urdf_sdf.core.kinematics import KinematicTree, build_tree, forward_batch, forward_plan
+from urdf_sdf.core.kinematics import KinematicTree, build_tree
+from urdf_sdf.core.kinematics_batch import forward_batch, forward_plan
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.pose import pose_gap
 

@@ -21,7 +21,8 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.diff import diff_results
-from urdf_sdf.core.inertia import inertia_problem, principal_moments, repaired, tensor
+from urdf_sdf.core.inertia import inertia_problem, principal_moments, repaired
+from urdf_sdf.core.inertia_numeric import tensor
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import pose_gap

@@ -24,7 +24,7 @@ libsdformat's URDF parser (``ReduceFixedJoints`` in ``parser_urdf.cc``) is the m
 Poses are composed from the URDF origins along the lumped chain (a URDF child link's
 frame is its joint's frame); where nothing needs composing (a child of the survivor, a
 shape or joint at the identity) the origin's text is copied, otherwise the computed pose
-is written at round-trip precision. Inertia math is float64 numpy. The input model is
+is written at round-trip precision. Inertia math is float64 numpy (``lump_inertia``). The input model is
 never changed: the result shares the untouched parts and replaces the rest.
 
 The writer's element map becomes an :class:`ElementAliases`, so that ``<gazebo>`` blocks
@@ -35,11 +35,11 @@ from __future__ import annotations
 import copy
 from dataclasses import replace
 
-import numpy as np
 from lxml import etree
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
@@ -48,7 +48,8 @@ from urdf_sdf.core.write.sdf import pose_from_origin
 LUMP_INFIX = "_fixed_joint_lump__"
 KEEP_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
 WORLD = "world"
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+# numpy, imported only when lumped links carry inertia.
+_NUMERIC = Later({"lumped_inertia": ("urdf_sdf.urdf2sdf.lump_inertia", "lumped_inertia")})
 
 
 class ElementAliases(dict):
@@ -291,7 +292,8 @@ def merged_inertial(link: Link, lumped: list[Link],
                     poses: dict[str, PoseSpec]) -> Inertial | None:
     """The combined inertial of ``link`` and the lumped links, or ``link``'s own when no
     lumped link has one. Its frame keeps the orientation (and rpy text) of ``link``'s own
-    inertial frame, identity without one; the tensor is written in that frame."""
+    inertial frame, identity without one; the tensor is written in that frame
+    (:func:`urdf_sdf.urdf2sdf.lump_inertia.lumped_inertia`)."""
     bodies = [(source.inertial, poses[source.name].value) for source in lumped
               if source.inertial is not None]
     if not bodies:
@@ -301,62 +303,16 @@ def merged_inertial(link: Link, lumped: list[Link],
         bodies.insert(0, (own, IDENTITY))
     orientation = own.pose.value.rotation if own is not None else IDENTITY.rotation
     first, first_pose = bodies[0]
-    mass, com, tensor = combine_inertia(bodies, first_pose * first.pose.value)
-    rotation = rotation_matrix(orientation)
-    tensor = rotation.T @ tensor @ rotation
-    values = dict(zip(INERTIA_KEYS, (float(tensor[i, j]) for i, j in
-                                     ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))))
+    mass, com, values = _NUMERIC.lumped_inertia(bodies, first_pose * first.pose.value,
+                                                orientation)
     source = own.source if own is not None else link.source
-    pose = computed_spec(Pose(tuple(float(v) for v in com), orientation), None, source)
+    pose = computed_spec(Pose(com, orientation), None, source)
     if own is not None and own.pose.rpy_text is not None:
         pose = replace(pose, rpy_text=own.pose.rpy_text, text=f"{pose.xyz_text} "
                        f"{own.pose.rpy_text}")
     texts = {key: number_text(value) for key, value in values.items()}
     texts["mass"] = number_text(mass)
     return Inertial(mass=mass, pose=pose, texts=texts, source=source, **values)
-
-
-def combine_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose
-                    ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Total mass, centre of mass and inertia tensor about it, in the survivor's frame.
-
-    Each body is ``(inertial, X_SL)``: its inertial frame in the survivor S is
-    ``X_SL * X_LI``. The tensor is rotated into S (``R I R^T``) and moved to the
-    common centre with the parallel axis theorem ``m (|d|^2 E - d d^T)``. With zero
-    total mass the centre is undefined and ``default_com`` stands in.
-    """
-    masses, centres, tensors = [], [], []
-    for inertial, link_pose in bodies:
-        frame = link_pose * inertial.pose.value
-        rotation = rotation_matrix(frame.rotation)
-        masses.append(float(inertial.mass))
-        centres.append(np.array(frame.position, dtype=np.float64))
-        tensors.append(rotation @ inertia_matrix(inertial) @ rotation.T)
-    total = sum(masses)
-    if total != 0:
-        com = sum(m * c for m, c in zip(masses, centres)) / total
-    else:
-        com = np.array(default_com.position, dtype=np.float64)
-    tensor = np.zeros((3, 3))
-    for m, c, inertia in zip(masses, centres, tensors):
-        d = c - com
-        tensor += inertia + m * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
-    return total, com, (tensor + tensor.T) / 2
-
-
-def inertia_matrix(inertial: Inertial) -> np.ndarray:
-    return np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
-                     [inertial.ixy, inertial.iyy, inertial.iyz],
-                     [inertial.ixz, inertial.iyz, inertial.izz]], dtype=np.float64)
-
-
-def rotation_matrix(q) -> np.ndarray:
-    """Rotation matrix of unit quaternion ``(w, x, y, z)``."""
-    w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]],
-                    dtype=np.float64)
 
 
 # ---- joints and frames ---------------------------------------------------------------------

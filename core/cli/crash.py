@@ -8,11 +8,11 @@ rather than handed a Python traceback (which may also quote file content).
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 from typing import Callable
 
-from urdf_sdf.core.cli.options import short_lived_process
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 
 DEBUG_VARIABLE = "URDF_SDF_DEBUG"
@@ -45,6 +45,12 @@ def crashes_reported(prog: str):
             raise
         print(internal_error(exc, prog).format(), file=sys.stderr)
         sys.exit(1)
+
+
+def short_lived_process() -> None:
+    """A command runs once and exits: Python's cycle collector would only spend time
+    scanning the model's objects, which the process frees all at once on exit."""
+    gc.disable()
 
 
 def run_command(prog: str, app: Callable[[], object]) -> None:

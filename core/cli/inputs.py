@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-import typer
-
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
@@ -55,14 +53,23 @@ def read_stdin(diagnostics: Diagnostics) -> bytes | None:
     return data
 
 
-def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
-    """``name:=value`` strings (``--xacro-arg``) as xacro mappings; a usage error otherwise."""
+def xacro_mapping(value: str) -> tuple[str, str] | None:
+    """``(name, value)`` of one ``--xacro-arg name:=value``, None when it is not one."""
+    name, sep, text = value.partition(":=")
+    if not sep or not name.strip():
+        return None
+    return name.strip(), text
+
+
+def xacro_mappings(values: Sequence[str] | None) -> dict[str, str] | None:
+    """The xacro mappings of ``--xacro-arg`` values, None when one is not name:=value
+    (:func:`urdf_sdf.core.cli.options.parse_xacro_args` makes that a usage error)."""
     mappings: dict[str, str] = {}
     for value in values or []:
-        name, sep, text = value.partition(":=")
-        if not sep or not name.strip():
-            raise typer.BadParameter(f"{value!r} is not name:=value", param_hint="--xacro-arg")
-        mappings[name.strip()] = text
+        mapping = xacro_mapping(value)
+        if mapping is None:
+            return None
+        mappings[mapping[0]] = mapping[1]
     return mappings
 
 

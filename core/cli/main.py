@@ -5,6 +5,11 @@ Exit codes: 0 success (warnings allowed), 1 invalid input, 2 usage error.
 A FILE argument may be ``-`` (standard input) or a ``*.xacro`` file (expanded with the
 optional ``xacro`` package); diagnostics are rendered by :mod:`core.cli.render`
 (``file:line[:col]: severity[CODE]: message`` and the source line under it).
+
+What only one command needs (the diff and numpy, the URDF converter of ``print``, the
+parity check, Graphviz) is imported when that command runs (``_LATER``). The console
+script is :func:`urdf_sdf.core.cli.quick.urdf_sdf`, which answers ``--version`` without
+importing this module.
 """
 from __future__ import annotations
 
@@ -15,23 +20,29 @@ from typing import List, Optional
 
 import typer
 
-from urdf_sdf.core.cli.crash import run_command
-from urdf_sdf.core.cli.graph import graph_command
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.core.cli.options import QUIET_OPTION, STRICT_OPTION, policy, version_option
+from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option, policy,
+                                       version_option)
 from urdf_sdf.core.cli.output import OutputError, StdoutError, stdout_checked, write_output
-from urdf_sdf.core.cli.printing import print_document
+from urdf_sdf.core.cli.quick import URDF_SDF, urdf_sdf
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
-from urdf_sdf.core.cli.roundtrip import roundtrip_files
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import diff_results
-from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.parity import check_parity
-from urdf_sdf.core.report import frames_report, model_vertex
-from urdf_sdf.core.resources import check_meshes
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.write.dot import GraphKind
 
-PROG = "urdf-sdf"
+PROG = URDF_SDF.prog
+_LATER = Later({
+    "graph_command": ("urdf_sdf.core.cli.graph", "graph_command"),
+    "print_document": ("urdf_sdf.core.cli.printing", "print_document"),
+    "diff_results": ("urdf_sdf.core.diff", "diff_results"),
+    "Kind": ("urdf_sdf.core.graph", "Kind"),
+    "check_parity": ("urdf_sdf.core.parity", "check_parity"),
+    "frames_report": ("urdf_sdf.core.report", "frames_report"),
+    "model_vertex": ("urdf_sdf.core.report", "model_vertex"),
+    "check_meshes": ("urdf_sdf.core.resources", "check_meshes"),
+    "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
+})
+
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Inspect and check robot descriptions (SDFormat and URDF).")
 
@@ -75,11 +86,11 @@ def frames(file: Path = typer.Argument(..., help=FILE_HELP),
     sources = SourceLines()
     result = _load(file, path, sources, strict)
     if model is not None and result.graph is not None and \
-            model_vertex(result.graph, model) is None:
+            _LATER.model_vertex(result.graph, model) is None:
         print(f"{label(file)}: error[ELEMENT_MISSING]: --model {model}: the file has no such "
               "model", file=sys.stderr)
         raise typer.Exit(1)
-    report = frames_report(result, model)
+    report = _LATER.frames_report(result, model)
     if as_json:
         print(json.dumps(report))
     else:
@@ -111,9 +122,7 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
           meshes: bool = typer.Option(False, "--meshes",
                                       help="Also check that every mesh resolves to a mesh file "
                                            "(STL, OBJ, COLLADA, glTF, GLB by content)."),
-          package_path: Optional[List[Path]] = typer.Option(
-              None, "--package-path", help="A folder holding ROS packages, searched for "
-                                           "package:// URIs first (repeatable)."),
+          package_path: Optional[List[Path]] = package_path_option(),
           as_json: bool = typer.Option(False, "--json",
                                        help="Print one JSON object per file, one per line, "
                                             "for machines: {ok, file, valid, diagnostics, "
@@ -140,7 +149,7 @@ def _check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bo
     sources = SourceLines()
     result = load_input(file, context, sources)
     if meshes and result.ok:
-        result.diagnostics.extend(result.policy.apply(check_meshes(result, context)))
+        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)
@@ -161,7 +170,7 @@ def _check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bo
     if scope is None:
         print(f"{name}: choose a model of the world with --model", file=sys.stderr)
         return 2
-    report = check_parity(result, scope)
+    report = _LATER.check_parity(result, scope)
     if as_json:
         summary["ok"] = report.holds
         summary["parity"] = {"model": report.model, "holds": report.holds,
@@ -181,9 +190,10 @@ def _model_scope(result, name: Optional[str]):
         return None
     if not graph.root.is_world:
         return graph.root
+    model = _LATER.Kind.MODEL
     models = [graph.vertices[v] for v in graph.root.vertices
-              if graph.vertices[v].kind is Kind.MODEL and (name is None or
-                                                           graph.vertices[v].name == name)]
+              if graph.vertices[v].kind is model and (name is None or
+                                                      graph.vertices[v].name == name)]
     return models[0].inner if len(models) == 1 else None
 
 
@@ -210,7 +220,7 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
         raise typer.BadParameter("only one of A and B can be '-' (standard input)")
     context = _context(path, strict)
     sources = SourceLines()
-    differences = diff_results(load_input(a, context, sources),
+    differences = _LATER.diff_results(load_input(a, context, sources),
                                load_input(b, context, sources),
                                tol, configurations, seed, model)
     if as_json:
@@ -236,7 +246,7 @@ def roundtrip(files: List[Path] = typer.Argument(..., metavar="FILE...",
     """Check that each file survives conversion to the other format and back (URDF:
     urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one
     does not."""
-    raise typer.Exit(roundtrip_files(files, _context(path, strict), quiet))
+    raise typer.Exit(_LATER.roundtrip_files(files, _context(path, strict), quiet))
 
 
 @app.command("print")
@@ -253,7 +263,7 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
     """Print the composed model as one SDFormat file, every <include> inlined (like
     `gz sdf -p`); diagnostics go to stderr."""
     context = _context(path, strict)
-    data, diagnostics = print_document(file, context, preserve_includes)
+    data, diagnostics = _LATER.print_document(file, context, preserve_includes)
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)
     if data is None:
@@ -286,14 +296,14 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
     """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
     DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
     sources = SourceLines()
-    raise typer.Exit(graph_command(
+    raise typer.Exit(_LATER.graph_command(
         file, kind, output, path,
         loader=lambda f, p: _load(f, p, sources, strict),
         report=lambda result, stream: _print_diagnostics(result, stream, sources, quiet)))
 
 
 def main() -> None:
-    run_command(PROG, app)
+    urdf_sdf()
 
 
 if __name__ == "__main__":

@@ -1,38 +1,57 @@
-"""What the three command lines share: ``--version`` and the common options, and the
-process set-up of a command that runs once and exits."""
+"""What the three typer interfaces share: ``--version``, the common options, and the
+usage errors of their arguments (typer's ``BadParameter``). The process set-up of a
+command is in :mod:`urdf_sdf.core.cli.crash`, the quick path in
+:mod:`urdf_sdf.core.cli.quick`."""
 from __future__ import annotations
 
-import gc
+from pathlib import Path
+from typing import Sequence
 
 import typer
 
-from urdf_sdf import __version__
+from urdf_sdf.core.cli.batch import batch_output_problem
+from urdf_sdf.core.cli.inputs import xacro_mapping, xacro_mappings
+from urdf_sdf.core.cli.quick import version_line
 from urdf_sdf.core.diagnostics import Policy
-
-
-def package_version() -> str:
-    return __version__
 
 
 def version_option(prog: str):
     """An eager ``--version`` option printing ``PROG VERSION`` and exiting 0."""
     def show(value: bool) -> None:
         if value:
-            print(f"{prog} {package_version()}")
+            print(version_line(prog))
             raise typer.Exit(0)
     return typer.Option(False, "--version", callback=show, is_eager=True,
                         help="Print the version and exit.")
 
 
-def short_lived_process() -> None:
-    """A command runs once and exits: Python's cycle collector would only spend time
-    scanning the model's objects, which the process frees all at once on exit."""
-    gc.disable()
+def package_path_option():
+    """``--package-path DIR`` (repeatable): searched for ``package://`` URIs first."""
+    return typer.Option(None, "--package-path",
+                        help="A folder holding ROS packages, searched for package:// URIs "
+                             "first (repeatable).")
 
 
 def policy(strict: bool) -> Policy:
     """The diagnostics policy of ``--strict``: warnings become errors."""
     return Policy(warnings_as_errors=strict)
+
+
+def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
+    """``name:=value`` strings (``--xacro-arg``) as xacro mappings; a usage error otherwise."""
+    mappings = xacro_mappings(values)
+    if mappings is None:
+        wrong = next(value for value in values or [] if xacro_mapping(value) is None)
+        raise typer.BadParameter(f"{wrong!r} is not name:=value", param_hint="--xacro-arg")
+    return mappings
+
+
+def check_batch_output(output: Path | None, prog: str) -> Path:
+    """The output directory of a batch: required, not standard output, not a file."""
+    problem = batch_output_problem(output)
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="-o/--output")
+    return output
 
 
 # Options the commands share (typer accepts one OptionInfo as the default of many).

@@ -22,7 +22,6 @@ import errno
 import functools
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -30,14 +29,15 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-import typer
-
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.lazy import Later
 
 CHUNK = 64 * 1024
 BROKEN_PIPE_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports for `yes | head`
 CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
                         if hasattr(signal, name))
+# stdout_checked decorates typer commands: typer is loaded whenever it is used.
+_TYPER = Later({"Exit": ("typer", "Exit")})
 _TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
 
 
@@ -155,7 +155,7 @@ def stdout_checked(prog: str) -> Callable:
             finally:
                 sys.stdout = original
             failure = flush_stdout(prog) if code != BROKEN_PIPE_STATUS else None
-            raise typer.Exit(failure if failure is not None else code)
+            raise _TYPER.Exit(failure if failure is not None else code)
         return checked
     return decorate
 
@@ -163,15 +163,19 @@ def stdout_checked(prog: str) -> Callable:
 def _exit_code(command: Callable, args, kwargs) -> int:
     try:
         command(*args, **kwargs)
-    except typer.Exit as exc:
+    except _TYPER.Exit as exc:
         return exc.exit_code
     return 0
 
 
 # ---- files -------------------------------------------------------------------------------
 
-def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = ()) -> None:
-    """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module."""
+def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (),
+                 stale_removed: bool = False) -> None:
+    """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module.
+    ``stale_removed``: the caller has removed the stale temporaries of the destination's
+    directory already (a batch does it once per directory: once per file would read a
+    large directory once per file)."""
     if destination in (None, "-"):
         write_stdout(data)
         return
@@ -180,7 +184,7 @@ def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (
         with open(target, "wb") as stream:  # /dev/null, a FIFO: as `cat > FILE` would
             stream.write(data)
         return
-    with temporary_beside(target) as tmp:
+    with temporary_beside(target, stale_removed) as tmp:
         with open(tmp, "wb") as stream:
             stream.write(data)
         os.chmod(tmp, file_mode(target))
@@ -214,13 +218,14 @@ def check_destination(target: Path, inputs: Sequence[str] = ()) -> str:
 
 
 @contextlib.contextmanager
-def temporary_beside(target: Path) -> Iterator[str]:
+def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]:
     """A new, empty temporary file's path in ``target``'s directory, removed on leaving
     (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP. Stale ones of
-    earlier runs (their process gone) are removed first."""
+    earlier runs (their process gone) are removed first, unless ``stale_removed``."""
     directory = target.parent if str(target.parent) else Path(".")
-    remove_stale_temporaries(directory, target.name)
-    tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    if not stale_removed:
+        remove_stale_temporaries(directory, target.name)
+    tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     try:
         with removed_on_signal(tmp):
@@ -230,15 +235,17 @@ def temporary_beside(target: Path) -> Iterator[str]:
             os.unlink(tmp)
 
 
-def remove_stale_temporaries(directory: Path, name: str) -> None:
-    """Remove ``.NAME.urdf-sdf-PID-*.tmp`` files of ours whose process is gone."""
+def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:
+    """Remove ``.NAME.urdf-sdf-PID-*.tmp`` files of ours whose process is gone (of any
+    NAME when ``name`` is None)."""
     try:
         entries = list(os.scandir(directory))
     except OSError:
         return
     for entry in entries:
         match = _TEMPORARY.match(entry.name)
-        if match is None or match.group("name") != name or _alive(int(match.group("pid"))):
+        if match is None or name not in (None, match.group("name")) or \
+                _alive(int(match.group("pid"))):
             continue
         with contextlib.suppress(OSError):
             if entry.is_file(follow_symlinks=False) and entry.stat().st_uid == os.getuid():

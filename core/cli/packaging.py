@@ -10,13 +10,20 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import typer
+
 from urdf_sdf.core.cli.directory import write_directory
 from urdf_sdf.core.cli.inputs import is_stdin, load_input
+from urdf_sdf.core.cli.options import policy
 from urdf_sdf.core.cli.output import OutputError
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
+from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
+from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Diagnostics
 from urdf_sdf.core.write.bundle import tokenize_resources
+from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
 from urdf_sdf.sdf2urdf.convert import convert_sdf
 from urdf_sdf.sdf2urdf.package_dir import ros_package
@@ -117,3 +124,64 @@ def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool)
     print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
           f"{counts['skipped']} skipped", file=sys.stderr)
     return code
+
+
+def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
+                      options: Options, mappings: dict[str, str], package_paths: list[str],
+                      strict: bool, quiet: bool, as_json: bool) -> int:
+    """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree."""
+    if output is not None:
+        raise typer.BadParameter("--model-dir writes the model directory; -o is not used "
+                                 "with it")
+    context = Context.from_environment([], policy(strict), package_paths)
+    if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
+        return directory_batch(
+            prog, discover_urdf(urdf, model_dir), lambda item: model_dir / item.output.stem,
+            lambda item, target: convert_to_model_dir(prog, item.source, target, options,
+                                                      mappings, context, quiet, as_json),
+            quiet)
+    return convert_to_model_dir(prog, urdf, model_dir, options, mappings, context, quiet,
+                                as_json)
+
+
+def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: Path,
+                        package_name: str | None, build_type: str, options: ToUrdf,
+                        paths: list[str], package_paths: list[str], strict: bool,
+                        quiet: bool, as_json: bool) -> int:
+    """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
+    or with a directory that is not a model directory, one package per model in it."""
+    if build_type not in BUILD_TYPES:
+        raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
+    if output is not None:
+        raise typer.BadParameter("--package-dir writes the package; -o is not used with it")
+    if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
+        if package_name is not None:
+            raise typer.BadParameter("--package-name names one package: convert one model")
+        items, model_parents = discover_sdf(sdf, package_dir)
+        context = Context.from_environment(paths + [str(p) for p in model_parents],
+                                           policy(strict), package_paths)
+        return directory_batch(
+            prog, items, lambda item: package_dir / ros_package_name(model_name(item.source)),
+            lambda item, target: convert_to_package_dir(prog, item.source, target, target.name,
+                                                        build_type, options, context, quiet,
+                                                        as_json), quiet)
+    name = package_name or package_dir.resolve().name
+    if not PACKAGE_NAME.match(name):
+        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
+                                 "digits, underscores; a letter first): give --package-name")
+    source = sdf
+    if not is_stdin(sdf) and sdf.is_dir():
+        files = model_config_files(sdf / "model.config")
+        if not files:
+            raise typer.BadParameter(f"{sdf} is not a model directory (no model.config naming "
+                                     "an SDFormat file)")
+        source = files[0]
+    parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
+    context = Context.from_environment(paths + parents, policy(strict), package_paths)
+    return convert_to_package_dir(prog, source, package_dir, name, build_type, options,
+                                  context, quiet, as_json)
+
+
+def model_name(source: Path) -> str:
+    """A model's name for its package: its model directory's, else its file's stem."""
+    return source.parent.name if (source.parent / "model.config").is_file() else source.stem

@@ -3,7 +3,8 @@
 Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
 optional ``xacro`` package), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
 in a model directory, the file its ``model.config`` names for the newest SDFormat
-version; each model directory's parent is searched for ``model://`` includes).
+version; each model directory's parent is searched for ``model://`` includes; ``-j N``
+worker processes, every core by default).
 
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
 expressed in URDF (in a batch: any file failed), 2 usage error. Diagnostics go to
@@ -11,32 +12,38 @@ stderr as ``file:line[:col]: severity[CODE]: message`` with the source line unde
 (``--quiet``: errors only); the URDF goes to stdout (also ``-o -``) or, atomically, to
 ``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
 without ``-o FILE``) on stdout instead.
+
+This module converts (:func:`convert`); the options, help texts and usage errors are the
+typer app's (:mod:`urdf_sdf.core.cli.sdf2urdf_app`), imported only for a command line that
+is not plain (the console script is :func:`urdf_sdf.core.cli.quick.sdf2urdf`).
 """
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import List, Optional
 
-import typer
-
-from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
+from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
-from urdf_sdf.core.cli.crash import run_command
-from urdf_sdf.core.cli.inputs import is_stdin, load_input, parse_xacro_args
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
-                                       XACRO_ARG_OPTION, policy, version_option)
+from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
+from urdf_sdf.core.cli.quick import SDF2URDF, sdf2urdf
 from urdf_sdf.core.cli.render import SourceLines
-from urdf_sdf.core.cli.packaging import (convert_to_package_dir, directory_batch,
-                                         ros_package_name)
 from urdf_sdf.core.compose.uri import model_config_files
-from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 
-app = typer.Typer(add_completion=False, help="Convert SDFormat to URDF.")
+PROG = SDF2URDF.prog
+URI_SCHEMES = (None, "package")
 
-PROG = "sdf2urdf"
+_TYPER = Later({"app": ("urdf_sdf.core.cli.sdf2urdf_app", "app")})
+
+
+def __getattr__(name: str):
+    """``app``, the typer app, is imported when it is asked for."""
+    if name == "app":
+        return _TYPER.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
@@ -83,130 +90,51 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     return items, model_parents
 
 
-@app.command()
-def main_command(
-        sdf: Path = typer.Argument(..., help="SDFormat file (model or world), '-' for standard "
-                                             "input, or a directory (with -o OUTDIR)."),
-        output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                              help="Write here (atomically) instead of stdout "
-                                                   "('-': stdout); for a directory input, the "
-                                                   "output directory."),
-        model: Optional[str] = typer.Option(None, "--model",
-                                            help="The model to convert from a world."),
-        package_dir: Optional[Path] = typer.Option(
-            None, "--package-dir", help="Write a ROS package here (package.xml, build files, "
-                                        "urdf/NAME.urdf, meshes copied, package://NAME URIs)."),
-        package_name: Optional[str] = typer.Option(
-            None, "--package-name", help="The package's name (default: --package-dir's "
-                                         "folder name)."),
-        build_type: str = typer.Option("ament_cmake", "--build-type",
-                                       help="ament_cmake, ament_python or catkin."),
-        package_path: Optional[List[Path]] = typer.Option(
-            None, "--package-path", help="A folder holding ROS packages, searched for "
-                                         "package:// meshes first (repeatable)."),
-        all_models: bool = typer.Option(False, "--all-models",
-                                        help="Every model of a world into one URDF, each "
-                                             "hanging from world where the world places it "
-                                             "(names MODEL::NAME, joined by --separator)."),
-        separator: str = typer.Option("::", "--separator",
-                                      help="Joins nested model names into URDF names."),
-        drop_frames: bool = typer.Option(False, "--drop-frames",
-                                         help="Leave //frame elements out (with a warning)."),
-        approximate: bool = typer.Option(False, "--approximate",
-                                         help="Map ball, universal, revolute2, screw and gearbox "
-                                              "joints to revolute joints (with a warning)."),
-        uri_scheme: Optional[str] = typer.Option(None, "--uri-scheme",
-                                                 help="'package' rewrites model:// mesh URIs to "
-                                                      "package://."),
-        path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
-                                                  help="Extra model:// search directory."),
-        xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
-        as_json: bool = CONVERTER_JSON_OPTION,
-        quiet: bool = QUIET_OPTION,
-        strict: bool = STRICT_OPTION,
-        jobs: int = typer.Option(1, "-j", "--jobs", min=0,
-                                 help="Worker processes for a directory input (0: every core; "
-                                      "default 1: one file after the other)."),
-        version: bool = version_option(PROG),
-) -> None:
-    """Convert SDFormat to URDF."""
-    if uri_scheme not in (None, "package"):
-        raise typer.BadParameter("--uri-scheme takes 'package'")
-    if all_models and model is not None:
-        raise typer.BadParameter("--model and --all-models exclude each other")
-    options = Options(model=model, all_models=all_models, separator=separator,
-                      drop_frames=drop_frames, approximate=approximate, uri_scheme=uri_scheme)
-    mappings = parse_xacro_args(xacro_arg)
-    extra = [str(p) for p in path or []]
-    if package_dir is not None:
-        raise typer.Exit(package_command(sdf, output, package_dir, package_name, build_type,
-                                         options, extra, package_path, strict, quiet, as_json))
+def convert(sdf: Path, output: Path | None, options: Options, mappings: dict[str, str],
+            paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
+            as_json: bool = False, jobs: int = 0) -> int:
+    """The command, once its arguments are valid (a directory needs a valid ``output``):
+    convert, report, write; return the exit code. ``paths``: ``--path`` directories;
+    ``jobs`` 0: every core."""
+    extra = [str(p) for p in paths or []]
+    policy = Policy(warnings_as_errors=strict)
     if not is_stdin(sdf) and sdf.is_dir():
-        out_dir = check_batch_output(output, PROG)
-        items, model_parents = discover(sdf, out_dir)
-        context = Context.from_environment(extra + [str(p) for p in model_parents],
-                                           policy(strict))
-        code = run_batch(
-            items, out_dir,
+        items, model_parents = discover(sdf, output)
+        context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
+        return run_batch(
+            items, output,
             partial(convert_item, options=options, mappings=mappings, context=context,
-                    out_dir=out_dir),
+                    out_dir=output),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
-        raise typer.Exit(code)
     sources = SourceLines()
     data, diagnostics = convert_file(sdf, written_to(options, output),
-                                     Context.from_environment(extra, policy(strict)), mappings,
+                                     Context.from_environment(extra, policy), mappings,
                                      sources)
-    raise typer.Exit(finish_conversion(PROG, sdf, data, diagnostics, output, sources,
-                                       quiet, as_json))
+    return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
 
 
-def package_command(sdf: Path, output: Optional[Path], package_dir: Path,
-                    package_name: Optional[str], build_type: str, options: Options,
-                    extra: list[str], package_path: Optional[List[Path]], strict: bool,
-                    quiet: bool, as_json: bool) -> int:
-    """``--package-dir``: one model (a file, or a model directory's chosen file), or with a
-    directory that is not a model directory, one package per model found in it."""
-    if build_type not in BUILD_TYPES:
-        raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
-    if output is not None:
-        raise typer.BadParameter("--package-dir writes the package; -o is not used with it")
-    if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
-        if package_name is not None:
-            raise typer.BadParameter("--package-name names one package: convert one model")
-        items, model_parents = discover(sdf, package_dir)
-        context = Context.from_environment(extra + [str(p) for p in model_parents],
-                                           policy(strict), [str(p) for p in package_path or []])
-        return directory_batch(
-            PROG, items, lambda item: package_dir / ros_package_name(model_name(item.source)),
-            lambda item, target: convert_to_package_dir(PROG, item.source, target, target.name,
-                                                        build_type, options, context, quiet,
-                                                        as_json), quiet)
-    name = package_name or package_dir.resolve().name
-    if not PACKAGE_NAME.match(name):
-        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
-                                 "digits, underscores; a letter first): give --package-name")
-    source = sdf
-    if not is_stdin(sdf) and sdf.is_dir():
-        files = model_config_files(sdf / "model.config") if (sdf / "model.config").is_file() \
-            else []
-        if not files:
-            raise typer.BadParameter(f"{sdf} is not a model directory (no model.config naming "
-                                     "an SDFormat file)")
-        source = files[0]
-    parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
-    context = Context.from_environment(extra + parents, policy(strict),
-                                       [str(p) for p in package_path or []])
-    return convert_to_package_dir(PROG, source, package_dir, name, build_type, options,
-                                  context, quiet, as_json)
-
-
-def model_name(source: Path) -> str:
-    """A model's name for its package: its model directory's, else its file's stem."""
-    return source.parent.name if (source.parent / "model.config").is_file() else source.stem
+def quick_command(params: dict) -> int | None:
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    sdf, output = params["sdf"], params["output"]
+    packaging = (params["package_dir"], params["package_name"], params["package_path"])
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
+            (not is_stdin(sdf) and sdf.is_dir() and batch_output_problem(output)) or \
+            any(packaging) or params["build_type"] != "ament_cmake" or \
+            (params["all_models"] and params["model"] is not None):
+        return None  # packages, and usage errors, are the typer app's
+    options = Options(model=params["model"], all_models=params["all_models"],
+                      separator=params["separator"],
+                      drop_frames=params["drop_frames"], approximate=params["approximate"],
+                      uri_scheme=params["uri_scheme"])
+    return convert(sdf, output, options, mappings, paths=params["path"],
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
 
 
 def main() -> None:
-    run_command(PROG, app)
+    sdf2urdf()
 
 
 if __name__ == "__main__":

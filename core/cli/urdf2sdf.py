@@ -2,7 +2,8 @@
 
 Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
 optional ``xacro`` package, ``pip install 'urdf-sdf[xacro]'``; ``--xacro-arg
-name:=value`` passes arguments), or a directory (batch, with ``-o OUTDIR``).
+name:=value`` passes arguments), or a directory (batch, with ``-o OUTDIR``; ``-j N``
+worker processes, every core by default).
 
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
 converted (also: xacro is needed but not installed, ``error[XACRO_UNAVAILABLE]``; in a
@@ -11,31 +12,39 @@ batch, any file failed), 2 usage error. Diagnostics go to stderr as
 errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FILE``.
 ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
 ``-o FILE``) on stdout instead; for a batch, see :func:`core.cli.batch.batch_json`.
+
+This module converts (:func:`convert`); the options, help texts and usage errors are the
+typer app's (:mod:`urdf_sdf.core.cli.urdf2sdf_app`), imported only for a command line that
+is not plain (the console script is :func:`urdf_sdf.core.cli.quick.urdf2sdf`).
 """
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import List, Optional
 
-import typer
-
-from urdf_sdf.core.cli.batch import BatchItem, check_batch_output, run_batch, walk
+from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
-from urdf_sdf.core.cli.crash import run_command
-from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input, parse_xacro_args,
-                                      xacro_available)
-from urdf_sdf.core.cli.packaging import convert_to_model_dir, directory_batch
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
-                                       XACRO_ARG_OPTION, policy, version_option)
+from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input,
+                                      xacro_available, xacro_mappings)
+from urdf_sdf.core.cli.quick import URDF2SDF, urdf2sdf
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 
-app = typer.Typer(add_completion=False, help="Convert URDF to SDFormat.")
-
-PROG = "urdf2sdf"
+PROG = URDF2SDF.prog
 XACRO_SUFFIX = ".urdf.xacro"
+URI_SCHEMES = ("package", "model")
+
+_TYPER = Later({"app": ("urdf_sdf.core.cli.urdf2sdf_app", "app")})
+
+
+def __getattr__(name: str):
+    """``app``, the typer app, is imported when it is asked for."""
+    if name == "app":
+        return _TYPER.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def convert_file(path: Path, options: Options, mappings: dict[str, str],
@@ -58,12 +67,13 @@ def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[Batch
     reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
     place. When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
     (the source) is converted and the .urdf skipped."""
-    xacro = xacro_available() if xacro is None else xacro
     items: list[BatchItem] = []
     for path in walk(root, exclude=out_dir):
         relative = path.relative_to(root)
         name = path.name.lower()
         if name.endswith(XACRO_SUFFIX):
+            if xacro is None:  # imported only when there is a xacro file
+                xacro = xacro_available()
             output = relative.with_name(path.name[:-len(XACRO_SUFFIX)] + ".sdf")
             skip = None if xacro else ("not expanded: the xacro package is not installed "
                                        f"({XACRO_HINT})")
@@ -83,82 +93,42 @@ def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[Batch
     return items
 
 
-@app.command()
-def main_command(
-        urdf: Path = typer.Argument(..., help="URDF file, '-' for standard input, a "
-                                              ".urdf.xacro file, or a directory (with -o "
-                                              "OUTDIR: converts every .urdf and .urdf.xacro)."),
-        output: Optional[Path] = typer.Option(None, "-o", "--output",
-                                              help="Write here (atomically) instead of stdout "
-                                                   "('-': stdout); for a directory input, the "
-                                                   "output directory."),
-        relative: bool = typer.Option(False, "--relative",
-                                      help="Joint poses relative_to the parent link and child "
-                                           "links at their joint, xyz/rpy copied from the URDF."),
-        sdf_version: Optional[str] = typer.Option(None, "--sdf-version",
-                                                  help="SDFormat version to write (default: the "
-                                                       "lowest that expresses the result)."),
-        lump_fixed: bool = typer.Option(False, "--lump-fixed",
-                                        help="Merge fixed-joint children into their parent."),
-        fix_inertia: bool = typer.Option(False, "--fix-inertia",
-                                         help="Repair inertia tensors libsdformat refuses "
-                                              "(raise the smallest principal moment until "
-                                              "the triangle inequality holds)."),
-        uri_scheme: str = typer.Option("package", "--uri-scheme",
-                                       help="'package' keeps package:// mesh URIs; 'model' "
-                                            "rewrites them to model://."),
-        model_dir: Optional[Path] = typer.Option(
-            None, "--model-dir", help="Write a Gazebo model directory here (model.config, "
-                                      "model.sdf, meshes copied, model://NAME URIs)."),
-        package_path: Optional[List[Path]] = typer.Option(
-            None, "--package-path", help="A folder holding ROS packages, searched for "
-                                         "package:// meshes first (repeatable)."),
-        xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
-        as_json: bool = CONVERTER_JSON_OPTION,
-        quiet: bool = QUIET_OPTION,
-        strict: bool = STRICT_OPTION,
-        jobs: int = typer.Option(1, "-j", "--jobs", min=0,
-                                 help="Worker processes for a directory input (0: every core; "
-                                      "default 1: one file after the other)."),
-        version: bool = version_option(PROG),
-) -> None:
-    """Convert URDF to SDFormat."""
-    context = Context.from_environment([], policy(strict), [str(p) for p in package_path or []])
-    if uri_scheme not in ("package", "model"):
-        raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
-    options = Options(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
-                      uri_scheme=uri_scheme, fix_inertia=fix_inertia)
-    mappings = parse_xacro_args(xacro_arg)
-    if model_dir is not None:
-        if output is not None:
-            raise typer.BadParameter("--model-dir writes the model directory; -o is not used "
-                                     "with it")
-        if not is_stdin(urdf) and urdf.is_dir():  # one model directory per URDF, side by side
-            raise typer.Exit(directory_batch(
-                PROG, discover(urdf, model_dir), lambda item: model_dir / item.output.stem,
-                lambda item, target: convert_to_model_dir(PROG, item.source, target, options,
-                                                          mappings, context, quiet, as_json),
-                quiet))
-        raise typer.Exit(convert_to_model_dir(PROG, urdf, model_dir, options, mappings,
-                                              context, quiet, as_json))
+def convert(urdf: Path, output: Path | None, options: Options, mappings: dict[str, str],
+            strict: bool = False, quiet: bool = False, as_json: bool = False,
+            jobs: int = 0) -> int:
+    """The command, once its arguments are valid (a directory needs a valid ``output``):
+    convert, report, write; return the exit code. ``jobs`` 0: every core."""
+    context = Context(policy=Policy(warnings_as_errors=strict))
     if not is_stdin(urdf) and urdf.is_dir():
-        out_dir = check_batch_output(output, PROG)
-        items = discover(urdf, out_dir)
-        code = run_batch(
-            items, out_dir,
+        return run_batch(
+            discover(urdf, output), output,
             partial(convert_item, options=options, mappings=mappings, context=context,
-                    out_dir=out_dir),
+                    out_dir=output),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
-        raise typer.Exit(code)
     sources = SourceLines()
     data, diagnostics = convert_file(urdf, written_to(options, output), mappings, sources,
                                      context)
-    raise typer.Exit(finish_conversion(PROG, urdf, data, diagnostics, output, sources,
-                                       quiet, as_json))
+    return finish_conversion(PROG, urdf, data, diagnostics, output, sources, quiet, as_json)
+
+
+def quick_command(params: dict) -> int | None:
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    urdf, output = params["urdf"], params["output"]
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
+            (not is_stdin(urdf) and urdf.is_dir() and batch_output_problem(output)) or \
+            params["model_dir"] is not None or params["package_path"]:
+        return None  # model directories are written by the typer app's path
+    options = Options(relative=params["relative"], sdf_version=params["sdf_version"],
+                      lump_fixed=params["lump_fixed"], uri_scheme=params["uri_scheme"],
+                      fix_inertia=params["fix_inertia"])
+    return convert(urdf, output, options, mappings, strict=params["strict"],
+                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
 
 
 def main() -> None:
-    run_command(PROG, app)
+    urdf2sdf()
 
 
 if __name__ == "__main__":

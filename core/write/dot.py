@@ -21,7 +21,7 @@ import math
 
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
 from urdf_sdf.core.graph.resolve import edge_pose
-from urdf_sdf.core.kinematics import WORLD, build_tree
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.pose import Pose
 
 
@@ -35,6 +35,10 @@ class GraphKind(str, enum.Enum):
 
 
 FRAME_GRAPHS = ("attached_to", "relative_to", "both")
+
+# The kinematic tree (and numpy with it) only for --kind tree.
+_KINEMATICS = Later({"build_tree": ("urdf_sdf.core.kinematics", "build_tree"),
+                     "WORLD": ("urdf_sdf.core.kinematics", "WORLD")})
 
 # Shape and fill colour per kind.
 NODE_STYLE = {
@@ -204,13 +208,14 @@ def kinematic_tree_dot(result) -> str:
     graph: FrameGraph | None = getattr(result, "graph", None)
     if graph is None or graph.root is None:
         raise ValueError("the file has no frame graph to draw (it could not be read)")
-    tree = build_tree(result)
+    tree = _KINEMATICS.build_tree(result)
+    world = _KINEMATICS.WORLD
     links = {v.scoped_name: v for v in graph.vertices
              if v.kind is Kind.LINK and v.scope is not None}
     ids: dict[str, str] = {name: _node_id(v.id) for name, v in links.items()}
     in_tree = set(tree.links)
-    uses_world = any(j.parent == WORLD and WORLD not in ids for j in tree.joints) or \
-        any(j.parent == WORLD and WORLD not in ids for j in tree.constraints)
+    uses_world = any(j.parent == world and world not in ids for j in tree.joints) or \
+        any(j.parent == world and world not in ids for j in tree.constraints)
 
     lines = _header("kinematic_tree", f"kinematic tree of {_root_title(graph.root.owner)}",
                     "TB")
@@ -218,7 +223,7 @@ def kinematic_tree_dot(result) -> str:
         shape, fill = NODE_STYLE[Kind.WORLD]
         lines.append(f'  world [label={label("world", "(world)")}, shape={shape}, '
                      f'fillcolor="{fill}", tooltip="world"];')
-        ids[WORLD] = "world"
+        ids[world] = "world"
     emitted: set[str] = set()
     lines.extend(_tree_scope(graph, graph.root, in_tree, emitted, "  "))
     for name in tree.links:  # never expected: a link outside every scope

@@ -1,0 +1,235 @@
+"""The console scripts (``urdf2sdf``, ``sdf2urdf``, ``urdf-sdf``) and their quick path: a
+plain command line runs without typer.
+
+A console script runs once per file in pipelines, and typer (with click, rich and, when
+installed, pydantic) takes longer to import than a small file takes to convert. So each
+console script (:func:`urdf2sdf`, :func:`sdf2urdf`, :func:`urdf_sdf`) first reads its
+command line with :func:`parse`, which accepts a strict subset of what the command's typer
+app accepts, with the same meaning:
+
+* options spelled out as the app declares them (``-o FILE``, ``--output FILE``,
+  ``--output=FILE``, ``--relative``...), each at most once (repeatable ones any number of
+  times), before or after the one FILE argument;
+* values that are not empty and do not start with ``-`` (``-`` itself is fine), whole
+  numbers for the integer options.
+
+Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
+the command refuses, an ``urdf-sdf`` subcommand, shell completion, Windows, where click
+expands wildcards) goes to the typer app, which reads the command line again and answers
+as it always has: the quick path never prints a usage error of its own.
+``tests/test_quick.py`` checks that each :class:`CommandSpec` names its app's options
+exactly and that every command line the quick parser accepts gets the same values from
+the app. ``--version`` imports nothing more; a conversion imports its command's module
+(the converter, not typer) through the :class:`~urdf_sdf.core.lazy.Later` table below.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from urdf_sdf import __version__
+from urdf_sdf.core.cli.crash import crashes_reported, short_lived_process
+from urdf_sdf.core.lazy import Later
+
+# What typer's own main does with Ctrl-C: exit 130 (128 + SIGINT).
+INTERRUPTED_STATUS = 130
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command's options as its typer app declares them, by the name of the command
+    function's parameter each one sets."""
+    prog: str
+    argument: str | None = None                             # the one FILE argument
+    flags: dict[str, str] = field(default_factory=dict)     # option -> parameter (True)
+    values: dict[str, str] = field(default_factory=dict)    # option -> parameter (one value)
+    repeated: dict[str, str] = field(default_factory=dict)  # option -> parameter (a list)
+    paths: frozenset[str] = frozenset()                     # parameters holding paths
+    integers: frozenset[str] = frozenset()                  # parameters holding an int
+    defaults: dict[str, object] = field(default_factory=dict)  # of the options not given
+
+
+# Each command line as its typer app declares it (tests/test_quick.py holds them together).
+URDF2SDF = CommandSpec(
+    prog="urdf2sdf", argument="urdf",
+    flags={"--relative": "relative", "--lump-fixed": "lump_fixed",
+           "--fix-inertia": "fix_inertia", "--json": "as_json", "--quiet": "quiet",
+           "-q": "quiet", "--strict": "strict", "--version": "version"},
+    values={"-o": "output", "--output": "output", "--sdf-version": "sdf_version",
+            "--uri-scheme": "uri_scheme", "-j": "jobs", "--jobs": "jobs",
+            "--model-dir": "model_dir"},
+    repeated={"--xacro-arg": "xacro_arg", "--package-path": "package_path"},
+    paths=frozenset({"urdf", "output", "model_dir", "package_path"}),
+    integers=frozenset({"jobs"}),
+    defaults={"output": None, "relative": False, "sdf_version": None, "lump_fixed": False,
+              "fix_inertia": False, "uri_scheme": "package", "xacro_arg": None,
+              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
+              "version": False, "model_dir": None, "package_path": None})
+SDF2URDF = CommandSpec(
+    prog="sdf2urdf", argument="sdf",
+    flags={"--drop-frames": "drop_frames", "--approximate": "approximate",
+           "--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict",
+           "--version": "version", "--all-models": "all_models"},
+    values={"-o": "output", "--output": "output", "--model": "model",
+            "--separator": "separator", "--uri-scheme": "uri_scheme", "-j": "jobs",
+            "--jobs": "jobs", "--package-dir": "package_dir",
+            "--package-name": "package_name", "--build-type": "build_type"},
+    repeated={"--path": "path", "-p": "path", "--xacro-arg": "xacro_arg",
+              "--package-path": "package_path"},
+    paths=frozenset({"sdf", "output", "path", "package_dir", "package_path"}),
+    integers=frozenset({"jobs"}),
+    defaults={"output": None, "model": None, "separator": "::", "drop_frames": False,
+              "approximate": False, "uri_scheme": None, "path": None, "xacro_arg": None,
+              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
+              "version": False, "all_models": False, "package_dir": None,
+              "package_name": None, "build_type": "ament_cmake", "package_path": None})
+URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: typer
+                       defaults={"version": False})
+
+_COMMANDS = Later({
+    "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),
+    "urdf2sdf_app": ("urdf_sdf.core.cli.urdf2sdf_app", "app"),
+    "sdf2urdf": ("urdf_sdf.core.cli.sdf2urdf", "quick_command"),
+    "sdf2urdf_app": ("urdf_sdf.core.cli.sdf2urdf_app", "app"),
+    "urdf_sdf_app": ("urdf_sdf.core.cli.main", "app"),
+})
+
+
+def urdf2sdf() -> None:
+    """The ``urdf2sdf`` console script."""
+    run(URDF2SDF, lambda params: _COMMANDS.urdf2sdf(params), lambda: _COMMANDS.urdf2sdf_app())
+
+
+def sdf2urdf() -> None:
+    """The ``sdf2urdf`` console script."""
+    run(SDF2URDF, lambda params: _COMMANDS.sdf2urdf(params), lambda: _COMMANDS.sdf2urdf_app())
+
+
+def urdf_sdf() -> None:
+    """The ``urdf-sdf`` console script."""
+    run(URDF_SDF, None, lambda: _COMMANDS.urdf_sdf_app())
+
+
+def version_line(prog: str) -> str:
+    """What ``PROG --version`` prints."""
+    return f"{prog} {__version__}"
+
+
+def completion_requested() -> bool:
+    """click's shell completion is asked for through ``_PROG_COMPLETE`` variables."""
+    return any(name.startswith("_") and name.endswith("_COMPLETE") for name in os.environ)
+
+
+def parse(spec: CommandSpec, argv: Sequence[str]) -> dict | None:
+    """The parameters of a plain command line, as the typer app's command function would
+    receive them (the FILE argument under ``spec.argument``, the defaults of the options
+    not given), or None to leave the command line to typer."""
+    if os.name == "nt" or completion_requested():
+        return None
+    params: dict = {}
+    arguments: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "-" or (token and not token.startswith("-")):
+            arguments.append(token)
+            continue
+        if token in spec.flags:
+            if spec.flags[token] in params:
+                return None
+            params[spec.flags[token]] = True
+            continue
+        if token in spec.values or token in spec.repeated:
+            option, value = token, next(tokens, None)
+        elif token.startswith("--") and "=" in token:
+            option, _, value = token.partition("=")
+        else:
+            return None
+        name = spec.values.get(option) or spec.repeated.get(option)
+        typed = _typed(spec, name, value) if name and _plain(value) else None
+        if typed is None or (option in spec.values and name in params):
+            return None
+        if option in spec.values:
+            params[name] = typed
+        else:
+            params.setdefault(name, []).append(typed)
+    if spec.argument is None and arguments:
+        return None  # a subcommand: its own options follow it
+    if params.get("version") and len(arguments) <= 1:
+        return {**spec.defaults, **params}  # --version answers before FILE is looked at
+    if spec.argument is None or len(arguments) != 1:
+        return None
+    params[spec.argument] = _typed(spec, spec.argument, arguments[0])
+    return {**spec.defaults, **params}
+
+
+def _plain(value: str | None) -> bool:
+    return bool(value) and (value == "-" or not value.startswith("-"))
+
+
+def _typed(spec: CommandSpec, name: str, value: str):
+    """``value`` as the app's parameter ``name`` holds it; None for a value the quick
+    path leaves to typer (a number that is not plain digits)."""
+    if name in spec.integers:
+        return int(value) if value.isascii() and value.isdigit() else None
+    if name in spec.paths:
+        return Path(value)
+    return value
+
+
+def run(spec: CommandSpec, command: Callable[[dict], int | None] | None,
+        app: Callable[[], object]) -> None:
+    """A console script's body: ``--version``, or ``command(params)`` when the command
+    line is plain and ``command`` takes it (it returns the exit code, or None to leave the
+    command line to typer after all), else the typer ``app``. Set up and guarded as
+    :func:`urdf_sdf.core.cli.crash.run_command` does for the app."""
+    short_lived_process()
+    with crashes_reported(spec.prog):
+        params = parse(spec, sys.argv[1:])
+        code = None
+        if params is not None:
+            code = _as_typer_would(lambda: _quick(spec, command, params))
+        if code is None:
+            app()
+        sys.exit(code)
+
+
+def _quick(spec: CommandSpec, command, params: dict) -> int | None:
+    if params.get("version"):
+        print(version_line(spec.prog))
+        return 0
+    return command(params) if command is not None else None
+
+
+def _as_typer_would(body: Callable[[], int | None]) -> int | None:
+    """``body()``, with what typer's main does around a command: Ctrl-C exits 130, and a
+    closed pipe (EPIPE that the command did not handle) exits 1 quietly."""
+    try:
+        return body()
+    except KeyboardInterrupt:
+        return INTERRUPTED_STATUS
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        _silence_standard_streams()
+        return 1
+
+
+def _silence_standard_streams() -> None:
+    """Point stdout and stderr at /dev/null, so that the interpreter's last flush of a
+    closed pipe does not complain (click wraps them for the same purpose)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+    finally:
+        os.close(devnull)

@@ -1,0 +1,323 @@
+"""The console scripts' quick path (``core/cli/quick.py``) is the typer interface, faster.
+
+* Each :class:`CommandSpec` names exactly the options its typer app declares, of the same
+  kind (flag, one value, repeatable), with the same defaults.
+* Every command line the quick parser accepts gets the same parameters from the typer
+  app (examples, then generated command lines); what it does not accept (``--help``, a
+  usage error, an unusual spelling) it leaves to typer.
+* End to end, a console script gives what the typer app gives: output, diagnostics, exit
+  code and written files, for plain conversions, JSON, stdin, batches and ``--version``.
+* A plain conversion imports no numpy, scipy, typer or process pool, and ``--version``
+  no converter (behaviour, not timing: the timing is bench/bench_all.py's small-file row).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urdf_sdf.core.cli import quick
+from urdf_sdf.core.cli.main import app as urdf_sdf_app
+from urdf_sdf.core.cli.sdf2urdf_app import app as sdf2urdf_app
+from urdf_sdf.core.cli.urdf2sdf_app import app as urdf2sdf_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
+COMMANDS = {"urdf2sdf": (quick.URDF2SDF, urdf2sdf_app),
+            "sdf2urdf": (quick.SDF2URDF, sdf2urdf_app),
+            "urdf-sdf": (quick.URDF_SDF, urdf_sdf_app)}
+NUMERIC_OR_HEAVY = ("numpy", "scipy", "typer", "click", "rich", "pydantic", "hypothesis",
+                    "multiprocessing", "concurrent", "importlib.metadata")
+
+
+def click_command(app):
+    return typer.main.get_command(app)
+
+
+def typer_params(app, prog: str, argv: list[str]) -> dict:
+    """What the typer app's command function receives for ``argv`` (raises on a usage
+    error or an eager exit such as --version)."""
+    params = dict(click_command(app).make_context(prog, list(argv)).params)
+    params.pop("version", None)  # the eager option's value is its callback's result
+    return {name: normalised(value) for name, value in params.items()}
+
+
+def normalised(value):
+    if isinstance(value, (list, tuple)):
+        return [normalised(v) for v in value] or None  # an absent repeatable option
+    return value
+
+
+def quick_params(spec, argv: list[str]) -> dict | None:
+    params = quick.parse(spec, argv)
+    if params is None:
+        return None
+    params.pop("version")
+    return {name: normalised(value) for name, value in params.items()}
+
+
+# ---- the specs are the apps' interfaces --------------------------------------------------
+
+@pytest.mark.parametrize("prog", sorted(COMMANDS))
+def test_spec_names_the_apps_options_exactly(prog):
+    spec, app = COMMANDS[prog]
+    declared = {"flags": {}, "values": {}, "repeated": {}}
+    defaults = {}
+    arguments = []
+    for param in click_command(app).params:
+        if not getattr(param, "opts", None) or param.param_type_name == "argument":
+            arguments.append(param.name)
+            continue
+        kind = "flags" if param.is_flag else "repeated" if param.multiple else "values"
+        for option in param.opts + param.secondary_opts:
+            declared[kind][option] = param.name
+        defaults[param.name] = param.default
+    assert spec.flags == declared["flags"]
+    assert spec.values == declared["values"]
+    assert spec.repeated == declared["repeated"]
+    assert spec.defaults == defaults
+    assert arguments == ([spec.argument] if spec.argument else [])
+
+
+def test_version_line_is_what_the_apps_print(capsys):
+    for prog, (spec, app) in COMMANDS.items():
+        with pytest.raises(typer.Exit) as exited:
+            click_command(app).make_context(prog, ["--version"])
+        assert exited.value.exit_code == 0
+        assert capsys.readouterr().out == quick.version_line(prog) + "\n"
+
+
+# ---- what the quick parser accepts, typer reads the same way --------------------------------
+
+ACCEPTED = {
+    "urdf2sdf": [
+        ["robot.urdf"],
+        ["-"],
+        ["robot.urdf", "-o", "out.sdf"],
+        ["-o", "out.sdf", "robot.urdf", "--relative", "--json"],
+        ["robot.urdf", "--output=out.sdf", "-q", "--strict"],
+        ["robot.urdf", "-o", "-", "--sdf-version", "1.9", "--uri-scheme", "model"],
+        ["robot.urdf.xacro", "--xacro-arg", "a:=1", "--xacro-arg=b:=2", "--lump-fixed"],
+        ["tree", "-o", "out", "-j", "2", "--fix-inertia", "--quiet"],
+        ["tree", "-o", "out", "--jobs=0"],
+    ],
+    "sdf2urdf": [
+        ["robot.sdf"],
+        ["world.sdf", "--model", "arm", "--separator", "__", "-o", "arm.urdf"],
+        ["robot.sdf", "-p", "models", "--path", "more", "--path=most", "--drop-frames"],
+        ["robot.sdf", "--approximate", "--uri-scheme", "package", "--json", "-j", "1"],
+    ],
+}
+DECLINED = {
+    "urdf2sdf": [
+        [], ["--help"], ["robot.urdf", "--help"], ["robot.urdf", "-h"],
+        ["a.urdf", "b.urdf"], ["robot.urdf", "--"], ["--", "robot.urdf"],
+        ["robot.urdf", "-o"], ["robot.urdf", "-o", "a", "-o", "b"],
+        ["robot.urdf", "--relative", "--relative"], ["robot.urdf", "--relative=1"],
+        ["robot.urdf", "-qo", "out.sdf"], ["robot.urdf", "-oout.sdf"], ["robot.urdf", "-o=x"],
+        ["robot.urdf", "--out", "x"], ["robot.urdf", "--no-relative"], ["robot.urdf", "-j", "x"],
+        ["robot.urdf", "-j", "-1"], ["robot.urdf", "-j", "+2"], ["robot.urdf", "-j", "٣"],
+        ["robot.urdf", "-o", ""], ["robot.urdf", "--output="], ["robot.urdf", "-o", "-x"],
+        [""], ["-robot.urdf"], ["robot.urdf", "--version", "--help"],
+    ],
+    "urdf-sdf": [["check", "robot.urdf"], ["check", "--version"], ["--version", "check"], [],
+                 ["--help"]],
+}
+
+
+@pytest.mark.parametrize("prog, argv", [(p, a) for p, cases in ACCEPTED.items() for a in cases])
+def test_accepted_command_lines_mean_what_they_mean_to_typer(prog, argv):
+    spec, app = COMMANDS[prog]
+    assert quick_params(spec, argv) == typer_params(app, prog, argv)
+
+
+@pytest.mark.parametrize("prog, argv", [(p, a) for p, cases in DECLINED.items() for a in cases])
+def test_anything_else_is_left_to_typer(prog, argv):
+    assert quick.parse(COMMANDS[prog][0], argv) is None
+
+
+@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf"])
+def test_version_is_answered_as_typer_answers_it(prog):
+    spec, _ = COMMANDS[prog]
+    assert quick.parse(spec, ["--version"])["version"] is True
+    if spec.argument:  # eager: before FILE is looked at, wherever it stands
+        assert quick.parse(spec, ["robot", "--version"])["version"] is True
+
+
+def test_shell_completion_is_left_to_typer(monkeypatch):
+    monkeypatch.setenv("_URDF2SDF_COMPLETE", "bash_complete")
+    assert quick.parse(quick.URDF2SDF, ["robot.urdf"]) is None
+
+
+VALUES = ["robot.urdf", "out", "-", "2", "0", "-1", "x", "", "a:=1", "=x", "1.9", "package",
+          "model", "::", "--relative", "-q", "x y", "é"]
+NOISE = ["--", "-x", "--bogus", "-qo", "--help", "-h", "-o=x", "-j2", "--relative=1"]
+
+
+def pieces(spec):
+    """Pieces of a command line: an option with or without its value, ``--opt=value``,
+    a FILE, or noise; mostly what a user types, now and then what typer must refuse."""
+    value = st.sampled_from(VALUES) | st.text(max_size=3)
+    takes_value = sorted([*spec.values, *spec.repeated])
+    flag = st.sampled_from(sorted(spec.flags)).map(lambda f: [f])
+    if not takes_value:
+        return flag | st.sampled_from(NOISE).map(lambda n: [n])
+    separate = st.tuples(st.sampled_from(takes_value), value).map(list)
+    joined = st.tuples(st.sampled_from([o for o in takes_value if o.startswith("--")]),
+                       value).map(lambda p: [f"{p[0]}={p[1]}"])
+    odd = st.one_of(st.sampled_from(NOISE).map(lambda n: [n]),
+                    st.sampled_from(takes_value).map(lambda o: [o]),
+                    st.sampled_from(["robot.urdf", "-", "a b.sdf", "dir/"]).map(lambda f: [f]))
+    return st.one_of(flag, separate, separate, joined, odd)
+
+
+@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf"])
+def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
+    spec, app = COMMANDS[prog]
+    accepted = []
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.lists(pieces(spec), max_size=4), st.sampled_from(["robot.urdf", "-", "a b"]),
+           st.lists(pieces(spec), max_size=3))
+    def check(before, file, after):
+        argv = [token for part in before for token in part] + [file] + \
+            [token for part in after for token in part]
+        if spec.argument is None:
+            argv.remove(file)
+        mine = quick_params(spec, argv)
+        if mine is None or quick.parse(spec, argv)["version"]:
+            return  # left to typer (or --version, checked above)
+        accepted.append(argv)
+        assert mine == typer_params(app, prog, argv), argv
+
+    check()
+    assert spec.argument is None or len(accepted) > 20  # the property was exercised
+
+
+# ---- end to end: the console script gives what the typer app gives ----------------------
+
+QUICK = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.core.cli.quick import {entry}; {entry}()"
+TYPER = ("import sys; sys.argv[0] = {prog!r}; from urdf_sdf.core.cli.crash import run_command; "
+         "from urdf_sdf.core.cli.{module} import app; run_command({prog!r}, app)")
+MODULES = {"urdf2sdf": "urdf2sdf_app", "sdf2urdf": "sdf2urdf_app", "urdf-sdf": "main"}
+
+
+def run_both(prog: str, argv: list[str], tmp_path: Path, stdin: bytes | None = None):
+    """(exit code, stdout, stderr, files written) of the console script and of the typer
+    app, each run in a fresh directory (``out/``) of its own, with the same arguments."""
+    results = []
+    for name, code in (("quick", QUICK), ("typer", TYPER)):
+        work = tmp_path / name
+        work.mkdir()
+        program = code.format(prog=prog, entry=prog.replace("-", "_"), module=MODULES[prog])
+        env = dict(os.environ, NO_COLOR="1")
+        done = subprocess.run([sys.executable, "-c", program, *argv], cwd=work, env=env,
+                              input=stdin, capture_output=True, timeout=120)
+        written = {str(p.relative_to(work)): p.read_bytes()
+                   for p in sorted(work.rglob("*")) if p.is_file()}
+        results.append((done.returncode, done.stdout, done.stderr, written))
+    return results
+
+
+CASES = [
+    ("urdf2sdf", [str(SAMPLES / "pendulum.urdf")]),
+    ("urdf2sdf", [str(SAMPLES / "arm6.urdf"), "-o", "out/arm6.sdf", "--relative"]),
+    ("urdf2sdf", [str(SAMPLES / "diff_drive.urdf"), "--json", "--sdf-version", "1.9"]),
+    ("urdf2sdf", [str(FIXTURES / "massless_link_warning.urdf")]),
+    ("urdf2sdf", [str(FIXTURES / "massless_link_warning.urdf"), "-q"]),
+    ("urdf2sdf", [str(FIXTURES / "massless_link_warning.urdf"), "--strict", "-o", "o.sdf"]),
+    ("urdf2sdf", [str(FIXTURES / "duplicate_link.urdf"), "--json"]),
+    ("urdf2sdf", [str(SAMPLES / "arm6.urdf"), "--lump-fixed", "--fix-inertia",
+                  "--uri-scheme", "model"]),
+    ("urdf2sdf", [str(SAMPLES / "pendulum.urdf"), "--uri-scheme", "nope"]),  # usage error
+    ("urdf2sdf", [str(SAMPLES / "pendulum.urdf"), "--xacro-arg", "broken"]),  # usage error
+    ("urdf2sdf", [str(ROOT / "nowhere.urdf")]),
+    ("urdf2sdf", [str(SAMPLES), "-o", "out", "-j", "1"]),
+    ("urdf2sdf", [str(SAMPLES), "-o", "out", "--json", "-j", "2"]),
+    ("urdf2sdf", [str(SAMPLES)]),  # usage error: a directory needs -o
+    ("urdf2sdf", ["--version"]),
+    ("sdf2urdf", [str(SAMPLES / "pendulum.sdf")]),
+    ("sdf2urdf", [str(SAMPLES / "diff_drive.sdf"), "-o", "out/dd.urdf", "-p", str(SAMPLES)]),
+    ("sdf2urdf", [str(SAMPLES / "arm6.sdf"), "--json", "--drop-frames", "--approximate"]),
+    ("sdf2urdf", [str(SAMPLES), "-o", "out", "-q"]),
+    ("sdf2urdf", ["--version"]),
+    ("urdf-sdf", ["--version"]),
+]
+
+
+@pytest.mark.parametrize("prog, argv", CASES, ids=[" ".join([p, *(Path(a).name for a in argv)])
+                                                   for p, argv in CASES])
+def test_console_script_gives_what_the_typer_app_gives(prog, argv, tmp_path):
+    script, app = run_both(prog, argv, tmp_path)
+    assert script[0] == app[0]
+    assert script[1].replace(b"/quick/", b"/typer/") == app[1]
+    assert script[2].replace(b"/quick/", b"/typer/") == app[2]
+    assert script[3] == app[3]
+
+
+def test_standard_input_gives_what_the_typer_app_gives(tmp_path):
+    data = (SAMPLES / "pendulum.urdf").read_bytes()
+    script, app = run_both("urdf2sdf", ["-", "--relative"], tmp_path, stdin=data)
+    assert script == app and script[0] == 0 and b"<sdf" in script[1]
+
+
+# ---- what a plain command imports -------------------------------------------------------
+
+IMPORTS = """
+import json, sys
+sys.argv = [{prog!r}, *{argv!r}]
+from urdf_sdf.core.cli import quick
+try:
+    quick.{entry}()
+except SystemExit as exc:
+    code = exc.code
+sys.stdout.flush()
+sys.stderr.write(json.dumps({{"code": code, "modules": sorted(sys.modules)}}))
+"""
+
+
+def imported(prog: str, argv: list[str], tmp_path: Path) -> tuple[int, set[str]]:
+    program = IMPORTS.format(prog=prog, argv=argv, entry=prog.replace("-", "_"))
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    report = json.loads(done.stderr.splitlines()[-1])
+    return report["code"], set(report["modules"])
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules
+                  if any(m == h or m.startswith(h + ".") for h in NUMERIC_OR_HEAVY))
+
+
+@pytest.mark.parametrize("prog, source", [("urdf2sdf", "pendulum.urdf"),
+                                          ("urdf2sdf", "arm6.urdf"),
+                                          ("sdf2urdf", "pendulum.sdf"),
+                                          ("sdf2urdf", "diff_drive.sdf")])
+def test_a_plain_conversion_imports_nothing_numeric_nor_typer(prog, source, tmp_path):
+    code, modules = imported(prog, [str(SAMPLES / source), "-o", str(tmp_path / "out")],
+                             tmp_path)
+    assert code == 0 and (tmp_path / "out").stat().st_size > 0
+    assert heavy(modules) == []
+
+
+def test_version_imports_no_converter(tmp_path):
+    for prog in ("urdf2sdf", "sdf2urdf", "urdf-sdf"):
+        code, modules = imported(prog, ["--version"], tmp_path)
+        assert code == 0
+        assert not [m for m in modules if m.startswith(("urdf_sdf.urdf2sdf", "urdf_sdf.sdf2urdf",
+                                                        "urdf_sdf.core.loader", "lxml"))]
+        assert heavy(modules) == []
+
+
+def test_a_check_imports_no_numpy(tmp_path):
+    code, modules = imported("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf")], tmp_path)
+    assert code == 0
+    assert not [m for m in modules if m.split(".")[0] in ("numpy", "scipy")]
