@@ -124,8 +124,12 @@ with temporary_beside(Path(sys.argv[1])) as tmp:
 @unix_only
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_signal_removes_the_temporary_file(tmp_path, signum):
+    # The writer starts with the signal's default action, as in a terminal: a run in the
+    # background of a non-interactive shell inherits SIGINT ignored, and an ignored signal
+    # is left ignored by design (nohup's SIGHUP).
     process = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path / "out.sdf")],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL))
     tmp = Path(process.stdout.readline().strip())
     assert tmp.exists() and tmp.name.startswith(".out.sdf.urdf-sdf-")
     process.send_signal(signum)
