@@ -139,6 +139,8 @@ def test_hooks_run_under_pre_commit_try_repo(tmp_path):
     require(program.exists() or shutil.which("pre-commit") is not None, "pre-commit",
             "pip install pre-commit (in the test extra)")
     program = str(program) if program.exists() else shutil.which("pre-commit")
+    require((ROOT / ".git").exists(), "the repository's git metadata",
+            "pre-commit try-repo reads a git clone of this repository, not a copy of its files")
     repo = tmp_path / "robots"
     repo.mkdir()
     for name in ("pendulum.urdf", "arm6.urdf", "arm6.sdf"):
