@@ -27,6 +27,10 @@ INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # are within a few machine epsilons (1e-16) of the exact ones, and the 2x2 minor's
 # rounding is within sqrt(machine epsilon) (1e-8) of the smallest moment's square root.
 CLEAR_MARGIN = 1e-6
+# Beyond this size the determinant the numpy rule computes (a product of three moments)
+# overflows and its answer is rounding's: such tensors are left to it, so that both ways
+# of deciding always agree (no physical tensor comes near).
+MAX_CLEAR_SIZE = 1e100
 
 _NUMERIC = Later({"tensor_problem": ("urdf_sdf.core.inertia_numeric", "tensor_problem"),
                   "principal_moments": ("urdf_sdf.core.inertia_numeric", "principal_moments"),
@@ -74,7 +78,8 @@ def clearly_valid(inertial: Inertial) -> bool:
     margin = CLEAR_MARGIN * size
     smallest = min(d - r for d, r in zip(diagonal, radii))
     largest = max(d + r for d, r in zip(diagonal, radii))
-    return math.isfinite(size) and smallest >= margin and xx + yy + zz - 2 * largest >= margin
+    return math.isfinite(size) and size <= MAX_CLEAR_SIZE and smallest >= margin and \
+        xx + yy + zz - 2 * largest >= margin
 
 
 def principal_moments(inertial: Inertial) -> list[float]:

@@ -66,6 +66,9 @@ def test_examples_on_both_sides_of_the_rule():
         inertial(1, 1, 1, 2, 0, 0), inertial(-0.0, 0.0, 0.0),
         rotated([1.0, 2.0, 3.0], (0.3, 0.2, 0.1)), rotated([1.0, 2.0, 3.0 + 1e-14], (1, 2, 3)),
         rotated([0.0, 1.0, 1.0], (0.5, 0.5, 0.5)), rotated([-1e-9, 1.0, 1.0], (0.1, 0, 0)),
+        # found by the property test below: the numpy rule's determinant overflows
+        inertial(1.3409910213411795e+154, 1.3409910213411795e+154, 2.681564267760333e+154,
+                 1.3407807929942597e+154),
     ]
     for value in cases:
         agrees(value)
