@@ -37,6 +37,7 @@ from typing import Iterator
 
 from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here, finish
 from urdf_sdf.core.cli.crash import internal_error
+from urdf_sdf.core.cli.output import remove_stale_temporaries
 from urdf_sdf.core.cli.render import SourceLines
 
 # A pool (and its worker processes) is replaced after this many tasks per worker. Not
@@ -72,6 +73,11 @@ def pooled(todo: list[BatchItem], convert: Converter, workers: int,
                     yield from results
             except BrokenProcessPool:
                 pool.shutdown(wait=True, cancel_futures=True)
+                # The other workers were stopped too, maybe in the middle of a write.
+                for chunk in chunks[start:submitted]:
+                    for item in chunk:
+                        target = out_dir / item.output
+                        remove_stale_temporaries(target.parent, target.name)
         if start < end:  # the pool broke on chunks[start]
             for item in chunks[start]:
                 yield isolated(convert, item, out_dir)
