@@ -13,7 +13,7 @@ from urdf_sdf.core.diagnostics import Source
 from urdf_sdf.core.pose import IDENTITY, Pose
 
 
-@dataclass
+@dataclass(slots=True)
 class PoseSpec:
     """A ``<pose>`` as written: its text and attributes beside its value.
 
@@ -35,7 +35,7 @@ class PoseSpec:
 
 
 
-@dataclass
+@dataclass(slots=True)
 class Inertial:
     mass: float = 1.0
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -50,7 +50,7 @@ class Inertial:
     source: Source = field(default_factory=Source)
 
 
-@dataclass
+@dataclass(slots=True)
 class Geometry:
     """A shape: ``kind`` is box, cylinder, sphere, mesh, plane, capsule, ellipsoid,
     heightmap...; ``size`` (box), ``radius``, ``length``, ``uri`` and ``scale`` (mesh)
@@ -66,7 +66,7 @@ class Geometry:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Material:
     name: str | None = None
     color: tuple[float, float, float, float] | None = None
@@ -76,7 +76,7 @@ class Material:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Shape:
     """A link's visual or collision."""
     name: str | None
@@ -89,7 +89,7 @@ class Shape:
     from_gazebo: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     name: str
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -102,7 +102,7 @@ class Link:
     carried: list[Any] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Limit:
     lower: float | None = None
     upper: float | None = None
@@ -111,14 +111,14 @@ class Limit:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Dynamics:
     damping: float | None = None
     friction: float | None = None
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Mimic:
     joint: str
     multiplier: float = 1.0
@@ -126,7 +126,7 @@ class Mimic:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Axis:
     xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
     expressed_in: str | None = None
@@ -138,7 +138,7 @@ class Axis:
     mimic: Mimic | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Joint:
     name: str
     type: str
@@ -159,7 +159,7 @@ class Joint:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     name: str
     attached_to: str | None = None
@@ -168,7 +168,7 @@ class Frame:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Model:
     name: str
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -196,7 +196,7 @@ class Model:
     interface: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class World:
     name: str
     models: list[Model] = field(default_factory=list)
@@ -207,7 +207,7 @@ class World:
     version: tuple[int, int] = (1, 11)
 
 
-@dataclass
+@dataclass(slots=True)
 class Document:
     """What a file holds: one root model or one or more worlds."""
     version: str

@@ -28,8 +28,9 @@ from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_fra
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import parse_doubles
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
+from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
-                                      to_bytes, write_dynamics, write_geometry,
+                                      ready_to_serialise, to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
@@ -78,10 +79,10 @@ def _convert(result, options: Options) -> Conversion:
     if scope is None:
         return Conversion(None, diagnostics)
     writer = UrdfWriter(result, scope, options, diagnostics)
-    root = writer.write()
-    if root is None or diagnostics.has_errors:
+    data = writer.write()
+    if data is None or diagnostics.has_errors:
         return Conversion(None, diagnostics)
-    return Conversion(to_bytes(root), diagnostics, writer.parity.holds)
+    return Conversion(data, diagnostics, writer.parity.holds)
 
 
 def choose_model(result, options: Options, diagnostics: Diagnostics):
@@ -143,12 +144,16 @@ class UrdfWriter:
 
     # ---- structure --------------------------------------------------------------------
 
-    def write(self):
+    def write(self) -> bytes | None:
+        """The URDF document's bytes, or None when the model cannot be written. The
+        robot's children are serialised a batch at a time as they are written
+        (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
         self.check_constraints()
         if not self.check_structure():
             return None
         owner = self.scope.owner
         robot = etree.Element("robot", name=owner.name)
+        stream = ChildStream(robot, robot, to_bytes, prepare=ready_to_serialise)
         for material in custom_children(self.model_el, "material"):
             robot.append(plain_copy(material))
         joints = self.urdf_joints()
@@ -161,6 +166,7 @@ class UrdfWriter:
             self.urdf_frame[joint.child] = joint.X_JC
         for link_name in self.tree.links:
             self.write_link(robot, link_name)
+            stream.flush_if_full()
         if owner.static:
             self.write_static(robot)
         for root in free_roots:
@@ -168,6 +174,7 @@ class UrdfWriter:
         for joint in joints:
             self.write_joint(robot, joint)
             self.keep_joint_extras(robot, joint)
+            stream.flush_if_full()
         if not self.options.drop_frames:
             self.write_frames(robot)
         else:
@@ -179,7 +186,7 @@ class UrdfWriter:
         self.keep_model_extras(robot)
         declare_undeclared_prefixes(robot, self.file, self.diagnostics)
         etree.cleanup_namespaces(robot)
-        return robot
+        return stream.finish()
 
     def check_constraints(self) -> None:
         """Gearbox joints couple two joints; URDF has no such thing."""

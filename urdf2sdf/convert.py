@@ -27,6 +27,7 @@ from urdf_sdf.core.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
 from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
                                      write_inertial, write_massless_inertial, write_material)
+from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
@@ -100,8 +101,7 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     writer = Writer(model, result, options, plan, diagnostics)
     if lumped_elements is not None:  # a lumped link's name finds its surviving link
         writer.elements = lumped_elements
-    root = writer.write(lumped_frames)
-    return Conversion(to_bytes(root), plan.version, diagnostics)
+    return Conversion(writer.write(lumped_frames), plan.version, diagnostics)
 
 
 def make_plan(model: Model, options: Options, has_lumped_frames: bool,
@@ -205,22 +205,26 @@ class Writer:
         self.options = options
         self.plan = plan
         self.diagnostics = diagnostics
+        # The written link, joint and frame elements by name, for the <gazebo> blocks.
         self.elements: dict[str, object] = {}
 
     def warn(self, message: str, source) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source)
 
-    def write(self, lumped_frames):
+    def write(self, lumped_frames) -> bytes:
+        """The SDF document's bytes. Without ``<gazebo>`` blocks (which change elements
+        already written) the model's children are serialised as they are written
+        (``core.write.stream``): a large robot's SDF tree is never whole in memory."""
         root = new_document(self.plan.version)
         model_el = sub(root, "model", name=self.model.name)
+        stream = None if self.model.gazebo else ChildStream(root, model_el, to_bytes)
         for link in self.model.links:
-            if link.name in self.plan.frame_links:
-                continue
-            self.elements[link.name] = self.write_link(model_el, link)
+            if link.name not in self.plan.frame_links:
+                self.remember(link.name, self.write_link(model_el, link), stream)
         for link in self.model.links:
             joint = self.plan.frame_links.get(link.name)
             if joint is not None:
-                self.write_frame_link(model_el, link, joint)
+                self.remember(link.name, self.write_frame_link(model_el, link, joint), stream)
         for frame in lumped_frames:
             model_el.append(frame)
         for frame in self.model.frames:
@@ -231,16 +235,25 @@ class Writer:
             if joint.type in FREE_JOINT_TYPES:
                 self.write_free_joint(model_el, joint)
             else:
-                self.elements[joint.name] = self.write_joint(model_el, joint)
+                self.remember(joint.name, self.write_joint(model_el, joint), stream)
         for material in self.model.materials.values():
             model_el.append(namespaced_copy(material.xml))
         for transmission in self.model.transmissions:
             model_el.append(namespaced_copy(transmission))
         carry(model_el, self.model.carried)
-        if self.model.gazebo:
-            apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
-                                    self.plan.version, self.model.source.file)
-        return root
+        if stream is not None:
+            return stream.finish()
+        apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
+                                self.plan.version, self.model.source.file)
+        return to_bytes(root)
+
+    def remember(self, name: str, element, stream: ChildStream | None) -> None:
+        """Keep a written element for the <gazebo> blocks; when streaming (there are
+        none), let a full batch of the model's children go to the output instead."""
+        if stream is None:
+            self.elements[name] = element
+        else:
+            stream.flush_if_full()
 
     # ---- poses ------------------------------------------------------------------------
 
@@ -308,7 +321,7 @@ class Writer:
         else:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
         carry(frame_el, link.carried + joint.carried)
-        self.elements[link.name] = frame_el
+        return frame_el
 
     def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
         name = shape.name

@@ -95,11 +95,14 @@ def print_document(path: str | Path, context: Context,
     """``urdf-sdf print``: the composed document as bytes (None when the input is
     invalid) and every diagnostic. The file is also loaded by the core, so that what
     is printed has been validated the way ``urdf-sdf check`` validates."""
+    # Loaded first, and only its findings kept: the loaded tree and model are gone before
+    # the printed tree is made (a large model's memory is twice as high otherwise).
+    loaded = load(path, context).diagnostics
     found = Diagnostics()
     root = compose_xml(path, context, found, preserve_includes)
     diagnostics = Diagnostics()
     _extend_unique(diagnostics, found)
-    _extend_unique(diagnostics, load(path, context).diagnostics)
+    _extend_unique(diagnostics, loaded)
     diagnostics = context.policy.apply(diagnostics)
     if root is None or diagnostics.has_errors:
         return None, diagnostics

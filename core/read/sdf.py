@@ -104,6 +104,13 @@ def read_sdf_string(data: bytes | str, file: str | None, context: Context,
     root = parse_xml(data, file, diagnostics)
     if root is None:
         return None
+    return read_sdf_root(root, file, context, diagnostics, include_stack, include_reader)
+
+
+def read_sdf_root(root, file: str | None, context: Context, diagnostics: Diagnostics,
+                  include_stack: tuple[str, ...] = (),
+                  include_reader: Callable | None = None) -> Document | None:
+    """The document of a parsed SDFormat file (``root``: its root element)."""
     version = sdf_root_version(root, file, diagnostics)
     if version is None:
         return None

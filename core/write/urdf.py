@@ -14,7 +14,8 @@ from lxml import etree
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.pose import Pose
-from urdf_sdf.core.write.common import number_text, numbers_text
+from urdf_sdf.core.write.common import (document_bytes, has_undeclared_prefixes, number_text,
+                                       numbers_text)
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
@@ -123,4 +124,15 @@ def copy_element(el):
 def to_bytes(robot) -> bytes:
     """The document's bytes: UTF-8 declaration, two-space indentation."""
     etree.indent(robot, space="  ")
-    return etree.tostring(robot, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return document_bytes(robot, pretty_print=True)
+
+
+def ready_to_serialise(robot) -> bool:
+    """A tree holding a batch of the robot's children (``core.write.stream``) as
+    ``sdf2urdf`` leaves the whole tree: no unused namespace declarations. False (stream
+    no more) when a name with an undeclared prefix needs a declaration on ``<robot>``,
+    which only the whole tree can get."""
+    if has_undeclared_prefixes(robot):
+        return False
+    etree.cleanup_namespaces(robot)
+    return True
