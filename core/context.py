@@ -30,6 +30,11 @@ class Context:
     max_include_depth: int = 64
     # What counts as an error (--strict: every warning); applied where results are made.
     policy: Policy = field(default_factory=Policy)
+    # Whether the model keeps the XML it was read from (its ``xml`` fields, carried
+    # elements): the converters need it. Checking, drawing and comparing do not: without
+    # it, each link and joint element is freed once read (core.read.consume), and a large
+    # file's element tree is never whole in memory beside its model.
+    keep_xml: bool = True
 
     def register_model_parser(self, parser) -> None:
         """Add ``parser(include: NestedInclude, errors: list) -> InterfaceModel | None``."""

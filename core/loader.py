@@ -144,7 +144,7 @@ def _read_and_build(parsed: tuple[str, object], file: str | None, context: Conte
     file_format, root = parsed
     document = None
     if root is not None and file_format == "urdf":
-        document = read_urdf_root(root, file, diagnostics)
+        document = read_urdf_root(root, file, diagnostics, context.keep_xml)
     elif root is not None:
         document = read_sdf_root(root, file, context, diagnostics, include_reader=read_include)
     if document is None:

@@ -12,8 +12,11 @@ import random
 import pytest
 from lxml import etree
 
+from urdf_sdf import Context
+from urdf_sdf.core.cli.printing import compose_xml, print_document
+from urdf_sdf.core.diagnostics import Diagnostics
 from urdf_sdf.core.write.common import to_bytes
-from urdf_sdf.core.write.stream import ChildStream
+from urdf_sdf.core.write.stream import ChildStream, serialise_spent
 from urdf_sdf.core.write.urdf import to_bytes as urdf_to_bytes
 
 URDF_NS = "urn:urdf-sdf:urdf"
@@ -112,3 +115,36 @@ def test_a_prepare_step_that_declines_stops_the_streaming():
     assert len(model) > 3   # the rest stayed in the tree
     assert text.count(b"<link") == 20
     assert etree.fromstring(text)[0][19].get("name") == "19"
+
+
+def whole_and_spent(root_bytes: bytes, batch: int) -> tuple[bytes, bytes]:
+    """A parsed document serialised whole, and by :func:`serialise_spent`."""
+    whole = to_bytes(etree.fromstring(root_bytes))
+    return whole, serialise_spent(etree.fromstring(root_bytes), to_bytes, batch)
+
+
+def test_a_complete_tree_is_written_a_batch_at_a_time_as_it_would_be_whole():
+    """``urdf-sdf print``'s tree: a model's children, the namespace declared on <sdf>."""
+    links = "".join(f'<link name="l{i}"><u:carried>{i} &amp; more</u:carried></link> tail {i}'
+                    if i % 3 == 0 else f'<!-- c{i} --><joint name="j{i}" u:name="x"/>'
+                    for i in range(40))
+    document = (f'<sdf xmlns:u="{URDF_NS}" version="1.9"><world name="w"><model name="m">'
+                f'{links}</model></world></sdf>').encode()
+    whole, spent = whole_and_spent(document, batch=4)
+    assert spent == whole
+
+
+def test_print_writes_a_large_model_a_batch_at_a_time_as_it_would_be_whole(tmp_path):
+    """Links that repeat the namespace declarations of <sdf>, or declare their own:
+    ``urdf-sdf print`` declares every namespace once, then writes in batches."""
+    links = "".join(f'<link name="l{i}" xmlns:o="urn:first"><o:x/></link>' if i % 5 == 0 else
+                    f'<link name="l{i}" xmlns:o="{OTHER_NS}"><o:y/></link>' if i % 7 == 0 else
+                    f'<link name="l{i}"><pose>0 0 {i} 0 0 0</pose></link>' for i in range(600))
+    source = tmp_path / "many.sdf"
+    source.write_text(f'<sdf xmlns:o="urn:first" version="1.9"><model name="m">{links}'
+                      '</model></sdf>')
+    diagnostics = Diagnostics()
+    expected = to_bytes(compose_xml(source, Context(), diagnostics))
+    printed, _ = print_document(source, Context())
+    assert printed == expected
+    assert printed.count(b"xmlns:o=\"urn:first\"") == 1

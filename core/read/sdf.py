@@ -30,6 +30,7 @@ from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Iner
                                  Link, Material, Mimic, Model, PoseSpec, Shape, Source, World)
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read import values
+from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
@@ -51,6 +52,12 @@ class ReadState:
     # Reads an <include> into the model or world being read: composition's
     # read_include(el, state, parent), given by the loader.
     include_reader: Callable[[Any, "ReadState", Any], None] | None = None
+    # Deletes the link and joint elements once read when the XML is not kept.
+    consumer: Consumer | None = None
+
+    def __post_init__(self) -> None:
+        if self.consumer is None:
+            self.consumer = Consumer(self.context.keep_xml)
 
     def src(self, el) -> Source:
         return source_of(el, self.file)
@@ -214,7 +221,8 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
         state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
                     "a boolean", el)
     rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
-    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el), xml=el)
+    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el),
+                    xml=state.consumer.xml(el))
     tokens = text.split()
     if not tokens:
         return spec
@@ -303,10 +311,12 @@ def read_model_children(el, model: Model, state: ReadState) -> None:
             link = read_link(c, state)
             if link is not None:
                 model.links.append(link)
+            state.consumer.done(el, c)
         elif tag == "joint":
             joint = read_joint(c, state)
             if joint is not None:
                 model.joints.append(joint)
+            state.consumer.done(el, c)
         elif tag == "frame":
             frame = read_frame(c, state)
             if frame is not None:
@@ -323,7 +333,8 @@ def read_link(el, state: ReadState) -> Link | None:
     name = required_name(el, state)
     if name is None:
         return None
-    link = Link(name=name, pose=read_pose(el, state), source=state.src(el), xml=el)
+    link = Link(name=name, pose=read_pose(el, state), source=state.src(el),
+                xml=state.consumer.xml(el))
     inertial_el = child(el, "inertial")
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
@@ -336,7 +347,8 @@ def read_link(el, state: ReadState) -> Link | None:
 
 def read_shape(el, state: ReadState) -> Shape:
     """A ``<visual>`` or ``<collision>``: name, pose, geometry and (visual) material."""
-    shape = Shape(name=el.get("name"), pose=read_pose(el, state), source=state.src(el), xml=el)
+    shape = Shape(name=el.get("name"), pose=read_pose(el, state), source=state.src(el),
+                  xml=state.consumer.xml(el))
     geometry_el = child(el, "geometry")
     if geometry_el is not None:
         shapes = [c for c in geometry_el if isinstance(c.tag, str)]
@@ -350,7 +362,7 @@ def read_shape(el, state: ReadState) -> Shape:
 
 def read_geometry(el, state: ReadState) -> Geometry:
     texts = {c.tag: (c.text or "").strip() for c in el if isinstance(c.tag, str)}
-    geometry = Geometry(kind=el.tag, texts=texts, source=state.src(el), xml=el)
+    geometry = Geometry(kind=el.tag, texts=texts, source=state.src(el), xml=state.consumer.xml(el))
     if el.tag == "box" and child(el, "size") is not None:
         geometry.size = read_vector3(child(el, "size"), state)
     if child(el, "radius") is not None:
@@ -365,7 +377,8 @@ def read_geometry(el, state: ReadState) -> Geometry:
 
 
 def read_material(el, state: ReadState) -> Material:
-    material = Material(name=el.get(qname("name")), source=state.src(el), xml=el)
+    material = Material(name=el.get(qname("name")), source=state.src(el),
+                        xml=state.consumer.xml(el))
     for tag in ("diffuse", "ambient"):
         color_el = child(el, tag)
         if color_el is None:
@@ -436,7 +449,7 @@ def read_joint(el, state: ReadState) -> Joint | None:
     if child_name is None:
         state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <child>", el)
     joint = Joint(name=name, type=joint_type.strip(), parent=parent or "", child=child_name or "",
-                  pose=read_pose(el, state), source=state.src(el), xml=el)
+                  pose=read_pose(el, state), source=state.src(el), xml=state.consumer.xml(el))
     for tag in ("axis", "axis2"):
         axis_el = child(el, tag)
         if axis_el is not None:
@@ -450,7 +463,7 @@ def read_joint(el, state: ReadState) -> Joint | None:
 
 
 def read_axis(el, joint: Joint, state: ReadState) -> Axis:
-    axis = Axis(source=state.src(el), xml=el)
+    axis = Axis(source=state.src(el), xml=state.consumer.xml(el))
     limit_el = child(el, "limit")
     if limit_el is not None:
         axis.limit = Limit(*(read_double(child(limit_el, key), state, None, allow_infinite=True)

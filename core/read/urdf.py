@@ -24,6 +24,7 @@ from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Joint, Link, Mimic, Model,
                                  PoseSpec)
 from urdf_sdf.core.pose import IDENTITY
+from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.sdf import ReadState
 from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
 from urdf_sdf.core.read.urdf_elements import (UrdfState, check_inertia, interned_attributes,
@@ -56,9 +57,12 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
     return read_urdf_root(root, file, diagnostics) if root is not None else None
 
 
-def read_urdf_root(root, file: str | None, diagnostics: Diagnostics) -> Document | None:
-    """The document of a parsed URDF (``root``: its root element)."""
-    state = UrdfState(file, diagnostics)
+def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
+                   keep_xml: bool = True) -> Document | None:
+    """The document of a parsed URDF (``root``: its root element); without ``keep_xml``,
+    the links and joints keep no XML and their elements are freed once read
+    (``Context.keep_xml``)."""
+    state = UrdfState(file, diagnostics, consumer=Consumer(keep_xml))
     if root.tag != "robot":
         state.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>", root)
         return None
@@ -74,9 +78,9 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics) -> Document
         material = read_material(el, state, {})
         if material.name:
             model.materials[material.name] = material
-    links = read_links(parts["link"], state, model)
+    links = read_links(root, parts["link"], state, model)
     add_implicit_world(parts["joint"], state, links)
-    joints = read_joints(parts["joint"], state, links)
+    joints = read_joints(root, parts["joint"], state, links)
     check_tree(root, state, links, joints)
     attach_frames(model, links, joints)
     model.frames = read_drake_frames(parts["frame"], state, links)
@@ -131,24 +135,25 @@ def check_xacro_expanded(root, state: UrdfState) -> bool:
     return True
 
 
-def read_links(elements: list, state: UrdfState, model: Model) -> dict[str, Link]:
+def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str, Link]:
     links: dict[str, Link] = {}
-    for el in elements:
+    for i, el in enumerate(elements):
+        elements[i] = None  # no reference may keep a consumed element alive
         name = el.get("name")
         if not name:
             state.error(Code.ATTRIBUTE_MISSING, "<link> needs a name", el)
-            continue
-        if name in links:
+        elif name in links:
             state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
-            continue
-        links[name] = read_link(el, name, state, model)
+        else:
+            links[name] = read_link(el, name, state, model)
+        state.consumer.done(root, el)
     return links
 
 
 def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     """A link's parts from one pass over its children: the first ``<inertial>``, every
     visual and collision, and what URDF does not define (carried)."""
-    link = Link(name=name, source=state.src(el), xml=el)
+    link = Link(name=name, source=state.src(el), xml=state.consumer.xml(el))
     inertial_el, visuals, collisions, carried = None, [], [], []
     for child in el:
         tag = child.tag
@@ -217,16 +222,17 @@ def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) 
     return frames
 
 
-def read_joints(elements: list, state: UrdfState, links: dict[str, Link]) -> dict[str, Joint]:
+def read_joints(root, elements: list, state: UrdfState,
+                links: dict[str, Link]) -> dict[str, Joint]:
     joints: dict[str, Joint] = {}
-    for el in elements:
+    for i, el in enumerate(elements):
+        elements[i] = None  # no reference may keep a consumed element alive
         joint = read_joint(el, state, links)
-        if joint is None:
-            continue
-        if joint.name in joints:
+        if joint is not None and joint.name in joints:
             state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
-            continue
-        joints[joint.name] = joint
+        elif joint is not None:
+            joints[joint.name] = joint
+        state.consumer.done(root, el)
     return rename_joints_named_like_links(joints, links, state)
 
 
@@ -277,7 +283,7 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
         return None
     joint = Joint(name=name, type=joint_type, parent=parent, child=child,
                   pose=read_origin(parts.get("origin"), el, state, parent),
-                  source=state.src(el), xml=el)
+                  source=state.src(el), xml=state.consumer.xml(el))
     if joint_type not in ("fixed", "floating"):
         joint.axes.append(read_axis(parts.get("axis"), name, el, state))
     joint.limit = read_limit(parts.get("limit"), joint, el, state)
@@ -347,7 +353,8 @@ def read_axis(axis_el, name: str, el, state: UrdfState) -> Axis:
         norm = 1.0
     return Axis((x / norm, y / norm, z / norm), None,
                 axis_el.get("xyz") if axis_el is not None else None,
-                state.src(axis_el if axis_el is not None else el), axis_el)
+                state.src(axis_el if axis_el is not None else el),
+                state.consumer.xml(axis_el))
 
 
 def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str, Joint]) -> None:

@@ -14,6 +14,7 @@ from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
 from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 
 ZERO3 = (0.0, 0.0, 0.0)
@@ -26,6 +27,8 @@ class UrdfState:
     diagnostics: Diagnostics
     # (tag, where) -> the unknown elements found there, for one warning each.
     unknown: dict = field(default_factory=dict)
+    # Deletes the link and joint elements once read when the XML is not kept.
+    consumer: Consumer = field(default_factory=lambda: Consumer(True))
 
     def src(self, el) -> Source:
         return Source(self.file, el.sourceline)
@@ -171,7 +174,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
     parts = first_children(el, ("origin", "geometry", "material"))
     shape = Shape(name=el.get("name"), pose=read_origin(parts.get("origin"), el, state, None),
-                  source=state.src(el), xml=el)
+                  source=state.src(el), xml=state.consumer.xml(el))
     geometry = parts.get("geometry")
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
@@ -194,7 +197,7 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
                       f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
                       "(as urdfdom and Drake do)", shapes[1])
     kind = sys.intern(shape.tag)
-    geometry = Geometry(kind=kind, source=state.src(shape), xml=shape,
+    geometry = Geometry(kind=kind, source=state.src(shape), xml=state.consumer.xml(shape),
                         texts=interned_attributes(shape))
     if kind == "box":
         size = numbers(shape, "size", 3, state, required=True)
@@ -231,7 +234,7 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
 
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
-    material = Material(name=el.get("name"), source=state.src(el), xml=el)
+    material = Material(name=el.get("name"), source=state.src(el), xml=state.consumer.xml(el))
     parts = first_children(el, ("color", "texture"))
     color = parts.get("color")
     if color is not None:

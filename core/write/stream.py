@@ -102,3 +102,37 @@ class ChildStream:
         marker = text.index(self.head.encode("ascii")) - len(b"<!--")
         start = marker + len(b"<!---->") + len(self.head) + len((head.tail or "").encode("utf-8"))
         return text[:marker], start
+
+
+def serialise_spent(root, serialise: Callable[[object], bytes], batch: int = BATCH) -> bytes:
+    """``serialise(root)`` of a complete tree, written the way :class:`ChildStream` writes:
+    the children of its largest element (within two levels of ``root``: a model's links
+    and joints) are taken out, then put back and serialised a batch at a time. The tree
+    is spent afterwards.
+
+    Taking an element out and putting it back gives the same text unless it repeats a
+    namespace declaration of an ancestor (lxml drops such a declaration when the element
+    is put back): the tree must not have one there (``urdf-sdf print`` declares every
+    namespace once, on ``<sdf>``)."""
+    container = _largest(root)
+    if len(container) <= batch:
+        return serialise(root)
+    children = list(container)
+    for child in children:
+        container.remove(child)
+    stream = ChildStream(root, container, serialise, batch)
+    for i, child in enumerate(children):
+        children[i] = None  # a written batch must not be kept alive from here
+        container.append(child)
+        stream.flush_if_full()
+    return stream.finish()
+
+
+def _largest(root):
+    """The element with the most children among ``root``, its children and theirs."""
+    candidates = [root]
+    for child in root:
+        if isinstance(child.tag, str):
+            candidates.append(child)
+            candidates.extend(c for c in child if isinstance(c.tag, str))
+    return max(candidates, key=len)
