@@ -30,10 +30,12 @@ class Context:
     max_include_depth: int = 64
     # What counts as an error (--strict: every warning); applied where results are made.
     policy: Policy = field(default_factory=Policy)
-    # Whether the model keeps the XML it was read from (its ``xml`` fields, carried
-    # elements): the converters need it. Checking, drawing and comparing do not: without
-    # it, each link and joint element is freed once read (core.read.consume), and a large
-    # file's element tree is never whole in memory beside its model.
+    # Whether the model keeps the XML of every link and joint (their ``xml`` fields):
+    # sdf2urdf needs it. Without it each link and joint element is freed once read
+    # (core.read.consume), and a large file's element tree is never whole in memory
+    # beside its model; a URDF's elements that hold what the model does not (what
+    # urdf2sdf copies as XML: carried elements, calibration, unknown geometry...) are
+    # kept all the same.
     keep_xml: bool = True
 
     def register_model_parser(self, parser) -> None:

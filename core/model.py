@@ -74,6 +74,8 @@ class Material:
     texture: str | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF: the material only names a robot-level one (no <color>, no <texture>).
+    reference: bool = False
 
 
 @dataclass(slots=True)

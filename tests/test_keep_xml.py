@@ -11,6 +11,7 @@ import pytest
 
 from urdf_sdf import Context, frames_report, load
 from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -39,8 +40,8 @@ def test_without_the_xml_the_same_model_is_read(path):
             (b.name, b.type, b.parent, b.child, b.pose.text, b.limit, b.dynamics)
 
 
-@pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)
-def test_without_the_xml_links_and_joints_are_gone_from_the_tree(path):
+@pytest.mark.parametrize("path", [p for p in CASES if p.suffix == ".sdf"], ids=lambda p: p.name)
+def test_without_the_xml_sdf_links_and_joints_are_gone_from_the_tree(path):
     model = loaded(path, False).document.model
     assert all(link.xml is None and link.pose.xml is None for link in model.links)
     assert all(shape.xml is None for link in model.links for shape in link.visuals)
@@ -48,3 +49,37 @@ def test_without_the_xml_links_and_joints_are_gone_from_the_tree(path):
     assert model.xml is not None  # the model's own element stays, with its other children
     assert model.xml.find("link") is None and model.xml.find("joint") is None
     assert loaded(path, True).document.model.xml.find("link") is not None
+
+
+URDF_FEATURES = sorted((FIXTURES / "urdf2sdf" / "features").glob("*.urdf")) + \
+    sorted((FIXTURES / "urdf2sdf" / "gazebo").glob("*.urdf"))
+
+
+@pytest.mark.parametrize("path", URDF_FEATURES, ids=lambda p: p.name)
+def test_urdf2sdf_without_the_xml_writes_the_same_sdf(path):
+    """``urdf2sdf`` loads without the XML: the reader keeps the elements urdf2sdf copies
+    (carried elements, calibration, floating and planar joints, mimic, zero-mass
+    inertials of links that become frames, geometry URDF does not define)."""
+    kept, dropped = loaded(path, True), loaded(path, False)
+    for options in (Options(), Options(relative=True), Options(sdf_version="1.9")):
+        with_xml, without = convert_urdf(kept, options), convert_urdf(dropped, options)
+        assert without.xml == with_xml.xml
+        assert [d.format() for d in without.diagnostics] == \
+            [d.format() for d in with_xml.diagnostics]
+
+
+def test_a_urdf_link_or_joint_keeps_its_xml_only_when_the_model_does_not_hold_it():
+    path = FIXTURES / "urdf" / "urdf_every_element.urdf"
+    model = loaded(path, False).document.model
+    whole = loaded(path, True).document.model
+    kept_links = {link.name for link in model.links if link.xml is not None}
+    kept_joints = {joint.name for joint in model.joints if joint.xml is not None}
+    assert kept_links == {link.name for link in whole.links
+                          if link.carried or (link.inertial and link.inertial.mass == 0)}
+    assert kept_joints == {joint.name for joint in whole.joints
+                           if joint.type in ("floating", "planar") or joint.extras
+                           or joint.carried or joint.xml.find("mimic") is not None}
+    assert kept_joints and len(kept_joints) < len(model.joints)
+    # the robot's element holds the kept ones only: the others were freed
+    assert len(model.xml.findall("link")) == len(kept_links)
+    assert len(model.xml.findall("joint")) == len(kept_joints)

@@ -116,7 +116,9 @@ def main_command(
         version: bool = version_option(PROG),
 ) -> None:
     """Convert URDF to SDFormat."""
-    context = Context(policy=policy(strict))
+    # A URDF's XML is needed only where the model does not hold its content (the reader
+    # keeps that), except by --lump-fixed, which reparents joints' XML.
+    context = Context(policy=policy(strict), keep_xml=lump_fixed)
     if uri_scheme not in ("package", "model"):
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
     options = Options(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,

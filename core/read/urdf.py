@@ -146,6 +146,9 @@ def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str
             state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
         else:
             links[name] = read_link(el, name, state, model)
+            if needs_its_xml(links[name]) or state.consumer.keep_xml:
+                continue
+            forget_link_xml(links[name])
         state.consumer.done(root, el)
     return links
 
@@ -153,7 +156,7 @@ def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str
 def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     """A link's parts from one pass over its children: the first ``<inertial>``, every
     visual and collision, and what URDF does not define (carried)."""
-    link = Link(name=name, source=state.src(el), xml=state.consumer.xml(el))
+    link = Link(name=name, source=state.src(el), xml=el)
     inertial_el, visuals, collisions, carried = None, [], [], []
     for child in el:
         tag = child.tag
@@ -172,6 +175,38 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     link.visuals = [read_shape(v, state, model.materials) for v in visuals]
     link.collisions = [read_shape(c, state, model.materials) for c in collisions]
     return link
+
+
+# What urdf2sdf copies from a URDF as XML (core.custom.namespaced_copy): these keep
+# their element when the XML is not kept (``Context.keep_xml``); the model holds the rest.
+GEOMETRY_KINDS = ("box", "cylinder", "sphere", "mesh")
+FREE_JOINT_TYPES = ("floating", "planar")
+
+
+def needs_its_xml(link: Link) -> bool:
+    """A link whose element holds what its model does not: carried elements, a geometry
+    URDF does not define, a zero-mass inertial (a massless link may become a frame, which
+    carries it)."""
+    return bool(link.carried) or (link.inertial is not None and link.inertial.mass == 0) \
+        or any(shape.geometry is not None and shape.geometry.kind not in GEOMETRY_KINDS
+               for shape in link.visuals + link.collisions)
+
+
+def joint_needs_its_xml(joint: Joint) -> bool:
+    """A joint copied whole (floating, planar) or in part (mimic, calibration,
+    safety_controller, carried elements)."""
+    return joint.type in FREE_JOINT_TYPES or bool(joint.carried) or bool(joint.extras) \
+        or joint.xml.find("mimic") is not None
+
+
+def forget_link_xml(link: Link) -> None:
+    for shape in link.visuals + link.collisions:
+        shape.xml = None
+        if shape.geometry is not None:
+            shape.geometry.xml = None
+        if shape.material is not None:
+            shape.material.xml = None
+    link.xml = None
 
 
 def add_implicit_world(joints: list, state: UrdfState, links: dict[str, Link]) -> None:
@@ -232,6 +267,11 @@ def read_joints(root, elements: list, state: UrdfState,
             state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
         elif joint is not None:
             joints[joint.name] = joint
+            if joint_needs_its_xml(joint) or state.consumer.keep_xml:
+                continue
+            joint.xml = None
+            for axis in joint.axes:
+                axis.xml = None
         state.consumer.done(root, el)
     return rename_joints_named_like_links(joints, links, state)
 
@@ -283,7 +323,7 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
         return None
     joint = Joint(name=name, type=joint_type, parent=parent, child=child,
                   pose=read_origin(parts.get("origin"), el, state, parent),
-                  source=state.src(el), xml=state.consumer.xml(el))
+                  source=state.src(el), xml=el)
     if joint_type not in ("fixed", "floating"):
         joint.axes.append(read_axis(parts.get("axis"), name, el, state))
     joint.limit = read_limit(parts.get("limit"), joint, el, state)
@@ -353,8 +393,7 @@ def read_axis(axis_el, name: str, el, state: UrdfState) -> Axis:
         norm = 1.0
     return Axis((x / norm, y / norm, z / norm), None,
                 axis_el.get("xyz") if axis_el is not None else None,
-                state.src(axis_el if axis_el is not None else el),
-                state.consumer.xml(axis_el))
+                state.src(axis_el if axis_el is not None else el), axis_el)
 
 
 def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str, Joint]) -> None:

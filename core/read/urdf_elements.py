@@ -174,7 +174,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
     parts = first_children(el, ("origin", "geometry", "material"))
     shape = Shape(name=el.get("name"), pose=read_origin(parts.get("origin"), el, state, None),
-                  source=state.src(el), xml=state.consumer.xml(el))
+                  source=state.src(el), xml=el)
     geometry = parts.get("geometry")
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
@@ -197,7 +197,7 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
                       f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
                       "(as urdfdom and Drake do)", shapes[1])
     kind = sys.intern(shape.tag)
-    geometry = Geometry(kind=kind, source=state.src(shape), xml=state.consumer.xml(shape),
+    geometry = Geometry(kind=kind, source=state.src(shape), xml=shape,
                         texts=interned_attributes(shape))
     if kind == "box":
         size = numbers(shape, "size", 3, state, required=True)
@@ -234,9 +234,10 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
 
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
-    material = Material(name=el.get("name"), source=state.src(el), xml=state.consumer.xml(el))
+    material = Material(name=el.get("name"), source=state.src(el), xml=el)
     parts = first_children(el, ("color", "texture"))
     color = parts.get("color")
+    material.reference = len(parts) == 0
     if color is not None:
         rgba = numbers(color, "rgba", 4, state, required=True)
         if rgba is not None:

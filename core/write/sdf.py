@@ -98,8 +98,7 @@ def write_material(shape_el, material: Material) -> None:
     material_el = sub(shape_el, "material")
     if material.name:
         material_el.set(qname("name"), material.name)
-    if material.xml is not None and material.xml.find("color") is None and \
-            material.xml.find("texture") is None:
+    if material.reference:
         material_el.set(qname("reference"), "true")
     if material.color_text is not None:
         sub(material_el, "ambient", material.color_text)
