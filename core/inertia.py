@@ -9,6 +9,7 @@ tensor's size, so a tiny tensor gets a tiny tolerance.
 """
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 
@@ -42,11 +43,31 @@ def inertia_problem(inertial: Inertial) -> str | None:
     tolerance = epsilon(diagonal)
     minor = inertial.ixx * inertial.iyy - inertial.ixy * inertial.ixy  # x * x: inf, not an error
     near_positive = (inertial.ixx + tolerance >= 0 and minor + tolerance >= 0
-                     and float(np.linalg.det(tensor(inertial))) + tolerance >= 0)
+                     and determinant(inertial) + tolerance >= 0)
     moments = principal_moments(inertial)
     if not near_positive:
         return f"the tensor is not positive semi-definite (principal moments {moments})"
     return moments_problem(moments)
+
+
+def determinant(inertial: Inertial) -> float:
+    """``numpy.linalg.det`` of the tensor, to the bit. numpy takes the sign and the sum of
+    the logarithms of the diagonal of the tensor's LU factor, then the exponential; for a
+    diagonal tensor (the common case) that factor is the tensor itself, and the same
+    arithmetic is done here without the cost of an array."""
+    if inertial.ixy != 0 or inertial.ixz != 0 or inertial.iyz != 0:
+        return float(np.linalg.det(tensor(inertial)))
+    sign, logarithm = 1.0, 0.0
+    for moment in (inertial.ixx, inertial.iyy, inertial.izz):
+        if moment == 0:
+            return 0.0  # a zero pivot: numpy's sign 0 and logarithm -inf
+        if moment < 0:
+            sign, moment = -sign, -moment
+        logarithm += math.log(moment)
+    try:
+        return sign * math.exp(logarithm)
+    except OverflowError:
+        return sign * math.inf
 
 
 def principal_moments(inertial: Inertial) -> list[float]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from urdf_sdf.core.custom import namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
@@ -32,6 +34,7 @@ from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
+_SubElement = etree.SubElement
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
 FREE_JOINT_TYPES = {"floating", "planar"}
@@ -262,26 +265,25 @@ class Writer:
         return pose_text(pose)
 
     def write_link(self, model_el, link: Link):
-        link_el = sub(model_el, "link", name=link.name)
+        link_el = _SubElement(model_el, "link", {"name": link.name})
         joint = self.plan.parent_joint.get(link.name)
         if joint is not None:
             if self.options.relative:
                 if joint.type in FREE_JOINT_TYPES:
                     pose_from_origin(link_el, joint.pose, self.joint_parent_frame(joint))
                 else:
-                    sub(link_el, "pose", relative_to=joint.name)
+                    _SubElement(link_el, "pose", {"relative_to": joint.name})
             else:
-                sub(link_el, "pose", self.computed_pose(link.name))
+                _SubElement(link_el, "pose").text = self.computed_pose(link.name)
         if link.inertial is not None:
             self.write_link_inertial(link_el, link)
         else:
             write_massless_inertial(link_el)
-        for shape in link.collisions:
-            if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
-                self.write_shape(link_el, "collision", shape, link)
-        for shape in link.visuals:
-            if not shape.from_gazebo:
-                self.write_shape(link_el, "visual", shape, link)
+        for kind, shapes in (("collision", link.collisions), ("visual", link.visuals)):
+            taken: set[str] = set()  # the names of the shapes of this kind written so far
+            for shape in shapes:
+                if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
+                    self.write_shape(link_el, kind, shape, link, taken)
         carry(link_el, link.carried)
         return link_el
 
@@ -323,12 +325,12 @@ class Writer:
         carry(frame_el, link.carried + joint.carried)
         return frame_el
 
-    def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
+    def write_shape(self, link_el, kind: str, shape: Shape, link: Link,
+                    taken: set[str]) -> None:
         name = shape.name
-        taken = {c.get("name") for c in link_el if c.tag == kind}
-        explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
-                    if s.name}
         if not name or name in taken:
+            explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
+                        if s.name}
             base = f"{link.name}_{kind}"
             name, i = base, 1
             while name in taken or name in explicit:
@@ -336,7 +338,8 @@ class Writer:
             if shape.name and shape.name in taken:
                 self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]; renamed "
                           f"[{name}]", shape.source)
-        shape_el = sub(link_el, kind, name=name)
+        taken.add(name)
+        shape_el = _SubElement(link_el, kind, {"name": name})
         if not shape.name:
             shape_el.set(qname("unnamed"), "true")
         elif shape.name != name:
@@ -362,13 +365,13 @@ class Writer:
     # ---- joints -----------------------------------------------------------------------
 
     def write_joint(self, model_el, joint: Joint):
-        joint_el = sub(model_el, "joint", name=joint.name, type=joint.type)
+        joint_el = _SubElement(model_el, "joint", {"name": joint.name, "type": joint.type})
         if joint.urdf_name is not None:
             joint_el.set(qname("name"), joint.urdf_name)
         if self.options.relative:
             pose_from_origin(joint_el, joint.pose, self.joint_parent_frame(joint))
-        sub(joint_el, "parent", joint.parent)
-        sub(joint_el, "child", joint.child)
+        _SubElement(joint_el, "parent").text = joint.parent
+        _SubElement(joint_el, "child").text = joint.child
         if joint.type != "fixed" and joint.axes:
             self.write_axis(joint_el, joint)
         for extra in joint.extras.values():

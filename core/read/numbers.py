@@ -18,7 +18,6 @@ _DOUBLE = re.compile(_NUMBER)
 # characters ``str.split()`` splits at, so the list's tokens are ``text.split()``.
 _DOUBLES = re.compile(rf"\s*(?:{_NUMBER}(?:\s+{_NUMBER})*)?\s*")
 _INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
-_INFINITE = (math.inf, -math.inf)
 
 
 def parse_double(text: str, allow_infinite: bool = False) -> float | None:
@@ -37,8 +36,8 @@ def parse_double(text: str, allow_infinite: bool = False) -> float | None:
 def parse_doubles(text: str, allow_infinite: bool = False) -> list[float] | None:
     """The numbers of a blank-separated list, or None when any token is not a number."""
     if _DOUBLES.fullmatch(text):  # the common case: one match for the whole list
-        values = [float(token) for token in text.split()]
-        if allow_infinite or not any(value in _INFINITE for value in values):
+        values = list(map(float, text.split()))
+        if allow_infinite or (math.inf not in values and -math.inf not in values):
             return values
         return None  # a number too large for a double
     if not allow_infinite:

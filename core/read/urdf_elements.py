@@ -18,6 +18,8 @@ from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 
 ZERO3 = (0.0, 0.0, 0.0)
+# Distinct number texts remembered (each kind): enough for the repeated ones.
+KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
 
@@ -29,6 +31,14 @@ class UrdfState:
     unknown: dict = field(default_factory=dict)
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer = field(default_factory=lambda: Consumer(True))
+    # Attribute texts already read as numbers, and their values: robots repeat a few
+    # values (0, 0 0 0, 0.01, a joint limit) all over; each distinct text is parsed once.
+    known_number: dict[str, float] = field(default_factory=dict)
+    known_numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
+
+    def remember(self, known: dict, text: str, value) -> None:
+        if len(known) < KNOWN_TEXTS:
+            known[text] = value
 
     def src(self, el) -> Source:
         return Source(self.file, el.sourceline)
@@ -59,7 +69,7 @@ def interned_attributes(el) -> dict[str, str]:
 # ---- numbers -------------------------------------------------------------------------
 
 def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
-            required: bool = False) -> list[float] | None:
+            required: bool = False) -> tuple[float, ...] | None:
     """The ``count`` finite numbers of ``el/@attribute``; a diagnostic when unreadable."""
     text = el.get(attribute)
     if text is None:
@@ -69,8 +79,13 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
         if default is None:
             return None
         text = default
-    values = parse_doubles(text)
-    if values is None or len(values) != count:
+    values = state.known_numbers.get(text)
+    if values is None:
+        parsed = parse_doubles(text)
+        values = tuple(parsed) if parsed is not None else ()
+        if parsed is not None:
+            state.remember(state.known_numbers, text, values)
+    if len(values) != count:
         state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
@@ -91,8 +106,12 @@ def number(el, attribute: str, state: UrdfState, default: float | None = None,
 def text_number(text: str, el, attribute: str, state: UrdfState,
                 default: float | None) -> float | None:
     """The one finite number ``text`` (``el/@attribute``), or ``default`` and a diagnostic."""
+    value = state.known_number.get(text)
+    if value is not None:
+        return value
     value = parse_double(text)
     if value is not None:
+        state.remember(state.known_number, text, value)
         return value
     values = numbers(el, attribute, 1, state)  # reports the problem
     return values[0] if values else default
@@ -111,10 +130,14 @@ def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
     """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
     Drake's ``<frame>``), keeping their text."""
     xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
-    xyz = numbers(origin, "xyz", 3, state) if xyz_text is not None else None
-    rpy = numbers(origin, "rpy", 3, state) if rpy_text is not None else None
-    return PoseSpec(Pose.from_rpy(xyz or ZERO3, rpy or ZERO3), relative_to,
-                    f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}", source=state.src(origin),
+    xyz = rpy = ZERO3
+    if xyz_text is not None:
+        xyz = numbers(origin, "xyz", 3, state) or ZERO3
+    if rpy_text is not None:
+        rpy = numbers(origin, "rpy", 3, state) or ZERO3
+    return PoseSpec(Pose.from_rpy(xyz, rpy), relative_to,
+                    f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}",
+                    source=Source(state.file, origin.sourceline),
                     xyz_text=xyz_text, rpy_text=rpy_text)
 
 
