@@ -25,8 +25,8 @@ from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Joint, Link, M
                                  PoseSpec)
 from urdf_sdf.core.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
-from urdf_sdf.core.read.sdf import ReadState
-from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
+from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
+from urdf_sdf.core.read.sdf_state import ReadState
 from urdf_sdf.core.read.urdf_elements import (UrdfState, check_inertia, interned_attributes,
                                               number, numbers, read_inertial, read_limit,
                                               read_material, read_origin, read_shape,
