@@ -77,7 +77,20 @@ def custom_children(el, tag: str) -> list:
     """The ``urdf:TAG`` children of an SDF element (None-safe)."""
     if el is None:
         return []
-    return [c for c in el if isinstance(c.tag, str) and c.tag == qname(tag)]
+    wanted = qname(tag)
+    return [c for c in el if c.tag == wanted]
+
+
+def has_namespaced_children(el) -> bool:
+    """Whether an SDF element (None-safe) has a child in a namespace (``urdf:`` content or
+    another custom element): what sdf2urdf restores or carries is only there."""
+    if el is None:
+        return False
+    for c in el:
+        tag = c.tag
+        if isinstance(tag, str) and tag[0] == "{":
+            return True
+    return False
 
 
 def custom_joints(model_el) -> list[dict]:

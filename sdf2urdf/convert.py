@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.custom import custom_children, plain_copy, qname
+from urdf_sdf.core.custom import custom_children, has_namespaced_children, plain_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, joint_kind
@@ -125,8 +125,8 @@ class UrdfWriter:
         self.scope = scope
         self.options = options
         self.diagnostics = diagnostics
-        self.parity = check_parity(result, scope)
         self.tree: KinematicTree = build_tree(result, scope)
+        self.parity = check_parity(result, scope, self.tree)
         self.model_el = getattr(scope.owner.element, "xml", None)
         self.file = result.document.file
         # X_JL of each link: where the SDF link frame sits in its URDF frame (joint frame).
@@ -301,8 +301,9 @@ class UrdfWriter:
             self.write_shape(link_el, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
             self.write_shape(link_el, "collision", shape, link_name, X_UL)
-        restore_carried(link.xml, link_el)
-        robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
+        if has_namespaced_children(link.xml):
+            restore_carried(link.xml, link_el)
+            robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
         self.keep_sdf_extras(robot, link, link_name)
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
@@ -421,7 +422,8 @@ class UrdfWriter:
         if joint.type != "fixed" and joint.axes:
             self.write_axis(joint_el, joint)
         self.write_limits(joint_el, joint)
-        xml = getattr(joint.element, "xml", None)
+        if not has_namespaced_children(xml):
+            return
         for tag in ("calibration", "safety_controller", "mimic"):
             for custom in custom_children(xml, tag):
                 joint_el.append(plain_copy(custom))
