@@ -24,6 +24,26 @@ def qname(tag: str) -> str:
     return f"{{{URDF_NS}}}{tag}"
 
 
+_CUSTOM_PREFIX = qname("")
+
+
+def markup_of(el) -> dict[str, str] | None:
+    """The ``urdf:`` attributes of an element by local name (None: it has none)."""
+    found = None
+    for name, value in el.items():
+        if name.startswith(_CUSTOM_PREFIX):
+            if found is None:
+                found = {}
+            found[name[len(_CUSTOM_PREFIX):]] = value
+    return found
+
+
+def markup(value, name: str) -> str | None:
+    """The ``urdf:NAME`` attribute a model value's element had (its ``markup``)."""
+    found = value.markup
+    return found.get(name) if found else None
+
+
 def namespaced_copy(el):
     """A copy of URDF element ``el`` with every tag in ``URDF_NS``; comments are dropped.
     An element already in a namespace of its own (``controller:...``, ``drake:...``) is

@@ -29,8 +29,11 @@ class PoseSpec:
     # URDF <origin>: the xyz and rpy attribute texts as written (None when absent).
     xyz_text: str | None = None
     rpy_text: str | None = None
-    # SDF: the <pose> element itself, for custom markup on it.
+    # SDF: the <pose> element itself.
     xml: Any = None
+    # SDF: the element's ``urdf:`` attributes by local name (core.custom.markup_of):
+    # what urdf2sdf marked for sdf2urdf, held when the XML is not kept.
+    markup: dict[str, str] | None = None
 
 
 
@@ -48,6 +51,8 @@ class Inertial:
     # The numbers' texts as written (mass, ixx...), for emitters that copy them.
     texts: dict[str, str] = field(default_factory=dict)
     source: Source = field(default_factory=Source)
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -76,6 +81,8 @@ class Material:
     xml: Any = None
     # URDF: the material only names a robot-level one (no <color>, no <texture>).
     reference: bool = False
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -89,6 +96,8 @@ class Shape:
     xml: Any = None
     # URDF: the shape came from a <gazebo reference="LINK"> block (SDF syntax).
     from_gazebo: bool = False
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -159,6 +168,8 @@ class Joint:
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
 @dataclass(slots=True)

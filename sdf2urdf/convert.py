@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.custom import custom_children, has_namespaced_children, plain_copy, qname
+from urdf_sdf.core.custom import (custom_children, has_namespaced_children, markup, plain_copy,
+                                  qname)
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import KinematicJoint, KinematicTree, build_tree, joint_kind
@@ -330,10 +331,8 @@ class UrdfWriter:
             self.keep_in_gazebo_block(link_el, kind, shape, link_name, X_UL)
             return
         shape_el = etree.SubElement(link_el, kind)
-        xml = shape.xml
-        if not (xml is not None and xml.get(qname("unnamed")) == "true"):
-            original = xml.get(qname("name")) if xml is not None else None
-            shape_el.set("name", original or shape.name or "")
+        if markup(shape, "unnamed") != "true":
+            shape_el.set("name", markup(shape, "name") or shape.name or "")
         self.origin(shape_el, X_UL, link_name, shape.pose)
         write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry))
         if kind == "visual" and shape.material is not None:
@@ -412,9 +411,9 @@ class UrdfWriter:
         if joint.vertex < 0:
             self.write_custom_joint(robot, joint)
             return
-        xml = getattr(joint.element, "xml", None)
-        urdf_name = xml.get(qname("name")) if xml is not None else None
-        joint_el = etree.SubElement(robot, "joint", name=urdf_name or self.name(joint.name),
+        xml = joint.element.xml
+        joint_el = etree.SubElement(robot, "joint",
+                                    name=markup(joint.element, "name") or self.name(joint.name),
                                     type=urdf_joint_type(joint))
         self.joint_origin(joint_el, joint)
         etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
@@ -582,8 +581,7 @@ class UrdfWriter:
 def has_implicit_inertial(link: Link) -> bool:
     """The SDF inertial urdf2sdf wrote for a URDF link without ``<inertial>`` (mass 0,
     ``urdf:implicit``): the URDF gets no ``<inertial>`` back, as it had none."""
-    inertial_el = link.xml.find("inertial") if link.xml is not None else None
-    return inertial_el is not None and inertial_el.get(qname("implicit")) == "true"
+    return link.inertial is not None and markup(link.inertial, "implicit") == "true"
 
 
 def urdf_joint_type(joint: KinematicJoint) -> str:

@@ -11,6 +11,8 @@ import pytest
 
 from urdf_sdf import Context, frames_report, load
 from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot
+from urdf_sdf.sdf2urdf.convert import Options as SdfOptions
+from urdf_sdf.sdf2urdf.convert import convert_sdf
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 
 SAMPLES = Path(__file__).parent.parent / "samples"
@@ -41,13 +43,18 @@ def test_without_the_xml_the_same_model_is_read(path):
 
 
 @pytest.mark.parametrize("path", [p for p in CASES if p.suffix == ".sdf"], ids=lambda p: p.name)
-def test_without_the_xml_sdf_links_and_joints_are_gone_from_the_tree(path):
+def test_without_the_xml_sdf_links_and_joints_read_are_gone_from_the_tree(path):
+    """What stays is what a converter copies (see the test below); the rest is freed and
+    the model keeps no reference into it."""
     model = loaded(path, False).document.model
-    assert all(link.xml is None and link.pose.xml is None for link in model.links)
-    assert all(shape.xml is None for link in model.links for shape in link.visuals)
-    assert all(joint.xml is None for joint in model.joints)
-    assert model.xml is not None  # the model's own element stays, with its other children
-    assert model.xml.find("link") is None and model.xml.find("joint") is None
+    freed = [link for link in model.links if link.xml is None]
+    assert freed and all(link.pose.xml is None and all(shape.xml is None for shape in
+                                                        link.visuals + link.collisions)
+                         for link in freed)
+    assert [el.get("name") for el in model.xml.findall("link")] == \
+        [link.name for link in model.links if link.xml is not None]
+    assert [el.get("name") for el in model.xml.findall("joint")] == \
+        [joint.name for joint in model.joints if joint.xml is not None]
     assert loaded(path, True).document.model.xml.find("link") is not None
 
 
@@ -83,3 +90,36 @@ def test_a_urdf_link_or_joint_keeps_its_xml_only_when_the_model_does_not_hold_it
     # the robot's element holds the kept ones only: the others were freed
     assert len(model.xml.findall("link")) == len(kept_links)
     assert len(model.xml.findall("joint")) == len(kept_joints)
+
+
+SDF_CASES = sorted((FIXTURES / "sdf2urdf").glob("**/*.sdf")) + \
+    [SAMPLES / "arm6.sdf", SAMPLES / "diff_drive.sdf", SAMPLES / "pendulum.sdf"]
+
+
+@pytest.mark.parametrize("path", SDF_CASES, ids=lambda p: p.name)
+def test_sdf2urdf_without_the_xml_writes_the_same_urdf(path):
+    """``sdf2urdf`` loads without the XML: the reader keeps the elements sdf2urdf copies
+    (sensors, surfaces, rich materials, geometry URDF lacks, custom content) and holds
+    the ``urdf:`` markup of the rest (``markup``)."""
+    kept, dropped = loaded(path, True), loaded(path, False)
+    for options in (SdfOptions(), SdfOptions(approximate=True), SdfOptions(drop_frames=True)):
+        with_xml, without = convert_sdf(kept, options), convert_sdf(dropped, options)
+        assert without.xml == with_xml.xml
+        assert [d.format() for d in without.diagnostics] == \
+            [d.format() for d in with_xml.diagnostics]
+
+
+def test_an_sdf_link_keeps_its_xml_only_for_what_a_converter_copies(tmp_path):
+    source = tmp_path / "m.sdf"
+    source.write_text('<sdf version="1.9"><model name="m">'
+                      '<link name="plain"><visual name="v"><geometry><box><size>1 1 1</size>'
+                      '</box></geometry></visual></link>'
+                      '<link name="sensing"><sensor name="s" type="imu"/></link>'
+                      '<link name="rough"><collision name="c"><geometry><sphere><radius>1'
+                      '</radius></sphere></geometry><surface/></collision></link>'
+                      '<link name="flat"><visual name="p"><geometry><plane/></geometry></visual>'
+                      '</link></model></sdf>')
+    model = loaded(source, False).document.model
+    assert {link.name for link in model.links if link.xml is not None} == \
+        {"sensing", "rough", "flat"}
+    assert [el.get("name") for el in model.xml.findall("link")] == ["sensing", "rough", "flat"]

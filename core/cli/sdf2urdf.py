@@ -14,6 +14,7 @@ without ``-o FILE``) on stdout instead.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import List, Optional
@@ -39,7 +40,8 @@ PROG = "sdf2urdf"
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
                  sources: SourceLines):
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
-    result = load_input(path, context, sources, mappings)
+    # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
+    result = load_input(path, replace(context, keep_xml=False), sources, mappings)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 

@@ -33,10 +33,6 @@ class Consumer:
         self.deleted = 0
         self.trim = None if keep_xml else _malloc_trim()
 
-    def xml(self, el):
-        """What a model element keeps as its ``xml``: ``el``, or None when not kept."""
-        return el if self.keep_xml else None
-
     def done(self, parent, el) -> None:
         """``el`` (a child of ``parent``) is read: delete it unless the XML is kept."""
         if self.keep_xml:

@@ -22,7 +22,7 @@ from typing import Callable
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.model import Document, Model, World
+from urdf_sdf.core.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.sdf_elements import (read_frame, read_joint, read_link, read_pose,
@@ -149,15 +149,17 @@ def read_model_children(el, model: Model, state: ReadState) -> None:
     for c in el:
         tag = c.tag
         if tag == "link":
+            extra = state.extra_content
             link = read_link(c, state)
             if link is not None:
                 model.links.append(link)
-            state.consumer.done(el, c)
+            release(el, c, link, state.extra_content != extra, state)
         elif tag == "joint":
+            extra = state.extra_content
             joint = read_joint(c, state)
             if joint is not None:
                 model.joints.append(joint)
-            state.consumer.done(el, c)
+            release(el, c, joint, state.extra_content != extra, state)
         elif tag == "frame":
             frame = read_frame(c, state)
             if frame is not None:
@@ -168,6 +170,35 @@ def read_model_children(el, model: Model, state: ReadState) -> None:
                 model.models.append(nested)
         elif tag == "include":
             state.read_include(c, model)
+
+
+def release(parent, el, value: Link | Joint | None, holds_extra: bool,
+            state: ReadState) -> None:
+    """Without ``Context.keep_xml``: a link or joint element whose content the model
+    holds is freed, and the model keeps no reference into it; one holding content a
+    converter copies as XML (``ReadState.extra_content``) keeps its element and XML."""
+    if state.consumer.keep_xml or holds_extra:
+        return
+    if value is not None:
+        forget_xml(value)
+    state.consumer.done(parent, el)
+
+
+def forget_xml(value: Link | Joint) -> None:
+    """Drop a link's or joint's references into its element (theirs and their parts')."""
+    value.xml = value.pose.xml = None
+    if isinstance(value, Joint):
+        for axis in value.axes:
+            axis.xml = None
+        return
+    if value.inertial is not None:
+        value.inertial.pose.xml = None
+    for shape in value.visuals + value.collisions:
+        shape.xml = shape.pose.xml = None
+        if shape.geometry is not None:
+            shape.geometry.xml = None
+        if shape.material is not None:
+            shape.material.xml = None
 
 
 def read_world(el, state: ReadState) -> World | None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 import sys
 
-from urdf_sdf.core.custom import qname
+from urdf_sdf.core.custom import markup_of, qname
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
                                  Material, Mimic, PoseSpec, Shape)
 from urdf_sdf.core.pose import IDENTITY, Pose
-from urdf_sdf.core.read.sdf_state import (ReadState, child, first_children, read_bool,
+from urdf_sdf.core.read.sdf_state import (ReadState, child, first_children, parts_of, read_bool,
                                           read_double, read_vector3, required_name)
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
@@ -25,6 +25,12 @@ INERTIA_DEFAULTS = (("ixx", 1.0), ("ixy", 0.0), ("ixz", 0.0), ("iyy", 1.0), ("iy
 # A link's children whose names must be unique among their kind, in the order checked.
 UNIQUE_NAMED = ("collision", "visual", "sensor", "light")
 TEXTURE = qname("texture")
+# What the model holds of a shape, a joint and a material, and the geometry it holds
+# whole: any other content is what a converter copies as XML (``ReadState.extra_content``).
+SHAPE_PARTS = ("pose", "geometry", "material")
+JOINT_PARTS = ("parent", "child", "pose", "axis", "axis2")
+PLAIN_MATERIAL = {"diffuse", "ambient", "specular", "emissive", TEXTURE}
+PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 
 
 # ---- poses ---------------------------------------------------------------------------
@@ -56,7 +62,7 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
                     "a boolean", el)
     rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
     spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el),
-                    xml=state.consumer.xml(el))
+                    xml=el, markup=markup_of(el))
     if not text or text.isspace():
         return spec
     numbers = state.numbers(text)
@@ -101,8 +107,11 @@ def read_link(el, state: ReadState) -> Link | None:
             pose_el = c if pose_el is None else pose_el
         elif tag == "inertial":
             inertial_el = c if inertial_el is None else inertial_el
-    link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el),
-                xml=state.consumer.xml(el))
+        elif isinstance(tag, str):
+            state.extra_content += 1  # link physics flags, custom content
+    if named["sensor"] or named["light"]:
+        state.extra_content += 1
+    link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el), xml=el)
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
         check_inertia(link, inertial_el, state)
@@ -128,14 +137,18 @@ def check_unique_names(el, tag: str, elements: list, state: ReadState) -> None:
 
 def read_shape(el, state: ReadState) -> Shape:
     """A ``<visual>`` or ``<collision>``: name, pose, geometry and (visual) material."""
-    parts = first_children(el, ("pose", "geometry", "material"))
+    parts, other = parts_of(el, SHAPE_PARTS, SHAPE_PARTS)
+    if other:
+        state.extra_content += 1  # surfaces, visual extras, custom content
     shape = Shape(name=el.get("name"), pose=pose_of(parts.get("pose"), el, state),
-                  source=state.src(el), xml=state.consumer.xml(el))
+                  source=state.src(el), xml=el, markup=markup_of(el))
     geometry_el = parts.get("geometry")
     if geometry_el is not None:
         kind = next((c for c in geometry_el if isinstance(c.tag, str)), None)
         if kind is not None:
             shape.geometry = read_geometry(kind, state)
+    if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
+        state.extra_content += 1  # a shape sdf2urdf copies whole
     material_el = parts.get("material")
     if material_el is not None:
         shape.material = read_material(material_el, state)
@@ -152,8 +165,7 @@ def read_geometry(el, state: ReadState) -> Geometry:
             texts[tag] = (c.text or "").strip()
             first.setdefault(tag, c)
     kind = sys.intern(el.tag)
-    geometry = Geometry(kind=kind, texts=texts, source=state.src(el),
-                        xml=state.consumer.xml(el))
+    geometry = Geometry(kind=kind, texts=texts, source=state.src(el), xml=el)
     if kind == "box" and "size" in first:
         geometry.size = read_vector3(first["size"], state)
     if "radius" in first:
@@ -168,9 +180,11 @@ def read_geometry(el, state: ReadState) -> Geometry:
 
 
 def read_material(el, state: ReadState) -> Material:
-    material = Material(name=el.get(qname("name")), source=state.src(el),
-                        xml=state.consumer.xml(el))
-    parts = first_children(el, ("diffuse", "ambient", TEXTURE))
+    material = Material(name=el.get(qname("name")), source=state.src(el), xml=el,
+                        markup=markup_of(el))
+    parts, other = parts_of(el, ("diffuse", "ambient", TEXTURE), PLAIN_MATERIAL)
+    if other:
+        state.extra_content += 1  # scripts, shaders, PBR: a rich material is copied
     for tag in ("diffuse", "ambient"):
         color_el = parts.get(tag)
         if color_el is None:
@@ -188,7 +202,7 @@ def read_material(el, state: ReadState) -> Material:
 
 def read_inertial(el, state: ReadState) -> Inertial:
     parts = first_children(el, ("pose", "mass", "inertia"))
-    inertial = Inertial(source=state.src(el))
+    inertial = Inertial(source=state.src(el), markup=markup_of(el))
     inertial.pose = pose_of(parts.get("pose"), el, state)
     inertial.mass = read_double(parts.get("mass"), state, 1.0)
     inertia = parts.get("inertia")
@@ -224,7 +238,9 @@ def read_joint(el, state: ReadState) -> Joint | None:
     if joint_type is None:
         state.error(Code.ATTRIBUTE_MISSING, f"joint [{name}] has no type attribute", el)
         joint_type = ""
-    parts = first_children(el, ("parent", "child", "pose", "axis", "axis2"))
+    parts, other = parts_of(el, JOINT_PARTS, JOINT_PARTS)
+    if other:
+        state.extra_content += 1  # joint physics, sensors, custom content
     parent, child_el = parts.get("parent"), parts.get("child")
     parent_name = (parent.text or "").strip() if parent is not None else None
     child_name = (child_el.text or "").strip() if child_el is not None else None
@@ -234,7 +250,7 @@ def read_joint(el, state: ReadState) -> Joint | None:
         state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <child>", el)
     joint = Joint(name=name, type=joint_type.strip(), parent=parent_name or "",
                   child=child_name or "", pose=pose_of(parts.get("pose"), el, state),
-                  source=state.src(el), xml=state.consumer.xml(el))
+                  source=state.src(el), xml=el, markup=markup_of(el))
     for tag in ("axis", "axis2"):
         axis_el = parts.get(tag)
         if axis_el is not None:
@@ -253,7 +269,7 @@ def child_texts(el) -> dict[str, str]:
 
 
 def read_axis(el, joint: Joint, state: ReadState) -> Axis:
-    axis = Axis(source=state.src(el), xml=state.consumer.xml(el))
+    axis = Axis(source=state.src(el), xml=el)
     parts = first_children(el, ("limit", "dynamics", "mimic", "xyz", "use_parent_model_frame"))
     limit_el = parts.get("limit")
     if limit_el is not None:

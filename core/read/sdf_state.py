@@ -40,6 +40,10 @@ class ReadState:
     known_numbers: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
     # Value elements core.read.values found unreadable (and reported).
     reported: set = field(default_factory=set)
+    # Counts the elements read that hold what the model does not and a converter copies
+    # as XML (sensors, surfaces, rich materials, custom content...): their link or joint
+    # keeps its XML even when the XML is not kept (core.read.sdf.read_model_children).
+    extra_content: int = 0
 
     def __post_init__(self) -> None:
         if self.consumer is None:
@@ -102,6 +106,21 @@ def first_children(el, tags: tuple[str, ...]) -> dict:
         if tag in tags and tag not in found:
             found[tag] = c
     return found
+
+
+def parts_of(el, tags: tuple[str, ...], allowed) -> tuple[dict, bool]:
+    """The first child of ``el`` of each tag in ``tags``, and whether ``el`` has an
+    element child whose tag is not in ``allowed`` (one pass over the children)."""
+    found: dict = {}
+    other = False
+    for c in el:
+        tag = c.tag
+        if tag in tags:
+            if tag not in found:
+                found[tag] = c
+        elif tag not in allowed and isinstance(tag, str):
+            other = True
+    return found, other
 
 
 def required_name(el, state: ReadState) -> str | None:
