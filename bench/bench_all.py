@@ -60,33 +60,35 @@ def tool(name: str) -> str:
     return str(local) if local.exists() else (shutil.which(name) or name)
 
 
-def spawn_quietly(cmd: list[str]) -> int:
-    """Start ``cmd`` (stdout and stderr to /dev/null) with ``posix_spawn``: unlike a
-    fork, the child never holds a copy of this process's pages, whose size would
-    otherwise count in its peak RSS (``ru_maxrss`` covers the time before the exec)."""
-    program = cmd[0] if os.sep in cmd[0] else (shutil.which(cmd[0]) or cmd[0])
-    actions = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
-    return os.posix_spawn(program, cmd, os.environ, file_actions=actions)
+# A fresh, small process that runs the command (stdout and stderr to /dev/null) and
+# prints its resource use as JSON: the command's peak RSS is then its own (a process
+# started from this one, by fork or vfork, would count this one's memory in its peak).
+LAUNCHER = """
+import json, os, sys, time
+start = time.perf_counter()
+actions = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+           (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=actions)
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
+                  "wall": time.perf_counter() - start,
+                  "code": os.waitstatus_to_exitcode(status)}))
+"""
 
 
 def measure_rusage(cmd: list[str], timeout: float) -> dict:
-    """Run ``cmd``, reaped by ``os.wait4`` for its own resource use: CPU seconds (user +
-    sys, with the children it waited for), peak RSS (MB), wall seconds, exit code."""
-    start = time.perf_counter()
-    pid = spawn_quietly(cmd)
-    deadline = start + timeout
-    while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done:
-            break
-        if time.perf_counter() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.wait4(pid, 0)
-            return {"failure": f"timeout after {timeout:g} s"}
-        time.sleep(0.01)
-    return {"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
-            "wall": time.perf_counter() - start, "code": os.waitstatus_to_exitcode(status)}
+    """Run ``cmd`` through :data:`LAUNCHER`: its CPU seconds (user + sys, with the
+    children it waited for), peak RSS (MB), wall seconds and exit code."""
+    program = cmd[0] if os.sep in cmd[0] else (shutil.which(cmd[0]) or cmd[0])
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, program, *cmd[1:]],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return {"failure": f"timeout after {timeout:g} s"}
+    return json.loads(out)
 
 
 def commands(urdf: Path, sdf: Path, scratch: Path) -> dict[str, tuple[list[str], Path]]:
