@@ -30,12 +30,12 @@ class Context:
     max_include_depth: int = 64
     # What counts as an error (--strict: every warning); applied where results are made.
     policy: Policy = field(default_factory=Policy)
-    # Whether the model keeps the XML of every link and joint (their ``xml`` fields):
-    # sdf2urdf needs it. Without it each link and joint element is freed once read
-    # (core.read.consume), and a large file's element tree is never whole in memory
-    # beside its model; a URDF's elements that hold what the model does not (what
-    # urdf2sdf copies as XML: carried elements, calibration, unknown geometry...) are
-    # kept all the same.
+    # Whether the model keeps the XML of every link and joint (their ``xml`` fields).
+    # Without it each link and joint element is freed once read (core.read.consume), so
+    # that a large file's element tree is never whole in memory beside its model; the
+    # elements holding what the model does not (what the converters copy as XML:
+    # carried content, calibration, sensors, surfaces, geometry the other format lacks)
+    # are kept all the same. The commands load so; the library keeps everything.
     keep_xml: bool = True
 
     def register_model_parser(self, parser) -> None:
