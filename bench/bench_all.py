@@ -6,8 +6,9 @@ For the generated URDF robots (``generate_urdf.py``: ``chain`` and ``wide``, 1,0
 measured by ``os.wait4``: CPU time (user + sys, the process and the children it waited
 for) and peak resident memory (``ru_maxrss``):
 
-- ``urdf2sdf FILE.urdf -o FILE.sdf``, ``sdf2urdf FILE.sdf -o back.urdf``,
-  ``urdf-sdf check FILE.urdf``, ``urdf-sdf diff FILE.urdf FILE.sdf``;
+- ``urdf2sdf FILE.urdf -o FILE.sdf`` (and with ``--relative``), ``sdf2urdf FILE.sdf -o
+  back.urdf``, ``urdf-sdf check FILE.urdf``, ``urdf-sdf print|frames --json|graph
+  FILE.sdf``, ``urdf-sdf diff FILE.urdf FILE.sdf``;
 - the lxml floor: lxml's own parse and write of the same input file, in a subprocess
   (``x lxml``: how many times that CPU time the command takes);
 - libsdformat 12 (``build/sdf_reference`` loading the same input; ``x sdformat``), when
@@ -34,6 +35,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -62,33 +64,49 @@ def tool(name: str) -> str:
     return str(local) if local.exists() else (shutil.which(name) or name)
 
 
+# A fresh, small process that runs the command (stdout and stderr to /dev/null) and
+# prints its resource use as JSON: the command's peak RSS is then its own (a process
+# started from this one, by fork or vfork, would count this one's memory in its peak).
+LAUNCHER = """
+import json, os, sys, time
+start = time.perf_counter()
+actions = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+           (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ, file_actions=actions)
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
+                  "wall": time.perf_counter() - start,
+                  "code": os.waitstatus_to_exitcode(status)}))
+"""
+
+
 def measure_rusage(cmd: list[str], timeout: float) -> dict:
-    """Run ``cmd``, reaped by ``os.wait4`` for its own resource use: CPU seconds (user +
-    sys, with the children it waited for), peak RSS (MB), wall seconds, exit code."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            cwd=common.ROOT)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            proc.kill()
-            os.wait4(proc.pid, 0)
-            return {"failure": f"timeout after {timeout:g} s"}
-        time.sleep(0.01)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
-            "wall": time.perf_counter() - start, "code": proc.returncode}
+    """Run ``cmd`` through :data:`LAUNCHER`: its CPU seconds (user + sys, with the
+    children it waited for), peak RSS (MB), wall seconds and exit code."""
+    program = cmd[0] if os.sep in cmd[0] else (shutil.which(cmd[0]) or cmd[0])
+    proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, program, *cmd[1:]],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        return {"failure": f"timeout after {timeout:g} s"}
+    return json.loads(out)
 
 
 def commands(urdf: Path, sdf: Path, scratch: Path) -> dict[str, tuple[list[str], Path]]:
     """Each command's line and its input file (for the floors)."""
+    main = tool("urdf-sdf")
     return {"urdf2sdf": ([tool("urdf2sdf"), str(urdf), "-o", str(sdf)], urdf),
+            "urdf2sdf -r": ([tool("urdf2sdf"), str(urdf), "--relative",
+                             "-o", str(scratch / "relative.sdf")], urdf),
             "sdf2urdf": ([tool("sdf2urdf"), str(sdf), "-o", str(scratch / "back.urdf")], sdf),
-            "check": ([tool("urdf-sdf"), "check", str(urdf)], urdf),
-            "diff": ([tool("urdf-sdf"), "diff", str(urdf), str(sdf)], urdf)}
+            "check": ([main, "check", str(urdf)], urdf),
+            "print": ([main, "print", str(sdf), "-o", str(scratch / "printed.sdf")], sdf),
+            "frames": ([main, "frames", "--json", str(sdf)], sdf),
+            "graph": ([main, "graph", str(sdf), "-o", str(scratch / "graph.dot")], sdf),
+            "diff": ([main, "diff", str(urdf), str(sdf)], urdf)}
 
 
 def floors(path: Path, scratch: Path, timeout: float, cache: dict) -> dict:
@@ -212,17 +230,17 @@ def ratio(value, floor) -> str:
 
 
 def print_header() -> None:
-    print(f"{'robot':<14}{'command':<10}{'cpu s':>8}{'rss MB':>8}{'x lxml':>8}"
+    print(f"{'robot':<14}{'command':<13}{'cpu s':>8}{'rss MB':>8}{'x lxml':>8}"
           f"{'growth':>8}{'x sdformat':>11}")
 
 
 def print_row(row: dict, flush: bool = False) -> None:
     robot = f"{row['kind']}_{row['links']}"
     if "failure" in row:
-        print(f"{robot:<14}{row['command']:<10}  {row['failure']}", flush=flush)
+        print(f"{robot:<14}{row['command']:<13}  {row['failure']}", flush=flush)
         return
     growth = f"{row['growth']:8.1f}" if "growth" in row else f"{'':8}"
-    print(f"{robot:<14}{row['command']:<10}{row['cpu']:8.2f}{row['rss_mb']:8.0f}"
+    print(f"{robot:<14}{row['command']:<13}{row['cpu']:8.2f}{row['rss_mb']:8.0f}"
           f"{ratio(row['cpu'], row['lxml'])}{growth}{ratio(row['cpu'], row['sdformat']):>11}",
           flush=flush)
 
@@ -267,7 +285,7 @@ def main(argv=None) -> int:
         reference = row["sdformat_wall"]
         versus = f"  x{row['wall'] / reference:.1f} libsdformat ({reference:.3f} s)" \
             if reference else ""
-        print(f"  {row['command']:<10}{row['wall']:7.3f} s wall{row['cpu']:7.3f} s cpu{versus}")
+        print(f"  {row['command']:<13}{row['wall']:7.3f} s wall{row['cpu']:7.3f} s cpu{versus}")
     print()
     batch = batch_speedup(args.batch_files, args.timeout)
     print_batch(f"{batch['files']} small files", batch)

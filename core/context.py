@@ -30,6 +30,13 @@ class Context:
     max_include_depth: int = 64
     # What counts as an error (--strict: every warning); applied where results are made.
     policy: Policy = field(default_factory=Policy)
+    # Whether the model keeps the XML of every link and joint (their ``xml`` fields).
+    # Without it each link and joint element is freed once read (core.read.consume), so
+    # that a large file's element tree is never whole in memory beside its model; the
+    # elements holding what the model does not (what the converters copy as XML:
+    # carried content, calibration, sensors, surfaces, geometry the other format lacks)
+    # are kept all the same. The commands load so; the library keeps everything.
+    keep_xml: bool = True
 
     def register_model_parser(self, parser) -> None:
         """Add ``parser(include: NestedInclude, errors: list) -> InterfaceModel | None``."""

@@ -24,6 +24,26 @@ def qname(tag: str) -> str:
     return f"{{{URDF_NS}}}{tag}"
 
 
+_CUSTOM_PREFIX = qname("")
+
+
+def markup_of(el) -> dict[str, str] | None:
+    """The ``urdf:`` attributes of an element by local name (None: it has none)."""
+    found = None
+    for name, value in el.items():
+        if name.startswith(_CUSTOM_PREFIX):
+            if found is None:
+                found = {}
+            found[name[len(_CUSTOM_PREFIX):]] = value
+    return found
+
+
+def markup(value, name: str) -> str | None:
+    """The ``urdf:NAME`` attribute a model value's element had (its ``markup``)."""
+    found = value.markup
+    return found.get(name) if found else None
+
+
 def namespaced_copy(el):
     """A copy of URDF element ``el`` with every tag in ``URDF_NS``; comments are dropped.
     An element already in a namespace of its own (``controller:...``, ``drake:...``) is
@@ -77,7 +97,20 @@ def custom_children(el, tag: str) -> list:
     """The ``urdf:TAG`` children of an SDF element (None-safe)."""
     if el is None:
         return []
-    return [c for c in el if isinstance(c.tag, str) and c.tag == qname(tag)]
+    wanted = qname(tag)
+    return [c for c in el if c.tag == wanted]
+
+
+def has_namespaced_children(el) -> bool:
+    """Whether an SDF element (None-safe) has a child in a namespace (``urdf:`` content or
+    another custom element): what sdf2urdf restores or carries is only there."""
+    if el is None:
+        return False
+    for c in el:
+        tag = c.tag
+        if isinstance(tag, str) and tag[0] == "{":
+            return True
+    return False
 
 
 def custom_joints(model_el) -> list[dict]:

@@ -20,7 +20,7 @@ from urdf_sdf.core.pose import IDENTITY, Pose, quat_from_axis_angle
 WORLD = "world"
 
 
-@dataclass
+@dataclass(slots=True)
 class KinematicJoint:
     name: str
     type: str

@@ -12,9 +12,9 @@ from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
 from urdf_sdf.core.model import Document
 from urdf_sdf.core.pose import Pose, rotate
-from urdf_sdf.core.read.sdf import read_sdf_string
-from urdf_sdf.core.read.urdf import read_urdf_string
-from urdf_sdf.core.read.xmlio import decoded_head, read_bytes
+from urdf_sdf.core.read.sdf import read_sdf_root
+from urdf_sdf.core.read.urdf import read_urdf_root
+from urdf_sdf.core.read.xmlio import decoded_head, parse_xml, read_bytes
 
 
 @dataclass
@@ -111,33 +111,45 @@ def load(path: str | Path, context: Context | None = None) -> LoadResult:
     data = read_bytes(path, diagnostics)
     if data is None:
         return LoadResult(None, None, diagnostics, context.policy)
-    return _load_data(data, str(path), context, diagnostics)
+    with gc_paused():
+        parsed = _parse(data, str(path), diagnostics)
+    del data  # the file's bytes are as large as a tenth of its tree: not kept while reading
+    return _load_parsed(parsed, str(path), context, diagnostics)
 
 
 def load_string(text: str | bytes, file: str | None = None,
                 context: Context | None = None) -> LoadResult:
     context = context if context is not None else Context()
     data = text.encode("utf-8") if isinstance(text, str) else text
-    return _load_data(data, file, context, Diagnostics())
-
-
-def _load_data(data: bytes, file: str | None, context: Context,
-               diagnostics: Diagnostics) -> LoadResult:
+    diagnostics = Diagnostics()
     with gc_paused():
-        result = _read_and_build(data, file, context, diagnostics)
+        parsed = _parse(data, file, diagnostics)
+    return _load_parsed(parsed, file, context, diagnostics)
+
+
+def _parse(data: bytes, file: str | None, diagnostics: Diagnostics) -> tuple[str, object]:
+    """``(format, root element)``; the root is None when the file is not XML."""
+    return sniff_format(data), parse_xml(data, file, diagnostics)
+
+
+def _load_parsed(parsed: tuple[str, object], file: str | None, context: Context,
+                 diagnostics: Diagnostics) -> LoadResult:
+    with gc_paused():
+        result = _read_and_build(parsed, file, context, diagnostics)
     result.diagnostics = context.policy.apply(result.diagnostics)
     result.policy = context.policy
     result.context = context
     return result
 
 
-def _read_and_build(data: bytes, file: str | None, context: Context,
+def _read_and_build(parsed: tuple[str, object], file: str | None, context: Context,
                     diagnostics: Diagnostics) -> LoadResult:
-    if sniff_format(data) == "urdf":
-        document = read_urdf_string(data, file, diagnostics)
-    else:
-        document = read_sdf_string(data, file, context, diagnostics,
-                                   include_reader=read_include)
+    file_format, root = parsed
+    document = None
+    if root is not None and file_format == "urdf":
+        document = read_urdf_root(root, file, diagnostics, context.keep_xml)
+    elif root is not None:
+        document = read_sdf_root(root, file, context, diagnostics, include_reader=read_include)
     if document is None:
         if not diagnostics.has_errors:
             diagnostics.error(Code.FILE_READ, "unable to read the file", file)

@@ -13,7 +13,7 @@ from urdf_sdf.core.diagnostics import Source
 from urdf_sdf.core.pose import IDENTITY, Pose
 
 
-@dataclass
+@dataclass(slots=True)
 class PoseSpec:
     """A ``<pose>`` as written: its text and attributes beside its value.
 
@@ -29,13 +29,16 @@ class PoseSpec:
     # URDF <origin>: the xyz and rpy attribute texts as written (None when absent).
     xyz_text: str | None = None
     rpy_text: str | None = None
-    # SDF: the <pose> element itself, for custom markup on it.
+    # SDF: the <pose> element itself.
     xml: Any = None
+    # SDF: the element's ``urdf:`` attributes by local name (core.custom.markup_of):
+    # what urdf2sdf marked for sdf2urdf, held when the XML is not kept.
+    markup: dict[str, str] | None = None
 
 
 
 
-@dataclass
+@dataclass(slots=True)
 class Inertial:
     mass: float = 1.0
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -48,9 +51,11 @@ class Inertial:
     # The numbers' texts as written (mass, ixx...), for emitters that copy them.
     texts: dict[str, str] = field(default_factory=dict)
     source: Source = field(default_factory=Source)
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Geometry:
     """A shape: ``kind`` is box, cylinder, sphere, mesh, plane, capsule, ellipsoid,
     heightmap...; ``size`` (box), ``radius``, ``length``, ``uri`` and ``scale`` (mesh)
@@ -66,7 +71,7 @@ class Geometry:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Material:
     name: str | None = None
     color: tuple[float, float, float, float] | None = None
@@ -74,9 +79,13 @@ class Material:
     texture: str | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF: the material only names a robot-level one (no <color>, no <texture>).
+    reference: bool = False
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Shape:
     """A link's visual or collision."""
     name: str | None
@@ -87,9 +96,11 @@ class Shape:
     xml: Any = None
     # URDF: the shape came from a <gazebo reference="LINK"> block (SDF syntax).
     from_gazebo: bool = False
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     name: str
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -102,7 +113,7 @@ class Link:
     carried: list[Any] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Limit:
     lower: float | None = None
     upper: float | None = None
@@ -111,14 +122,14 @@ class Limit:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Dynamics:
     damping: float | None = None
     friction: float | None = None
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Mimic:
     joint: str
     multiplier: float = 1.0
@@ -126,7 +137,7 @@ class Mimic:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Axis:
     xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
     expressed_in: str | None = None
@@ -138,7 +149,7 @@ class Axis:
     mimic: Mimic | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Joint:
     name: str
     type: str
@@ -157,9 +168,11 @@ class Joint:
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
+    markup: dict[str, str] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     name: str
     attached_to: str | None = None
@@ -168,7 +181,7 @@ class Frame:
     xml: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Model:
     name: str
     pose: PoseSpec = field(default_factory=PoseSpec)
@@ -196,7 +209,7 @@ class Model:
     interface: Any = None
 
 
-@dataclass
+@dataclass(slots=True)
 class World:
     name: str
     models: list[Model] = field(default_factory=list)
@@ -207,7 +220,7 @@ class World:
     version: tuple[int, int] = (1, 11)
 
 
-@dataclass
+@dataclass(slots=True)
 class Document:
     """What a file holds: one root model or one or more worlds."""
     version: str

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, Vertex
-from urdf_sdf.core.kinematics import build_tree
+from urdf_sdf.core.kinematics import KinematicTree, build_tree
 from urdf_sdf.core.model import PoseSpec
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
@@ -83,8 +83,9 @@ class ParityReport:
         self.findings.error_at(Code(code), message, source)
 
 
-def check_parity(result, scope=None) -> ParityReport:
-    """Check URDF parity of the model owning ``scope`` (default: the root model)."""
+def check_parity(result, scope=None, tree: KinematicTree | None = None) -> ParityReport:
+    """Check URDF parity of the model owning ``scope`` (default: the root model);
+    ``tree``: its kinematic tree when the caller has built it (one per conversion)."""
     graph = result.graph
     scope = scope if scope is not None else graph.root
     owner = scope.owner
@@ -94,7 +95,7 @@ def check_parity(result, scope=None) -> ParityReport:
         if vertex.kind is Kind.MODEL:
             report.add("URDF_PARITY_NESTED_MODEL", vertex, f"nested model [{vertex.name}]: "
                        + RULES["URDF_PARITY_NESTED_MODEL"])
-    tree = build_tree(result, scope)
+    tree = tree if tree is not None else build_tree(result, scope)
     check_tree_shape(tree, report, owner)
     child_at_joint = {}
     for joint in tree.joints:

@@ -54,10 +54,22 @@ class Pose:
         return Pose(tuple(float(v) for v in xyz), normalize_quat((w, x, y, z)))
 
     def __mul__(self, other: "Pose") -> "Pose":
-        """``X_AB * X_BC = X_AC``."""
-        px, py, pz = rotate(self.rotation, other.position)
+        """``X_AB * X_BC = X_AC``: :func:`rotate` and :func:`quat_mul` written out (the
+        same operations in the same order; composing is the hot path of resolving)."""
+        w, x, y, z = self.rotation
+        vx, vy, vz = other.position
+        tx = 2 * (y * vz - z * vy)
+        ty = 2 * (z * vx - x * vz)
+        tz = 2 * (x * vy - y * vx)
         ax, ay, az = self.position
-        return Pose((ax + px, ay + py, az + pz), quat_mul(self.rotation, other.rotation))
+        bw, bx, by, bz = other.rotation
+        return Pose((ax + (vx + w * tx + (y * tz - z * ty)),
+                     ay + (vy + w * ty + (z * tx - x * tz)),
+                     az + (vz + w * tz + (x * ty - y * tx))),
+                    (w * bw - x * bx - y * by - z * bz,
+                     w * bx + x * bw + y * bz - z * by,
+                     w * by - x * bz + y * bw + z * bx,
+                     w * bz + x * by - y * bx + z * bw))
 
     def inverse(self) -> "Pose":
         w, x, y, z = self.rotation

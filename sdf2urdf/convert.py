@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.custom import custom_children, plain_copy, qname
+from urdf_sdf.core.custom import (custom_children, has_namespaced_children, markup, plain_copy,
+                                  qname)
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import WORLD, KinematicJoint, KinematicTree, build_tree, joint_kind
@@ -28,8 +29,9 @@ from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_fra
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import parse_doubles
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
+from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
-                                      to_bytes, write_dynamics, write_geometry,
+                                      ready_to_serialise, to_bytes, write_dynamics, write_geometry,
                                       write_inertial_values, write_material, write_mimic)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
@@ -81,15 +83,19 @@ def _convert(result, options: Options) -> Conversion:
     if choices is None:
         return Conversion(None, diagnostics)
     writers = [UrdfWriter(result, choice, options, diagnostics) for choice in choices]
-    robots = [writer.write() for writer in writers]
+    parity = all(w.parity.holds for w in writers)
+    if not choices[0].in_world:
+        data = writers[0].write()
+        if data is None or diagnostics.has_errors:
+            return Conversion(None, diagnostics)
+        return Conversion(data, diagnostics, parity)
+    robots = [writer.robot() for writer in writers]
     if None in robots or diagnostics.has_errors:
         return Conversion(None, diagnostics)
-    root = robots[0]
-    if choices[0].in_world:
-        world = result.graph.root.owner
-        root = merge_robots(world.element.name, robots, diagnostics, world.source,
-                            result.document.file)
-    return Conversion(to_bytes(root), diagnostics, all(w.parity.holds for w in writers))
+    world = result.graph.root.owner
+    root = merge_robots(world.element.name, robots, diagnostics, world.source,
+                        result.document.file)
+    return Conversion(to_bytes(root), diagnostics, parity)
 
 
 class UrdfWriter:
@@ -101,8 +107,8 @@ class UrdfWriter:
         self.in_world = choice.in_world
         self.options = options
         self.diagnostics = diagnostics
-        self.parity = check_parity(result, scope)
         self.tree: KinematicTree = build_tree(result, scope)
+        self.parity = check_parity(result, scope, self.tree)
         self.model_el = getattr(scope.owner.element, "xml", None)
         self.file = result.document.file
         # X_JL of each link: where the SDF link frame sits in its URDF frame (joint frame).
@@ -124,17 +130,31 @@ class UrdfWriter:
 
     # ---- structure --------------------------------------------------------------------
 
-    def write(self):
+    def write(self) -> bytes | None:
+        """The URDF document's bytes, or None when the model cannot be written. The
+        robot's children are serialised a batch at a time as they are written
+        (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
+        robot = etree.Element("robot", name=self.scope.owner.name)
+        stream = ChildStream(robot, robot, to_bytes, prepare=ready_to_serialise)
+        return stream.finish() if self.fill(robot, stream.flush_if_full) else None
+
+    def robot(self):
+        """The whole ``<robot>`` element, or None (for merging several models' robots)."""
+        robot = etree.Element("robot", name=self.scope.owner.name)
+        return robot if self.fill(robot, lambda: None) else None
+
+    def fill(self, robot, flush) -> bool:
+        """Write the model into ``robot``, calling ``flush`` after each link and joint;
+        False when the model cannot be written."""
         self.check_constraints()
         if not self.check_structure():
-            return None
+            return False
         owner = self.scope.owner
-        robot = etree.Element("robot", name=owner.name)
         for material in custom_children(self.model_el, "material"):
             robot.append(plain_copy(material))
         joints = self.urdf_joints()
         if joints is None:
-            return None
+            return False
         free_roots = self.free_roots(joints)
         if any(j.parent == "world" for j in joints) or owner.static or free_roots:
             etree.SubElement(robot, "link", name="world")
@@ -142,6 +162,7 @@ class UrdfWriter:
             self.urdf_frame[joint.child] = joint.X_JC
         for link_name in self.tree.links:
             self.write_link(robot, link_name)
+            flush()
         if owner.static:
             self.write_static(robot)
         for root in free_roots:
@@ -151,6 +172,7 @@ class UrdfWriter:
             self.keep_joint_extras(robot, joint)
             robot.extend(gazebo_blocks(getattr(joint.element, "xml", None),
                                        self.name(joint.name)))
+            flush()
         if not self.options.drop_frames:
             self.write_frames(robot)
         else:
@@ -162,7 +184,7 @@ class UrdfWriter:
         robot.extend(gazebo_blocks(self.model_el, None))
         declare_undeclared_prefixes(robot, self.file, self.diagnostics)
         etree.cleanup_namespaces(robot)
-        return robot
+        return True
 
     def check_constraints(self) -> None:
         """Gearbox joints couple two joints; URDF has no such thing."""
@@ -277,9 +299,12 @@ class UrdfWriter:
             self.write_shape(link_el, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
             self.write_shape(link_el, "collision", shape, link_name, X_UL)
-        restore_carried(link.xml, link_el)
+        carries = has_namespaced_children(link.xml)
+        if carries:
+            restore_carried(link.xml, link_el)
         self.keep_sdf_extras(robot, link, link_name)
-        robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
+        if carries:
+            robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
         """A pose given in a link's element (relative to the link unless relative_to)."""
@@ -305,10 +330,8 @@ class UrdfWriter:
             self.keep_in_gazebo_block(link_el, kind, shape, link_name, X_UL)
             return
         shape_el = etree.SubElement(link_el, kind)
-        xml = shape.xml
-        if not (xml is not None and xml.get(qname("unnamed")) == "true"):
-            original = xml.get(qname("name")) if xml is not None else None
-            shape_el.set("name", original or shape.name or "")
+        if markup(shape, "unnamed") != "true":
+            shape_el.set("name", markup(shape, "name") or shape.name or "")
         self.origin(shape_el, X_UL, link_name, shape.pose)
         write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry))
         if kind == "visual" and shape.material is not None:
@@ -387,8 +410,8 @@ class UrdfWriter:
         if joint.vertex < 0:
             self.write_custom_joint(robot, joint)
             return
-        xml = getattr(joint.element, "xml", None)
-        urdf_name = xml.get(qname("name")) if xml is not None else None
+        xml = joint.element.xml
+        urdf_name = markup(joint.element, "name")
         name = self.prefix + urdf_name if urdf_name else self.name(joint.name)
         joint_el = etree.SubElement(robot, "joint", name=name,
                                     type=urdf_joint_type(joint))
@@ -398,7 +421,8 @@ class UrdfWriter:
         if joint.type != "fixed" and joint.axes:
             self.write_axis(joint_el, joint)
         self.write_limits(joint_el, joint)
-        xml = getattr(joint.element, "xml", None)
+        if not has_namespaced_children(xml):
+            return
         for tag in ("calibration", "safety_controller", "mimic"):
             for custom in custom_children(xml, tag):
                 joint_el.append(plain_copy(custom))
@@ -557,8 +581,7 @@ class UrdfWriter:
 def has_implicit_inertial(link: Link) -> bool:
     """The SDF inertial urdf2sdf wrote for a URDF link without ``<inertial>`` (mass 0,
     ``urdf:implicit``): the URDF gets no ``<inertial>`` back, as it had none."""
-    inertial_el = link.xml.find("inertial") if link.xml is not None else None
-    return inertial_el is not None and inertial_el.get(qname("implicit")) == "true"
+    return link.inertial is not None and markup(link.inertial, "implicit") == "true"
 
 
 def urdf_joint_type(joint: KinematicJoint) -> str:

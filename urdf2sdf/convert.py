@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from urdf_sdf.core.custom import namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
@@ -27,10 +29,12 @@ from urdf_sdf.core.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
 from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
                                      write_inertial, write_massless_inertial, write_material)
+from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
+_SubElement = etree.SubElement
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
 FREE_JOINT_TYPES = {"floating", "planar"}
@@ -100,8 +104,7 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     writer = Writer(model, result, options, plan, diagnostics)
     if lumped_elements is not None:  # a lumped link's name finds its surviving link
         writer.elements = lumped_elements
-    root = writer.write(lumped_frames)
-    return Conversion(to_bytes(root), plan.version, diagnostics)
+    return Conversion(writer.write(lumped_frames), plan.version, diagnostics)
 
 
 def make_plan(model: Model, options: Options, has_lumped_frames: bool,
@@ -205,22 +208,26 @@ class Writer:
         self.options = options
         self.plan = plan
         self.diagnostics = diagnostics
+        # The written link, joint and frame elements by name, for the <gazebo> blocks.
         self.elements: dict[str, object] = {}
 
     def warn(self, message: str, source) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source)
 
-    def write(self, lumped_frames):
+    def write(self, lumped_frames) -> bytes:
+        """The SDF document's bytes. Without ``<gazebo>`` blocks (which change elements
+        already written) the model's children are serialised as they are written
+        (``core.write.stream``): a large robot's SDF tree is never whole in memory."""
         root = new_document(self.plan.version)
         model_el = sub(root, "model", name=self.model.name)
+        stream = None if self.model.gazebo else ChildStream(root, model_el, to_bytes)
         for link in self.model.links:
-            if link.name in self.plan.frame_links:
-                continue
-            self.elements[link.name] = self.write_link(model_el, link)
+            if link.name not in self.plan.frame_links:
+                self.remember(link.name, self.write_link(model_el, link), stream)
         for link in self.model.links:
             joint = self.plan.frame_links.get(link.name)
             if joint is not None:
-                self.write_frame_link(model_el, link, joint)
+                self.remember(link.name, self.write_frame_link(model_el, link, joint), stream)
         for frame in lumped_frames:
             model_el.append(frame)
         for frame in self.model.frames:
@@ -231,16 +238,25 @@ class Writer:
             if joint.type in FREE_JOINT_TYPES:
                 self.write_free_joint(model_el, joint)
             else:
-                self.elements[joint.name] = self.write_joint(model_el, joint)
+                self.remember(joint.name, self.write_joint(model_el, joint), stream)
         for material in self.model.materials.values():
             model_el.append(namespaced_copy(material.xml))
         for transmission in self.model.transmissions:
             model_el.append(namespaced_copy(transmission))
         carry(model_el, self.model.carried)
-        if self.model.gazebo:
-            apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
-                                    self.plan.version, self.model.source.file)
-        return root
+        if stream is not None:
+            return stream.finish()
+        apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
+                                self.plan.version, self.model.source.file)
+        return to_bytes(root)
+
+    def remember(self, name: str, element, stream: ChildStream | None) -> None:
+        """Keep a written element for the <gazebo> blocks; when streaming (there are
+        none), let a full batch of the model's children go to the output instead."""
+        if stream is None:
+            self.elements[name] = element
+        else:
+            stream.flush_if_full()
 
     # ---- poses ------------------------------------------------------------------------
 
@@ -249,26 +265,25 @@ class Writer:
         return pose_text(pose)
 
     def write_link(self, model_el, link: Link):
-        link_el = sub(model_el, "link", name=link.name)
+        link_el = _SubElement(model_el, "link", {"name": link.name})
         joint = self.plan.parent_joint.get(link.name)
         if joint is not None:
             if self.options.relative:
                 if joint.type in FREE_JOINT_TYPES:
                     pose_from_origin(link_el, joint.pose, self.joint_parent_frame(joint))
                 else:
-                    sub(link_el, "pose", relative_to=joint.name)
+                    _SubElement(link_el, "pose", {"relative_to": joint.name})
             else:
-                sub(link_el, "pose", self.computed_pose(link.name))
+                _SubElement(link_el, "pose").text = self.computed_pose(link.name)
         if link.inertial is not None:
             self.write_link_inertial(link_el, link)
         else:
             write_massless_inertial(link_el)
-        for shape in link.collisions:
-            if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
-                self.write_shape(link_el, "collision", shape, link)
-        for shape in link.visuals:
-            if not shape.from_gazebo:
-                self.write_shape(link_el, "visual", shape, link)
+        taken: dict[str, set[str]] = {"collision": set(), "visual": set()}  # names written
+        for kind, shapes in (("collision", link.collisions), ("visual", link.visuals)):
+            for shape in shapes:
+                if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
+                    self.write_shape(link_el, kind, shape, link, taken)
         carry(link_el, link.carried)
         return link_el
 
@@ -308,29 +323,31 @@ class Writer:
         else:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
         carry(frame_el, link.carried + joint.carried)
-        self.elements[link.name] = frame_el
+        return frame_el
 
-    def write_shape(self, link_el, kind: str, shape: Shape, link: Link) -> None:
+    def write_shape(self, link_el, kind: str, shape: Shape, link: Link,
+                    taken: dict[str, set[str]]) -> None:
         """A visual or collision; its URDF name is kept unless SDFormat forbids it: a name
         repeated within a kind, and from 1.7 a visual named like a collision (sibling names
-        are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back."""
+        are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back.
+        ``taken``: the names of the link's shapes written so far, by kind."""
         name = shape.name
         kinds = ("visual", "collision") if version_key(self.plan.version) >= (1, 7) else (kind,)
-        taken = {c.get("name") for c in link_el if c.tag in kinds}
-        explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
-                    if s.name}
-        if not name or name in taken:
-            same_kind = any(c.tag == kind and c.get("name") == name for c in link_el)
-            base = f"{name}_{kind}" if name and not same_kind else f"{link.name}_{kind}"
+        in_use = taken[kind] if len(kinds) == 1 else taken["visual"] | taken["collision"]
+        if not name or name in in_use:
+            explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
+                        if s.name}
+            base = f"{name}_{kind}" if name and name not in taken[kind] else f"{link.name}_{kind}"
             name, i = base, 1
-            while name in taken or name in explicit:
+            while name in in_use or name in explicit:
                 name, i = f"{base}_{i}", i + 1
-            if shape.name and shape.name in taken:
+            if shape.name and shape.name in in_use:
                 rule = "" if len(kinds) == 1 else \
                     " (from SDFormat 1.7 a visual and a collision have different names)"
                 self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]{rule}; "
                           f"renamed [{name}]", shape.source)
-        shape_el = sub(link_el, kind, name=name)
+        taken[kind].add(name)
+        shape_el = _SubElement(link_el, kind, {"name": name})
         if not shape.name:
             shape_el.set(qname("unnamed"), "true")
         elif shape.name != name:
@@ -356,13 +373,13 @@ class Writer:
     # ---- joints -----------------------------------------------------------------------
 
     def write_joint(self, model_el, joint: Joint):
-        joint_el = sub(model_el, "joint", name=joint.name, type=joint.type)
+        joint_el = _SubElement(model_el, "joint", {"name": joint.name, "type": joint.type})
         if joint.urdf_name is not None:
             joint_el.set(qname("name"), joint.urdf_name)
         if self.options.relative:
             pose_from_origin(joint_el, joint.pose, self.joint_parent_frame(joint))
-        sub(joint_el, "parent", joint.parent)
-        sub(joint_el, "child", joint.child)
+        _SubElement(joint_el, "parent").text = joint.parent
+        _SubElement(joint_el, "child").text = joint.child
         if joint.type != "fixed" and joint.axes:
             self.write_axis(joint_el, joint)
         for extra in joint.extras.values():

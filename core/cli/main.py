@@ -58,8 +58,11 @@ def _options(version: bool = version_option("urdf-sdf")) -> None:
 
 
 def _context(paths: Optional[List[Path]], strict: bool) -> Context:
-    """Search paths from ``--path`` and the environment; ``--strict``'s policy."""
-    return Context.from_environment([str(p) for p in paths or []], policy(strict))
+    """Search paths from ``--path`` and the environment; ``--strict``'s policy. These
+    commands do not convert: the model need not keep its XML (``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []], policy(strict))
+    context.keep_xml = False
+    return context
 
 
 def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines, strict: bool):

@@ -37,8 +37,9 @@ never exceptions.
 from __future__ import annotations
 
 import copy
+import gc
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lxml import etree
@@ -55,6 +56,7 @@ from urdf_sdf.core.read.version import (Version, parse_version, sdf_root_version
                                         version_text)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
+from urdf_sdf.core.write.stream import serialise_spent
 from urdf_sdf.urdf2sdf import Options, convert_urdf
 from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
@@ -95,16 +97,22 @@ def print_document(path: str | Path, context: Context,
     """``urdf-sdf print``: the composed document as bytes (None when the input is
     invalid) and every diagnostic. The file is also loaded by the core, so that what
     is printed has been validated the way ``urdf-sdf check`` validates."""
+    # Loaded first, without its XML, and only its findings kept: the loaded model is gone
+    # before the printed tree is made (its frame graph has cycles: collected now).
+    loaded = load(path, replace(context, keep_xml=False)).diagnostics
+    gc.collect()
     found = Diagnostics()
     root = compose_xml(path, context, found, preserve_includes)
     diagnostics = Diagnostics()
     _extend_unique(diagnostics, found)
-    _extend_unique(diagnostics, load(path, context).diagnostics)
+    _extend_unique(diagnostics, loaded)
     diagnostics = context.policy.apply(diagnostics)
     if root is None or diagnostics.has_errors:
         return None, diagnostics
     declare_undeclared_prefixes(root, str(path), diagnostics)
-    return to_bytes(root), diagnostics
+    if preserve_includes:  # printed as read: namespace declarations may repeat anywhere
+        return to_bytes(root), diagnostics
+    return serialise_spent(root, to_bytes), diagnostics
 
 
 def _namespaces_to_root(root) -> None:

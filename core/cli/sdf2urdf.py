@@ -19,6 +19,7 @@ is not plain (the console script is :func:`urdf_sdf.core.cli.quick.sdf2urdf`).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -49,7 +50,8 @@ def __getattr__(name: str):
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
                  sources: SourceLines):
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
-    result = load_input(path, context, sources, mappings)
+    # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
+    result = load_input(path, replace(context, keep_xml=False), sources, mappings)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 

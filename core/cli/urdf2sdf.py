@@ -98,7 +98,9 @@ def convert(urdf: Path, output: Path | None, options: Options, mappings: dict[st
             jobs: int = 0) -> int:
     """The command, once its arguments are valid (a directory needs a valid ``output``):
     convert, report, write; return the exit code. ``jobs`` 0: every core."""
-    context = Context(policy=Policy(warnings_as_errors=strict))
+    # A URDF's XML is needed only where the model does not hold its content (the reader
+    # keeps that), except by --lump-fixed, which reparents joints' XML.
+    context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
     if not is_stdin(urdf) and urdf.is_dir():
         return run_batch(
             discover(urdf, output), output,

@@ -32,7 +32,7 @@ class Kind(str, enum.Enum):
     FRAME = "frame"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Vertex:
     id: int
     kind: Kind
@@ -55,7 +55,7 @@ class Vertex:
         return f"<{self.kind.value} {self.scoped_name or '__model__'}>"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Scope:
     owner: Vertex
     parent: "Scope | None"

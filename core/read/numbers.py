@@ -12,7 +12,11 @@ from __future__ import annotations
 import math
 import re
 
-_DOUBLE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_DOUBLE = re.compile(_NUMBER)
+# A blank-separated list of them, blanks around allowed: ``\s`` is exactly the set of
+# characters ``str.split()`` splits at, so the list's tokens are ``text.split()``.
+_DOUBLES = re.compile(rf"\s*(?:{_NUMBER}(?:\s+{_NUMBER})*)?\s*")
 _INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
 
 
@@ -31,6 +35,13 @@ def parse_double(text: str, allow_infinite: bool = False) -> float | None:
 
 def parse_doubles(text: str, allow_infinite: bool = False) -> list[float] | None:
     """The numbers of a blank-separated list, or None when any token is not a number."""
+    if _DOUBLES.fullmatch(text):  # the common case: one match for the whole list
+        values = list(map(float, text.split()))
+        if allow_infinite or (math.inf not in values and -math.inf not in values):
+            return values
+        return None  # a number too large for a double
+    if not allow_infinite:
+        return None
     values = []
     for token in text.split():
         value = parse_double(token, allow_infinite)

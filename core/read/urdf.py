@@ -16,24 +16,25 @@ lower > upper) is reported as diagnostics with file:line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from lxml import etree
 
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Geometry, Inertial, Joint, Limit,
-                                 Link, Material, Mimic, Model, PoseSpec, Shape, Source)
-from urdf_sdf.core.pose import IDENTITY, Pose
-from urdf_sdf.core.read.numbers import parse_double, parse_doubles
-from urdf_sdf.core.read.sdf import ReadState
-from urdf_sdf.core.read.sdf import read_shape as read_sdf_shape
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Joint, Link, Mimic, Model,
+                                 PoseSpec)
+from urdf_sdf.core.pose import IDENTITY
+from urdf_sdf.core.read.consume import Consumer
+from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
+from urdf_sdf.core.read.sdf_state import ReadState
+from urdf_sdf.core.read.urdf_elements import (UrdfState, check_inertia, interned_attributes,
+                                              number, numbers, read_inertial, read_limit,
+                                              read_material, read_origin, read_shape,
+                                              read_xyz_rpy)
 from urdf_sdf.core.read.version import NEWEST_VERSION
 from urdf_sdf.core.read.xmlio import parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
-ZERO3 = (0.0, 0.0, 0.0)
 WORLD = "world"
 
 
@@ -44,83 +45,24 @@ KNOWN_CHILDREN = {
     "joint": {"origin", "parent", "child", "axis", "calibration", "dynamics", "limit", "mimic",
               "safety_controller"},
 }
-
-
-@dataclass
-class UrdfState:
-    file: str | None
-    diagnostics: Diagnostics
-    # (tag, where) -> the unknown elements found there, for one warning each.
-    unknown: dict = field(default_factory=dict)
-
-    def src(self, el) -> Source:
-        return source_of(el, self.file)
-
-    def error(self, code: Code, message: str, el) -> None:
-        self.diagnostics.error_at(code, message, source_of(el, self.file))
-
-    def warning(self, code: Code, message: str, el) -> None:
-        self.diagnostics.warning_at(code, message, source_of(el, self.file))
-
-
-def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
-            required: bool = False) -> list[float] | None:
-    """The ``count`` finite numbers of ``el/@attribute``; a diagnostic when unreadable."""
-    text = el.get(attribute)
-    if text is None:
-        if required:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
-                        el)
-        if default is None:
-            return None
-        text = default
-    values = parse_doubles(text) or []
-    if len(values) != count:
-        state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
-                    f"{count} finite number{'s' if count > 1 else ''}", el)
-        return None
-    return values
-
-
-def number(el, attribute: str, state: UrdfState, default: float | None = None,
-           required: bool = False) -> float | None:
-    text = el.get(attribute)
-    if text is None:
-        if required:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
-                        el)
-        return default
-    value = parse_double(text)
-    if value is not None:
-        return value
-    values = numbers(el, attribute, 1, state)  # reports the problem
-    return values[0] if values else default
-
-
-def read_origin(parent_el, state: UrdfState, relative_to: str | None) -> PoseSpec:
-    origin = parent_el.find("origin")
-    if origin is None:
-        return PoseSpec(IDENTITY, relative_to, "", source=state.src(parent_el))
-    return read_xyz_rpy(origin, state, relative_to)
-
-
-def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
-    """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
-    Drake's ``<frame>``), keeping their text."""
-    xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
-    xyz = numbers(origin, "xyz", 3, state) if xyz_text is not None else None
-    rpy = numbers(origin, "rpy", 3, state) if rpy_text is not None else None
-    xyz, rpy = xyz or ZERO3, rpy or ZERO3
-    return PoseSpec(Pose.from_rpy(tuple(xyz), tuple(rpy)), relative_to,
-                    f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}", source=state.src(origin),
-                    xyz_text=xyz_text, rpy_text=rpy_text)
+JOINT_PARTS = ("origin", "parent", "child", "axis", "limit", "dynamics", "mimic",
+               "calibration", "safety_controller")
+# The numbers of a joint's <calibration> and <safety_controller> (checked, kept as XML).
+JOINT_EXTRAS = (("calibration", ("rising", "falling", "reference_position")),
+                ("safety_controller", ("soft_lower_limit", "soft_upper_limit", "k_position")))
 
 
 def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) -> Document | None:
     root = parse_xml(data, file, diagnostics)
-    if root is None:
-        return None
-    state = UrdfState(file, diagnostics)
+    return read_urdf_root(root, file, diagnostics) if root is not None else None
+
+
+def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
+                   keep_xml: bool = True) -> Document | None:
+    """The document of a parsed URDF (``root``: its root element); without ``keep_xml``,
+    the links and joints keep no XML and their elements are freed once read
+    (``Context.keep_xml``)."""
+    state = UrdfState(file, diagnostics, consumer=Consumer(keep_xml))
     if root.tag != "robot":
         state.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>", root)
         return None
@@ -131,31 +73,51 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
         state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
         name = "robot"
     model = Model(name=name, source=state.src(root), xml=root, version=(1, 11))
-    for el in root.findall("material"):
+    parts = robot_children(root, state)
+    for el in parts["material"]:
         material = read_material(el, state, {})
         if material.name:
             model.materials[material.name] = material
-    links = read_links(root, state, model)
-    add_implicit_world(root, state, links)
-    joints = read_joints(root, state, links)
+    links = read_links(root, parts["link"], state, model)
+    add_implicit_world(parts["joint"], state, links)
+    joints = read_joints(root, parts["joint"], state, links)
     check_tree(root, state, links, joints)
     attach_frames(model, links, joints)
-    model.frames = read_drake_frames(root, state, links)
-    model.carried = carried_children(root, "robot", state, "the robot")
+    model.frames = read_drake_frames(parts["frame"], state, links)
+    model.carried = carry(parts["carried"], "robot", state, "the robot")
     report_carried(state)
-    model.transmissions = root.findall("transmission")
-    model.gazebo = root.findall("gazebo")
+    model.transmissions = parts["transmission"]
+    model.gazebo = parts["gazebo"]
     read_gazebo_shapes(model.gazebo, links, state)
     return Document(version="1.11", model=model, file=file, format="urdf")
 
 
+def robot_children(root, state: UrdfState) -> dict[str, list]:
+    """The robot's children by tag, in document order (one pass), and under ``carried``
+    the ones URDF does not define."""
+    parts: dict[str, list] = {tag: [] for tag in KNOWN_CHILDREN["robot"]}
+    carried = []
+    for child in root:
+        found = parts.get(child.tag)
+        if found is not None:
+            found.append(child)
+        elif isinstance(child.tag, str):
+            carried.append(child)
+    parts["carried"] = carried
+    return parts
+
+
 XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro")
+XACRO_ELEMENTS = tuple(f"{{{namespace}}}*" for namespace in XACRO_NAMESPACES)
+_DOLLAR_ATTRIBUTE = etree.XPath("boolean(//@*[contains(., '$')])")
 
 
 def check_xacro_expanded(root, state: UrdfState) -> bool:
     """A URDF still holding xacro markup (``xacro:`` elements, ``${...}`` or ``$(...)`` in
     an attribute) is an xacro file: reading it as URDF would silently lose what the
     macros make (wheels, sensors), so it is an error that says to run xacro."""
+    if next(root.iter(*XACRO_ELEMENTS), None) is None and not _DOLLAR_ATTRIBUTE(root):
+        return True  # the common case, found without a Python loop over the elements
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -173,50 +135,86 @@ def check_xacro_expanded(root, state: UrdfState) -> bool:
     return True
 
 
-def read_links(root, state: UrdfState, model: Model) -> dict[str, Link]:
+def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str, Link]:
     links: dict[str, Link] = {}
-    for el in root.findall("link"):
+    for i, el in enumerate(elements):
+        elements[i] = None  # no reference may keep a consumed element alive
         name = el.get("name")
         if not name:
             state.error(Code.ATTRIBUTE_MISSING, "<link> needs a name", el)
-            continue
-        if name in links:
+        elif name in links:
             state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
-            continue
-        link = Link(name=name, source=state.src(el), xml=el)
-        inertial_el = el.find("inertial")
-        if inertial_el is not None:
-            link.inertial = read_inertial(inertial_el, state)
-            check_inertia(name, link.inertial, inertial_el, state)
-        link.carried = carried_children(el, "link", state, f"link [{name}]")
-        link.visuals = [read_shape(v, state, model) for v in el.findall("visual")]
-        link.collisions = [read_shape(c, state, model) for c in el.findall("collision")]
-        links[name] = link
+        else:
+            links[name] = read_link(el, name, state, model)
+            if needs_its_xml(links[name]) or state.consumer.keep_xml:
+                continue
+            forget_link_xml(links[name])
+        state.consumer.done(root, el)
     return links
 
 
-def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
-    """A negative mass is an error. An inertia tensor that breaks libsdformat's rule is
-    not (the URDF format has no such rule, and Drake and urdfdom read it): a warning says
-    what libsdformat will make of the converted SDF."""
-    problem = mass_problem(inertial)
-    if problem:
-        state.error(Code.LINK_INERTIA_INVALID, f"link [{name}] has invalid inertia: {problem}",
-                    el)
-        return
-    problem = inertia_problem(inertial)
-    if problem:
-        state.warning(Code.LINK_INERTIA_INVALID, f"link [{name}] has an inertia that "
-                      f"libsdformat refuses in SDFormat ({problem}); it is kept as written "
-                      "(urdf2sdf --fix-inertia repairs it)", el)
+def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
+    """A link's parts from one pass over its children: the first ``<inertial>``, every
+    visual and collision, and what URDF does not define (carried)."""
+    link = Link(name=name, source=state.src(el), xml=el)
+    inertial_el, visuals, collisions, carried = None, [], [], []
+    for child in el:
+        tag = child.tag
+        if tag == "visual":
+            visuals.append(child)
+        elif tag == "collision":
+            collisions.append(child)
+        elif tag == "inertial":
+            inertial_el = child if inertial_el is None else inertial_el
+        elif isinstance(tag, str):
+            carried.append(child)
+    if inertial_el is not None:
+        link.inertial = read_inertial(inertial_el, state)
+        check_inertia(name, link.inertial, inertial_el, state)
+    link.carried = carry(carried, "link", state, f"link [{name}]")
+    link.visuals = [read_shape(v, state, model.materials) for v in visuals]
+    link.collisions = [read_shape(c, state, model.materials) for c in collisions]
+    return link
 
 
-def add_implicit_world(root, state: UrdfState, links: dict[str, Link]) -> None:
+# What urdf2sdf copies from a URDF as XML (core.custom.namespaced_copy): these keep
+# their element when the XML is not kept (``Context.keep_xml``); the model holds the rest.
+GEOMETRY_KINDS = ("box", "cylinder", "sphere", "mesh")
+FREE_JOINT_TYPES = ("floating", "planar")
+
+
+def needs_its_xml(link: Link) -> bool:
+    """A link whose element holds what its model does not: carried elements, a geometry
+    URDF does not define, a zero-mass inertial (a massless link may become a frame, which
+    carries it)."""
+    return bool(link.carried) or (link.inertial is not None and link.inertial.mass == 0) \
+        or any(shape.geometry is not None and shape.geometry.kind not in GEOMETRY_KINDS
+               for shape in link.visuals + link.collisions)
+
+
+def joint_needs_its_xml(joint: Joint) -> bool:
+    """A joint copied whole (floating, planar) or in part (mimic, calibration,
+    safety_controller, carried elements)."""
+    return joint.type in FREE_JOINT_TYPES or bool(joint.carried) or bool(joint.extras) \
+        or joint.xml.find("mimic") is not None
+
+
+def forget_link_xml(link: Link) -> None:
+    for shape in link.visuals + link.collisions:
+        shape.xml = None
+        if shape.geometry is not None:
+            shape.geometry.xml = None
+        if shape.material is not None:
+            shape.material.xml = None
+    link.xml = None
+
+
+def add_implicit_world(joints: list, state: UrdfState, links: dict[str, Link]) -> None:
     """A joint whose parent is ``world`` with no ``<link name="world">`` declared: Drake
     reads that as the world (urdfdom wants the link declared); so do we, with a warning."""
     if WORLD in links:
         return
-    for el in root.findall("joint"):
+    for el in joints:
         parent = el.find("parent")
         if parent is not None and parent.get("link") == WORLD:
             state.warning(Code.WARNING, f"joint [{el.get('name')}] has the parent link [world], "
@@ -226,11 +224,10 @@ def add_implicit_world(root, state: UrdfState, links: dict[str, Link]) -> None:
             return
 
 
-def carried_children(el, kind: str, state: UrdfState, where: str) -> list:
-    """The children of ``el`` URDF does not define for a ``kind`` element (a typo like
-    ``<orign>``, pybullet's ``<contact>``, a ``drake:`` element, the ``<sensor>``
-    extension): recorded for one warning per tag and place, and returned, to be carried."""
-    carried = [c for c in el if isinstance(c.tag, str) and c.tag not in KNOWN_CHILDREN[kind]]
+def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
+    """The children of a ``kind`` element URDF does not define (a typo like ``<orign>``,
+    pybullet's ``<contact>``, a ``drake:`` element, the ``<sensor>`` extension): recorded
+    for one warning per tag and place, and returned, to be carried."""
     for child in carried:
         state.unknown.setdefault((child.tag, kind), []).append((child, where))
     return carried
@@ -245,11 +242,11 @@ def report_carried(state: UrdfState) -> None:
                       found[0][0])
 
 
-def read_drake_frames(root, state: UrdfState, links: dict[str, Link]) -> list[Frame]:
+def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) -> list[Frame]:
     """Drake's URDF extension ``<frame name link xyz rpy/>``: a frame fixed in a link, which
     becomes an SDF ``//frame`` (marked ``drake_frame`` for sdf2urdf)."""
     frames = []
-    for el in root.findall("frame"):
+    for el in elements:
         name, link = el.get("name"), el.get("link")
         if not name or link not in links:
             state.error(Code.FRAME_ATTACHED_TO_INVALID, f"<frame name='{name}'> needs a name "
@@ -260,118 +257,22 @@ def read_drake_frames(root, state: UrdfState, links: dict[str, Link]) -> list[Fr
     return frames
 
 
-def read_inertial(el, state: UrdfState) -> Inertial:
-    inertial = Inertial(source=state.src(el), pose=read_origin(el, state, None))
-    mass = el.find("mass")
-    if mass is None:
-        state.error(Code.ELEMENT_MISSING, "<inertial> needs a <mass>", el)
-    else:
-        inertial.mass = number(mass, "value", state, 0.0, required=True)
-        if mass.get("value") is not None:
-            inertial.texts["mass"] = mass.get("value")
-    inertia = el.find("inertia")
-    if inertia is None:
-        state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
-    else:
-        for key in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
-            setattr(inertial, key, number(inertia, key, state, 0.0, required=True))
-            if inertia.get(key) is not None:
-                inertial.texts[key] = inertia.get(key)
-    return inertial
-
-
-def read_shape(el, state: UrdfState, model: Model) -> Shape:
-    shape = Shape(name=el.get("name"), pose=read_origin(el, state, None), source=state.src(el),
-                  xml=el)
-    geometry = el.find("geometry")
-    if geometry is None:
-        state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
-    else:
-        shape.geometry = read_geometry(geometry, state)
-    material = el.find("material")
-    if material is not None:
-        shape.material = read_material(material, state, model.materials)
-    return shape
-
-
-def read_geometry(el, state: UrdfState) -> Geometry | None:
-    shapes = [c for c in el if isinstance(c.tag, str)]
-    if not shapes:
-        state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
-        return None
-    shape = shapes[0]
-    if len(shapes) > 1:  # urdfdom and Drake read the first child too
-        state.warning(Code.ELEMENT_INVALID, f"<geometry> holds <{shape.tag}> and also "
-                      f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
-                      "(as urdfdom and Drake do)", shapes[1])
-    geometry = Geometry(kind=shape.tag, source=state.src(shape), xml=shape,
-                        texts={k: v for k, v in shape.attrib.items()})
-    if shape.tag == "box":
-        size = numbers(shape, "size", 3, state, required=True)
-        geometry.size = tuple(size) if size else None
-    elif shape.tag == "cylinder":
-        geometry.radius = number(shape, "radius", state, required=True)
-        geometry.length = number(shape, "length", state, required=True)
-    elif shape.tag == "sphere":
-        geometry.radius = number(shape, "radius", state, required=True)
-    elif shape.tag == "mesh":
-        geometry.uri = shape.get("filename")
-        if not geometry.uri:
-            state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
-        read_mesh_scale(shape, geometry, state)
-    else:
-        state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
-    return geometry
-
-
-def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
-    """``<mesh scale="x y z">``; more than three numbers (pybullet's racecar writes
-    ``1 1 1 1``) are read as the first three with a warning, as urdfdom reads them."""
-    tokens = (shape.get("scale") or "").split()
-    if len(tokens) > 3:
-        state.warning(Code.ATTRIBUTE_INVALID, f"<mesh scale='{shape.get('scale')}'> has "
-                      f"{len(tokens)} values; the first three are the scale", shape)
-        geometry.texts["scale"] = " ".join(tokens[:3])
-        values = parse_doubles(geometry.texts["scale"])
-        if values is not None:
-            geometry.scale = tuple(values)
-            return
-    scale = numbers(shape, "scale", 3, state)
-    geometry.scale = tuple(scale) if scale else None
-
-
-def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
-    material = Material(name=el.get("name"), source=state.src(el), xml=el)
-    color = el.find("color")
-    if color is not None:
-        rgba = numbers(color, "rgba", 4, state, required=True)
-        if rgba is not None:
-            material.color = tuple(rgba)
-            material.color_text = color.get("rgba")
-    texture = el.find("texture")
-    if texture is not None:
-        material.texture = texture.get("filename")
-    if color is None and texture is None and material.name:
-        known = defined.get(material.name)
-        if known is None:
-            state.warning(Code.URDF_MATERIAL_UNDEFINED, f"material [{material.name}] is not "
-                          "defined at robot level", el)
-        else:
-            material.color, material.color_text = known.color, known.color_text
-            material.texture = known.texture
-    return material
-
-
-def read_joints(root, state: UrdfState, links: dict[str, Link]) -> dict[str, Joint]:
+def read_joints(root, elements: list, state: UrdfState,
+                links: dict[str, Link]) -> dict[str, Joint]:
     joints: dict[str, Joint] = {}
-    for el in root.findall("joint"):
+    for i, el in enumerate(elements):
+        elements[i] = None  # no reference may keep a consumed element alive
         joint = read_joint(el, state, links)
-        if joint is None:
-            continue
-        if joint.name in joints:
+        if joint is not None and joint.name in joints:
             state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
-            continue
-        joints[joint.name] = joint
+        elif joint is not None:
+            joints[joint.name] = joint
+            if joint_needs_its_xml(joint) or state.consumer.keep_xml:
+                continue
+            joint.xml = None
+            for axis in joint.axes:
+                axis.xml = None
+        state.consumer.done(root, el)
     return rename_joints_named_like_links(joints, links, state)
 
 
@@ -413,81 +314,86 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
                     f"joint [{name}] has type [{joint_type}], not one of {', '.join(JOINT_TYPES)}",
                     el)
         return None
-    ends = {}
-    for role, code in (("parent", Code.JOINT_PARENT_LINK_INVALID),
-                       ("child", Code.JOINT_CHILD_LINK_INVALID)):
-        end = el.find(role)
-        link_name = end.get("link") if end is not None else None
-        if not link_name:
-            state.error(Code.ELEMENT_MISSING, f"joint [{name}] needs <{role} link='...'/>", el)
-            return None
-        if link_name not in links:
-            state.error(code, f"{role} link [{link_name}] of joint [{name}] is not a link of the "
-                        "robot", end)
-            return None
-        ends[role] = link_name
-    joint = Joint(name=name, type=joint_type, parent=ends["parent"], child=ends["child"],
-                  pose=read_origin(el, state, ends["parent"]), source=state.src(el), xml=el)
-    axis_el = el.find("axis")
+    parts, carried = joint_children(el)
+    parent = joint_end(parts, "parent", Code.JOINT_PARENT_LINK_INVALID, name, el, state, links)
+    if parent is None:
+        return None
+    child = joint_end(parts, "child", Code.JOINT_CHILD_LINK_INVALID, name, el, state, links)
+    if child is None:
+        return None
+    joint = Joint(name=name, type=joint_type, parent=parent, child=child,
+                  pose=read_origin(parts.get("origin"), el, state, parent),
+                  source=state.src(el), xml=el)
     if joint_type not in ("fixed", "floating"):
-        xyz = numbers(axis_el, "xyz", 3, state, "1 0 0") if axis_el is not None else [1.0, 0, 0]
-        xyz = xyz or [1.0, 0.0, 0.0]
-        norm = math.sqrt(sum(v * v for v in xyz))
-        if norm == 0:
-            state.error(Code.ATTRIBUTE_INVALID, f"the axis of joint [{name}] has zero length",
-                        axis_el)
-            norm = 1.0
-        joint.axes.append(Axis(tuple(v / norm for v in xyz), None,
-                               axis_el.get("xyz") if axis_el is not None else None,
-                               state.src(axis_el if axis_el is not None else el), axis_el))
-    joint.limit = read_limit(el, joint, state)
-    dynamics = el.find("dynamics")
+        joint.axes.append(read_axis(parts.get("axis"), name, el, state))
+    joint.limit = read_limit(parts.get("limit"), joint, el, state)
+    dynamics = parts.get("dynamics")
     if dynamics is not None:
         joint.dynamics = Dynamics(number(dynamics, "damping", state, 0.0),
                                   number(dynamics, "friction", state, 0.0),
-                                  dict(dynamics.attrib))
-    mimic = el.find("mimic")
+                                  interned_attributes(dynamics))
+    mimic = parts.get("mimic")
     if mimic is not None:
         if not mimic.get("joint"):
             state.error(Code.ATTRIBUTE_MISSING, f"<mimic> of joint [{name}] needs a joint", mimic)
         else:
             joint.mimic = Mimic(mimic.get("joint"), number(mimic, "multiplier", state, 1.0),
-                                number(mimic, "offset", state, 0.0), dict(mimic.attrib))
-    for tag, attributes in (("calibration", ("rising", "falling", "reference_position")),
-                            ("safety_controller", ("soft_lower_limit", "soft_upper_limit",
-                                                   "k_position", "k_velocity"))):
-        extra = el.find(tag)
+                                number(mimic, "offset", state, 0.0), interned_attributes(mimic))
+    for tag, attributes in JOINT_EXTRAS:
+        extra = parts.get(tag)
         if extra is not None:
             for attribute in attributes:
                 number(extra, attribute, state)
             if tag == "safety_controller":
                 number(extra, "k_velocity", state, required=True)
             joint.extras[tag] = extra
-    joint.carried = carried_children(el, "joint", state, f"joint [{name}]")
+    joint.carried = carry(carried, "joint", state, f"joint [{name}]")
     return joint
 
 
-def read_limit(el, joint: Joint, state: UrdfState) -> Limit | None:
-    limit_el = el.find("limit")
-    if limit_el is None:
-        if joint.type in ("revolute", "prismatic"):
-            state.error(Code.ELEMENT_MISSING, f"{joint.type} joint [{joint.name}] needs a <limit>",
-                        el)
+def joint_children(el) -> tuple[dict, list]:
+    """The first child of each tag a joint may have, and the children URDF does not
+    define (one pass)."""
+    parts: dict = {}
+    carried = []
+    for child in el:
+        tag = child.tag
+        if tag in JOINT_PARTS:
+            if tag not in parts:
+                parts[tag] = child
+        elif isinstance(tag, str):
+            carried.append(child)
+    return parts, carried
+
+
+def joint_end(parts: dict, role: str, code: Code, name: str, el, state: UrdfState,
+              links: dict[str, Link]) -> str | None:
+    """The link a joint's ``<parent>`` or ``<child>`` names; None, with a diagnostic, when
+    there is none or it is not a link of the robot."""
+    end = parts.get(role)
+    link_name = end.get("link") if end is not None else None
+    if not link_name:
+        state.error(Code.ELEMENT_MISSING, f"joint [{name}] needs <{role} link='...'/>", el)
         return None
-    needs_all = joint.type in ("revolute", "prismatic")
-    limit = Limit(number(limit_el, "lower", state, 0.0), number(limit_el, "upper", state, 0.0),
-                  number(limit_el, "effort", state, None, required=needs_all),
-                  number(limit_el, "velocity", state, None, required=needs_all),
-                  dict(limit_el.attrib))
-    if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
-            and needs_all:
-        # urdfdom reads it, pybullet means "no limit", libsdformat swaps the two, Drake
-        # refuses the joint: the readers disagree, so the numbers are kept as written.
-        state.warning(Code.URDF_LIMIT_INVALID, f"joint [{joint.name}] has lower limit "
-                      f"{limit.lower} above its upper limit {limit.upper}; kept as written "
-                      "(pybullet reads it as no limit, libsdformat swaps the two, Drake "
-                      "refuses the joint)", limit_el)
-    return limit
+    if link_name not in links:
+        state.error(code, f"{role} link [{link_name}] of joint [{name}] is not a link of the "
+                    "robot", end)
+        return None
+    return link_name
+
+
+def read_axis(axis_el, name: str, el, state: UrdfState) -> Axis:
+    """The unit axis of a moving joint (URDF's default: x)."""
+    xyz = numbers(axis_el, "xyz", 3, state, "1 0 0") if axis_el is not None else None
+    x, y, z = xyz or (1.0, 0.0, 0.0)
+    norm = math.sqrt(x * x + y * y + z * z)
+    if norm == 0:
+        state.error(Code.ATTRIBUTE_INVALID, f"the axis of joint [{name}] has zero length",
+                    axis_el)
+        norm = 1.0
+    return Axis((x / norm, y / norm, z / norm), None,
+                axis_el.get("xyz") if axis_el is not None else None,
+                state.src(axis_el if axis_el is not None else el), axis_el)
 
 
 def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str, Joint]) -> None:

@@ -7,6 +7,8 @@ reader checks the value types of the common scalar elements listed here.
 """
 from __future__ import annotations
 
+from lxml import etree
+
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.read.numbers import parse_doubles
 
@@ -39,29 +41,36 @@ for _tag in ("ambient", "diffuse", "specular", "emissive"):
 SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangent_space"}
 
 
-def value_problem(kind: str, text: str) -> bool:
+# Every tag a listed element may have: the tree is searched for these alone.
+CHECKED_TAGS = tuple(sorted(set(BY_TAG) | {tag for _, tag in BY_PARENT}))
+
+
+def value_problem(kind: str, text: str, numbers=parse_doubles) -> bool:
+    """Whether ``text`` cannot be read as ``kind`` (``numbers``: how a text is parsed,
+    e.g. ``ReadState.numbers``, which parses each distinct text once)."""
     if kind == BOOL:
         return text.strip().lower() not in ("true", "false", "1", "0")
-    numbers = parse_doubles(text)
-    if numbers is None:  # not the XML-schema form, or not finite
+    values = numbers(text)
+    if values is None:  # not the XML-schema form, or not finite
         return True
     if kind == DOUBLE:
-        return len(numbers) != 1
+        return len(values) != 1
     if kind == INT:
-        return len(numbers) != 1 or not numbers[0].is_integer()
+        return len(values) != 1 or not values[0].is_integer()
     if kind == VECTOR3:
-        return len(numbers) != 3
+        return len(values) != 3
     if kind == COLOR:
-        return len(numbers) not in (3, 4) or any(n < 0 or n > 1 for n in numbers)
+        return len(values) not in (3, 4) or any(n < 0 or n > 1 for n in values)
     return False
 
 
 def check_values(root, state) -> None:
-    """Report every listed element whose text cannot be read as its type."""
+    """Report every listed element whose text cannot be read as its type; the reader
+    does not report such an element again (``state.reported``)."""
     check_materials(root, state)
     check_link_pose_frames(root, state)
-    for el in root.iter():
-        if not isinstance(el.tag, str) or len(el):
+    for el in root.iter(*CHECKED_TAGS):
+        if len(el):
             continue
         parent = el.getparent()
         parent_tag = parent.tag if parent is not None else None
@@ -71,12 +80,20 @@ def check_values(root, state) -> None:
         text = el.text or ""
         if not text.strip():
             continue
-        if value_problem(kind, text):
+        if value_problem(kind, text, state.numbers):
+            state.reported.add(el)
             state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
+
+
+# Whether a document has what the two checks below look at: most have none of it.
+_HAS_SCRIPT_OR_SHADER = etree.XPath("boolean(//material/script | //material/shader)")
+_HAS_LINK_POSE_RELATIVE_TO = etree.XPath("boolean(//link/*/pose[@relative_to])")
 
 
 def check_materials(root, state) -> None:
     """A material script needs a uri and a name; a normal-map shader needs its map."""
+    if not _HAS_SCRIPT_OR_SHADER(root):
+        return
     for material in root.iter("material"):
         script = material.find("script")
         if script is not None:
@@ -108,6 +125,8 @@ def check_link_pose_frames(root, state) -> None:
     poses are read in the link's scope). The frame graph has no vertex for them, so
     this is the only place the name is checked; a scope with an ``<include>`` is not
     checked (the names it brings are only known once it is read)."""
+    if not _HAS_LINK_POSE_RELATIVE_TO(root):
+        return
     for model in root.iter("model"):
         names, complete = scope_names(model)
         if not complete:

@@ -6,6 +6,8 @@ written as the source's text.
 """
 from __future__ import annotations
 
+import io
+
 from lxml import etree
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS
@@ -60,11 +62,37 @@ def leaf(parent, tag: str, text: str):
 
 
 def to_bytes(root) -> bytes:
+    """The SDF document's bytes: UTF-8 declaration, two-space indentation, a final
+    line break."""
     etree.indent(root, space="  ")
-    return etree.tostring(root, xml_declaration=True, encoding="utf-8") + b"\n"
+    return document_bytes(root, end=b"\n")
+
+
+def document_bytes(root, pretty_print: bool = False, end: bytes = b"") -> bytes:
+    """What ``etree.tostring(root, xml_declaration=True, encoding="utf-8",
+    pretty_print=...) + end`` gives, written in pieces into one buffer: libxml2's
+    whole-document buffer, its copy and the copy with ``end`` are never held together
+    (three times the output's size for a large model)."""
+    out = io.BytesIO()
+    with etree.xmlfile(out, encoding="utf-8") as document:
+        document.write_declaration()
+        document.write(root, pretty_print=pretty_print)
+    out.write(end)
+    return out.getvalue()
 
 
 UNDECLARED_URI = "urn:urdf-sdf:undeclared:"
+
+
+# An element or attribute whose name has a prefix no namespace declaration gave (read
+# leniently, the parser keeps ``prefix:local`` as its local name).
+_UNDECLARED = etree.XPath("boolean(//*[contains(local-name(), ':')] | "
+                          "//@*[contains(local-name(), ':')])")
+
+
+def has_undeclared_prefixes(root) -> bool:
+    """Whether :func:`declare_undeclared_prefixes` has anything to do in ``root``'s tree."""
+    return bool(_UNDECLARED(root))
 
 
 def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> None:
@@ -73,6 +101,8 @@ def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> No
     libsdformat does) gets the prefix declared on ``<sdf>`` with a placeholder namespace,
     ``urn:urdf-sdf:undeclared:PREFIX``, and a warning; a name that cannot be made a
     qualified name at all (``a:b:c``) is dropped with a warning."""
+    if not has_undeclared_prefixes(root):
+        return
     declared: dict[str, str] = {}
     for el in list(root.iter()):
         if not isinstance(el.tag, str):

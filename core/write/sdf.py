@@ -7,12 +7,16 @@ came from a source file are written as the source's text; computed numbers with
 """
 from __future__ import annotations
 
+from lxml import etree
+
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.model import Geometry, Inertial, Material, Mimic, PoseSpec
 from urdf_sdf.core.write.common import leaf, number_text, sub
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
+ORIGIN, XYZ, RPY = qname("origin"), qname("xyz"), qname("rpy")
+_SubElement = etree.SubElement
 
 
 def origin_text(pose: PoseSpec) -> str:
@@ -29,30 +33,34 @@ def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
     """``<pose>`` with the URDF origin's text; ``urdf:origin`` lists the attributes the
     origin had when it lacked one, so that sdf2urdf writes back exactly the same. No
     element for an absent origin (unless ``relative_to`` or ``keep_empty``)."""
-    text = origin_text(pose)
-    if not text and not keep_empty and relative_to is None:
+    xyz, rpy = pose.xyz_text, pose.rpy_text
+    if xyz is None and rpy is None and not keep_empty and relative_to is None:
         return None
-    pose_el = sub(parent_el, "pose", text or None, relative_to=relative_to)
-    present = [name for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text))
-               if value is not None]
-    if text and len(present) == 1:
-        pose_el.set(qname("origin"), present[0])
-    for name, value in (("xyz", pose.xyz_text), ("rpy", pose.rpy_text)):
-        if value is not None and value != " ".join(value.split()):
-            pose_el.set(qname(name), value)  # spacing SDF's token list cannot keep
+    pose_el = _SubElement(parent_el, "pose") if relative_to is None else \
+        _SubElement(parent_el, "pose", {"relative_to": relative_to})
+    if xyz is not None or rpy is not None:
+        pose_el.text = f"{xyz if xyz is not None else '0 0 0'} " \
+                       f"{rpy if rpy is not None else '0 0 0'}"
+        if xyz is None or rpy is None:
+            pose_el.set(ORIGIN, "xyz" if rpy is None else "rpy")
+    if xyz is not None and xyz != " ".join(xyz.split()):
+        pose_el.set(XYZ, xyz)  # spacing SDF's token list cannot keep
+    if rpy is not None and rpy != " ".join(rpy.split()):
+        pose_el.set(RPY, rpy)
     return pose_el
 
 
 def write_inertial(link_el, inertial: Inertial):
     """``<inertial>``: the origin's text as the pose, mass and inertia as their text (or,
     for a computed value without text, its shortest round-trip form)."""
-    inertial_el = sub(link_el, "inertial")
+    inertial_el = _SubElement(link_el, "inertial")
     pose_from_origin(inertial_el, inertial.pose)
     texts = inertial.texts
-    leaf(inertial_el, "mass", texts.get("mass") or repr(inertial.mass))
-    inertia_el = sub(inertial_el, "inertia")
+    _SubElement(inertial_el, "mass").text = texts.get("mass") or repr(inertial.mass)
+    inertia_el = _SubElement(inertial_el, "inertia")
     for key in INERTIA_KEYS:
-        leaf(inertia_el, key, texts.get(key) or number_text(getattr(inertial, key)))
+        _SubElement(inertia_el, key).text = texts.get(key) or number_text(getattr(inertial,
+                                                                                   key))
     return inertial_el
 
 
@@ -71,24 +79,30 @@ def write_massless_inertial(link_el) -> None:
 def write_geometry(shape_el, geometry: Geometry, mesh_uri: str) -> bool:
     """``<geometry>`` of a URDF primitive or mesh (``mesh_uri`` as given); False, with an
     empty ``<geometry>``, for a shape SDF has no element for."""
-    geometry_el = sub(shape_el, "geometry")
+    geometry_el = _SubElement(shape_el, "geometry")
     texts = geometry.texts
-    if geometry.kind == "box":
-        sub(sub(geometry_el, "box"), "size", texts.get("size"))
-    elif geometry.kind == "cylinder":
-        cylinder = sub(geometry_el, "cylinder")
-        sub(cylinder, "radius", texts.get("radius"))
-        sub(cylinder, "length", texts.get("length"))
-    elif geometry.kind == "sphere":
-        sub(sub(geometry_el, "sphere"), "radius", texts.get("radius"))
-    elif geometry.kind == "mesh":
-        mesh = sub(geometry_el, "mesh")
-        sub(mesh, "uri", mesh_uri)
+    kind = geometry.kind
+    if kind == "box":
+        _text(_SubElement(_SubElement(geometry_el, "box"), "size"), texts.get("size"))
+    elif kind == "cylinder":
+        cylinder = _SubElement(geometry_el, "cylinder")
+        _text(_SubElement(cylinder, "radius"), texts.get("radius"))
+        _text(_SubElement(cylinder, "length"), texts.get("length"))
+    elif kind == "sphere":
+        _text(_SubElement(_SubElement(geometry_el, "sphere"), "radius"), texts.get("radius"))
+    elif kind == "mesh":
+        mesh = _SubElement(geometry_el, "mesh")
+        _SubElement(mesh, "uri").text = mesh_uri
         if "scale" in texts:
-            sub(mesh, "scale", texts["scale"])
+            _SubElement(mesh, "scale").text = texts["scale"]
     else:
         return False
     return True
+
+
+def _text(el, text: str | None) -> None:
+    if text is not None:
+        el.text = text
 
 
 def write_material(shape_el, material: Material) -> None:
@@ -98,8 +112,7 @@ def write_material(shape_el, material: Material) -> None:
     material_el = sub(shape_el, "material")
     if material.name:
         material_el.set(qname("name"), material.name)
-    if material.xml is not None and material.xml.find("color") is None and \
-            material.xml.find("texture") is None:
+    if material.reference:
         material_el.set(qname("reference"), "true")
     if material.color_text is not None:
         sub(material_el, "ambient", material.color_text)
@@ -112,23 +125,24 @@ def write_material(shape_el, material: Material) -> None:
 def write_axis(joint_el, xyz_text: str, joint):
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
     URDF's default lower and upper of 0 when the URDF gave none) and dynamics."""
-    axis_el = sub(joint_el, "axis")
-    sub(axis_el, "xyz", xyz_text)
+    axis_el = _SubElement(joint_el, "axis")
+    _SubElement(axis_el, "xyz").text = xyz_text
     limit = joint.limit
-    if limit is not None or joint.type in ("revolute", "prismatic"):
-        limit_el = sub(axis_el, "limit")
+    bounded = joint.type in ("revolute", "prismatic")
+    if limit is not None or bounded:
+        limit_el = _SubElement(axis_el, "limit")
         texts = limit.texts if limit is not None else {}
-        if joint.type in ("revolute", "prismatic"):
-            sub(limit_el, "lower", texts.get("lower", "0"))
-            sub(limit_el, "upper", texts.get("upper", "0"))
+        if bounded:
+            _SubElement(limit_el, "lower").text = texts.get("lower", "0")
+            _SubElement(limit_el, "upper").text = texts.get("upper", "0")
         for key in ("effort", "velocity"):
             if key in texts:
-                sub(limit_el, key, texts[key])
+                _SubElement(limit_el, key).text = texts[key]
     if joint.dynamics is not None:
-        dynamics_el = sub(axis_el, "dynamics")
+        dynamics_el = _SubElement(axis_el, "dynamics")
         for key in ("damping", "friction"):
             if key in joint.dynamics.texts:
-                sub(dynamics_el, key, joint.dynamics.texts[key])
+                _SubElement(dynamics_el, key).text = joint.dynamics.texts[key]
     return axis_el
 
 

@@ -11,10 +11,11 @@ from copy import deepcopy
 
 from lxml import etree
 
-from urdf_sdf.core.custom import qname
+from urdf_sdf.core.custom import markup
 from urdf_sdf.core.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.pose import Pose
-from urdf_sdf.core.write.common import number_text, numbers_text
+from urdf_sdf.core.write.common import (document_bytes, has_undeclared_prefixes, number_text,
+                                       numbers_text)
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
@@ -33,10 +34,10 @@ def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
         return None
     texts = {"xyz": " ".join(tokens[:3]), "rpy": " ".join(tokens[3:])}
     for name in texts:
-        raw = spec.xml.get(qname(name)) if spec.xml is not None else None
+        raw = markup(spec, name)
         if raw is not None and raw.split() == texts[name].split():
             texts[name] = raw  # the URDF attribute's exact text, spacing included
-    only = spec.xml.get(qname("origin")) if spec.xml is not None else None
+    only = markup(spec, "origin")
     if only in texts:
         return {only: texts[only]}
     return texts
@@ -85,7 +86,7 @@ def write_material(shape_el, material: Material, name: str) -> None:
     """``<material name=...>`` with its colour (the SDF text when it is four numbers) and
     texture; only the name for a reference to a robot-level material."""
     material_el = etree.SubElement(shape_el, "material", name=name)
-    if material.xml is not None and material.xml.get(qname("reference")) == "true":
+    if markup(material, "reference") == "true":
         return
     if material.color is not None:
         etree.SubElement(material_el, "color",
@@ -123,4 +124,15 @@ def copy_element(el):
 def to_bytes(robot) -> bytes:
     """The document's bytes: UTF-8 declaration, two-space indentation."""
     etree.indent(robot, space="  ")
-    return etree.tostring(robot, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return document_bytes(robot, pretty_print=True)
+
+
+def ready_to_serialise(robot) -> bool:
+    """A tree holding a batch of the robot's children (``core.write.stream``) as
+    ``sdf2urdf`` leaves the whole tree: no unused namespace declarations. False (stream
+    no more) when a name with an undeclared prefix needs a declaration on ``<robot>``,
+    which only the whole tree can get."""
+    if has_undeclared_prefixes(robot):
+        return False
+    etree.cleanup_namespaces(robot)
+    return True

@@ -1,0 +1,345 @@
+"""The elements of an SDFormat model read into ``core.model``: poses, links (inertials,
+visuals, collisions, geometry, materials), joints (axes, limits) and frames.
+
+Each element's children are looked up in one pass; numbers are parsed once per distinct
+text (``ReadState.numbers``) and checked where they are read.
+"""
+from __future__ import annotations
+
+import math
+import sys
+
+from urdf_sdf.core.custom import markup_of, qname
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
+                                 Material, Mimic, PoseSpec, Shape)
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.sdf_state import (ReadState, child, first_children, parts_of, read_bool,
+                                          read_double, read_vector3, required_name)
+
+SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
+AXIS_JOINTS = SINGLE_AXIS_JOINTS | {"universal", "revolute2"}
+INERTIA_DEFAULTS = (("ixx", 1.0), ("ixy", 0.0), ("ixz", 0.0), ("iyy", 1.0), ("iyz", 0.0),
+                    ("izz", 1.0))
+# A link's children whose names must be unique among their kind, in the order checked.
+UNIQUE_NAMED = ("collision", "visual", "sensor", "light")
+TEXTURE = qname("texture")
+# What the model holds of a shape, a joint and a material, and the geometry it holds
+# whole: any other content is what a converter copies as XML (``ReadState.extra_content``).
+SHAPE_PARTS = ("pose", "geometry", "material")
+JOINT_PARTS = ("parent", "child", "pose", "axis", "axis2")
+PLAIN_MATERIAL = {"diffuse", "ambient", "specular", "emissive", TEXTURE}
+PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
+
+
+# ---- poses ---------------------------------------------------------------------------
+
+def read_pose(parent_el, state: ReadState) -> PoseSpec:
+    """Read the ``<pose>`` child of ``parent_el`` (identity when absent)."""
+    return pose_of(child(parent_el, "pose"), parent_el, state)
+
+
+def pose_of(el, parent_el, state: ReadState) -> PoseSpec:
+    """The pose ``el`` (``parent_el``'s ``<pose>``; None: the identity)."""
+    if el is None:
+        return PoseSpec(source=state.src(parent_el))
+    return read_pose_element(el, state)
+
+
+def read_pose_element(el, state: ReadState) -> PoseSpec:
+    relative_to = el.get("relative_to")
+    legacy_frame = el.get("frame")
+    if state.version < (1, 7) and legacy_frame is not None and relative_to is None:
+        relative_to = legacy_frame
+    if relative_to is not None:
+        relative_to = relative_to.strip() or None
+    text = el.text or ""
+    degrees_attr = (el.get("degrees") or "false").strip().lower()
+    degrees = degrees_attr in ("true", "1")
+    if degrees_attr not in ("true", "1", "false", "0"):
+        state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
+                    "a boolean", el)
+    rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
+    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el),
+                    xml=el, markup=markup_of(el))
+    if not text or text.isspace():
+        return spec
+    numbers = state.numbers(text)
+    if rotation_format == "euler_rpy":
+        if numbers is None or len(numbers) != 6:
+            state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not six numbers "
+                        "'x y z roll pitch yaw'", el)
+            return spec
+        rpy = numbers[3:]
+        if degrees:
+            rpy = [math.radians(a) for a in rpy]
+        spec.value = Pose.from_rpy(numbers[:3], rpy)
+    elif rotation_format == "quat_xyzw":
+        if numbers is None or len(numbers) != 7:
+            state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not seven numbers "
+                        "'x y z qx qy qz qw'", el)
+            return spec
+        if degrees:
+            state.error(Code.ELEMENT_INVALID, "<pose degrees='true'> cannot be combined with "
+                        "rotation_format='quat_xyzw'", el)
+        spec.value = Pose.from_quat_xyzw(numbers[:3], numbers[3:])
+    else:
+        state.error(Code.ATTRIBUTE_INVALID, f"<pose> rotation_format={rotation_format!r} is not "
+                    "'euler_rpy' or 'quat_xyzw'", el)
+    return spec
+
+
+# ---- links ---------------------------------------------------------------------------
+
+def read_link(el, state: ReadState) -> Link | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    pose_el = inertial_el = None
+    named: dict[str, list] = {tag: [] for tag in UNIQUE_NAMED}
+    for c in el:  # one pass: the first pose and inertial, every shape, sensor and light
+        tag = c.tag
+        found = named.get(tag)
+        if found is not None:
+            found.append(c)
+        elif tag == "pose":
+            pose_el = c if pose_el is None else pose_el
+        elif tag == "inertial":
+            inertial_el = c if inertial_el is None else inertial_el
+        elif isinstance(tag, str):
+            state.extra_content += 1  # link physics flags, custom content
+    if named["sensor"] or named["light"]:
+        state.extra_content += 1
+    link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el), xml=el)
+    if inertial_el is not None:
+        link.inertial = read_inertial(inertial_el, state)
+        check_inertia(link, inertial_el, state)
+    check_unique_names(el, named, state)
+    link.visuals = [read_shape(c, state) for c in named["visual"]]
+    link.collisions = [read_shape(c, state) for c in named["collision"]]
+    return link
+
+
+def check_unique_names(el, named: dict[str, list], state: ReadState) -> None:
+    """Two children of link ``el`` of one kind (``named``: tag -> elements) may not share a
+    name (an error, as in libsdformat). From SDFormat 1.7 "all named sibling elements must
+    have unique names" (pose frame semantics proposal), so a visual named like a collision
+    is a DUPLICATE_NAME warning too: a warning, not an error, because libsdformat 12 and
+    Drake read such links (``--strict`` refuses)."""
+    kind_of_name: dict[str, str] = {}
+    for tag, elements in named.items():
+        seen: set[str] = set()
+        for c in elements:
+            name = c.get("name")
+            if name is None:
+                continue
+            if name in seen:
+                state.error(Code.DUPLICATE_NAME, f"{tag} with name[{name}] already exists in "
+                            f"<{el.tag} name='{el.get('name')}'>", c)
+            elif name in kind_of_name and state.version >= (1, 7):
+                state.warning(Code.DUPLICATE_NAME, f"{tag} [{name}] has the name of a "
+                              f"{kind_of_name[name]} of <{el.tag} name='{el.get('name')}'>: "
+                              "from SDFormat 1.7 sibling elements have unique names "
+                              "(libsdformat 12 reads it)", c)
+            seen.add(name)
+            kind_of_name.setdefault(name, tag)
+
+
+def read_shape(el, state: ReadState) -> Shape:
+    """A ``<visual>`` or ``<collision>``: name, pose, geometry and (visual) material."""
+    parts, other = parts_of(el, SHAPE_PARTS, SHAPE_PARTS)
+    if other:
+        state.extra_content += 1  # surfaces, visual extras, custom content
+    shape = Shape(name=el.get("name"), pose=pose_of(parts.get("pose"), el, state),
+                  source=state.src(el), xml=el, markup=markup_of(el))
+    geometry_el = parts.get("geometry")
+    if geometry_el is not None:
+        kind = next((c for c in geometry_el if isinstance(c.tag, str)), None)
+        if kind is not None:
+            shape.geometry = read_geometry(kind, state)
+    if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
+        state.extra_content += 1  # a shape sdf2urdf copies whole
+    material_el = parts.get("material")
+    if material_el is not None:
+        shape.material = read_material(material_el, state)
+    return shape
+
+
+def read_geometry(el, state: ReadState) -> Geometry:
+    texts: dict[str, str] = {}
+    first: dict = {}
+    for c in el:
+        tag = c.tag
+        if isinstance(tag, str):
+            tag = sys.intern(tag)
+            texts[tag] = (c.text or "").strip()
+            first.setdefault(tag, c)
+    kind = sys.intern(el.tag)
+    geometry = Geometry(kind=kind, texts=texts, source=state.src(el), xml=el)
+    if kind == "box" and "size" in first:
+        geometry.size = read_vector3(first["size"], state)
+    if "radius" in first:
+        geometry.radius = read_double(first["radius"], state, 0.0)
+    if "length" in first:
+        geometry.length = read_double(first["length"], state, 0.0)
+    if kind == "mesh":
+        geometry.uri = texts.get("uri")
+        if "scale" in first:
+            geometry.scale = read_vector3(first["scale"], state)
+    return geometry
+
+
+def read_material(el, state: ReadState) -> Material:
+    material = Material(name=el.get(qname("name")), source=state.src(el), xml=el,
+                        markup=markup_of(el))
+    parts, other = parts_of(el, ("diffuse", "ambient", TEXTURE), PLAIN_MATERIAL)
+    if other:
+        state.extra_content += 1  # scripts, shaders, PBR: a rich material is copied
+    for tag in ("diffuse", "ambient"):
+        color_el = parts.get(tag)
+        if color_el is None:
+            continue
+        numbers = state.numbers(color_el.text or "")
+        if numbers is not None and len(numbers) in (3, 4):
+            material.color = numbers + ((1.0,) if len(numbers) == 3 else ())
+            material.color_text = (color_el.text or "").strip()
+            break
+    texture = parts.get(TEXTURE)
+    if texture is not None:
+        material.texture = texture.get("filename")
+    return material
+
+
+def read_inertial(el, state: ReadState) -> Inertial:
+    parts = first_children(el, ("pose", "mass", "inertia"))
+    inertial = Inertial(source=state.src(el), markup=markup_of(el))
+    inertial.pose = pose_of(parts.get("pose"), el, state)
+    inertial.mass = read_double(parts.get("mass"), state, 1.0)
+    inertia = parts.get("inertia")
+    if inertia is not None:
+        moments = first_children(inertia, ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
+        for key, default in INERTIA_DEFAULTS:
+            setattr(inertial, key, read_double(moments.get(key), state, default))
+    return inertial
+
+
+def check_inertia(link: Link, el, state: ReadState) -> None:
+    """Mass must be non-negative and the inertia tensor valid by libsdformat's rule. An
+    inertial urdf2sdf marked ``urdf:inertia="invalid"`` holds a URDF's tensor kept as
+    written (URDF allows it, and the conversion warned): a warning, not an error."""
+    problem = mass_problem(link.inertial) or inertia_problem(link.inertial)
+    if not problem:
+        return
+    message = f"link [{link.name}] has invalid inertia: {problem}"
+    if el.get(qname("inertia")) == "invalid" and not mass_problem(link.inertial):
+        state.warning(Code.LINK_INERTIA_INVALID, message + " (kept from a URDF; libsdformat "
+                      "refuses it)", el)
+    else:
+        state.error(Code.LINK_INERTIA_INVALID, message, el)
+
+
+# ---- joints --------------------------------------------------------------------------
+
+def read_joint(el, state: ReadState) -> Joint | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    joint_type = el.get("type")
+    if joint_type is None:
+        state.error(Code.ATTRIBUTE_MISSING, f"joint [{name}] has no type attribute", el)
+        joint_type = ""
+    parts, other = parts_of(el, JOINT_PARTS, JOINT_PARTS)
+    if other:
+        state.extra_content += 1  # joint physics, sensors, custom content
+    parent, child_el = parts.get("parent"), parts.get("child")
+    parent_name = (parent.text or "").strip() if parent is not None else None
+    child_name = (child_el.text or "").strip() if child_el is not None else None
+    if parent_name is None:
+        state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <parent>", el)
+    if child_name is None:
+        state.error(Code.ELEMENT_MISSING, f"joint [{name}] has no <child>", el)
+    joint = Joint(name=name, type=joint_type.strip(), parent=parent_name or "",
+                  child=child_name or "", pose=pose_of(parts.get("pose"), el, state),
+                  source=state.src(el), xml=el, markup=markup_of(el))
+    for tag in ("axis", "axis2"):
+        axis_el = parts.get(tag)
+        if axis_el is not None:
+            joint.axes.append(read_axis(axis_el, joint, state))
+    if not joint.axes and joint.type in AXIS_JOINTS:
+        joint.axes.append(Axis(source=state.src(el)))  # SDF's default axis: 0 0 1
+    if joint.axes:
+        first = joint.axes[0]
+        joint.limit, joint.dynamics, joint.mimic = first.limit, first.dynamics, first.mimic
+    return joint
+
+
+def child_texts(el) -> dict[str, str]:
+    """The stripped text of each child, by tag (the last of a tag wins)."""
+    return {sys.intern(c.tag): (c.text or "").strip() for c in el if isinstance(c.tag, str)}
+
+
+def read_axis(el, joint: Joint, state: ReadState) -> Axis:
+    axis = Axis(source=state.src(el), xml=el)
+    parts = first_children(el, ("limit", "dynamics", "mimic", "xyz", "use_parent_model_frame"))
+    limit_el = parts.get("limit")
+    if limit_el is not None:
+        bounds = first_children(limit_el, ("lower", "upper", "effort", "velocity"))
+        axis.limit = Limit(*(read_double(bounds.get(key), state, None, allow_infinite=True)
+                             for key in ("lower", "upper", "effort", "velocity")),
+                           texts=child_texts(limit_el))
+    dynamics_el = parts.get("dynamics")
+    if dynamics_el is not None:
+        axis.dynamics = Dynamics(read_double(child(dynamics_el, "damping"), state, None),
+                                 read_double(child(dynamics_el, "friction"), state, None),
+                                 texts=child_texts(dynamics_el))
+    mimic_el = parts.get("mimic")
+    if mimic_el is not None and mimic_el.get("joint"):
+        axis.mimic = Mimic(mimic_el.get("joint"),
+                           read_double(child(mimic_el, "multiplier"), state, 1.0),
+                           read_double(child(mimic_el, "offset"), state, 0.0),
+                           texts=child_texts(mimic_el))
+    xyz_el = parts.get("xyz")
+    if xyz_el is not None:
+        read_axis_xyz(axis, xyz_el, joint, state)
+    if state.version < (1, 5):
+        axis.expressed_in = "__model__"
+    elif state.version < (1, 7):
+        upmf = parts.get("use_parent_model_frame")
+        if upmf is not None and read_bool(upmf, state):
+            axis.expressed_in = "__model__"
+    return axis
+
+
+def read_axis_xyz(axis: Axis, xyz_el, joint: Joint, state: ReadState) -> None:
+    """``<xyz>``: the unit axis, its text and the frame it is expressed in."""
+    axis.xyz_text = xyz_el.text or ""
+    vector = read_vector3(xyz_el, state)
+    if vector is not None:
+        norm = math.sqrt(sum(v * v for v in vector))
+        if norm == 0:
+            state.error(Code.ELEMENT_INVALID, f"the <xyz> axis of joint [{joint.name}] has "
+                        "zero norm", xyz_el)
+        else:
+            axis.xyz = tuple(v / norm for v in vector)
+    expressed_in = xyz_el.get("expressed_in")
+    if expressed_in is not None and expressed_in.strip():
+        axis.expressed_in = expressed_in.strip()
+
+
+# ---- frames --------------------------------------------------------------------------
+
+def read_frame(el, state: ReadState) -> Frame | None:
+    name = required_name(el, state)
+    if name is None:
+        return None
+    attached_to = el.get("attached_to")
+    if attached_to is None and el.get("affixed_to") is not None:
+        attached_to = el.get("affixed_to")
+        state.warning(Code.WARNING, f"frame [{name}] uses affixed_to, the proposal's name for "
+                      "attached_to; read as attached_to", el)
+    if attached_to is not None:
+        attached_to = attached_to.strip() or None
+    return Frame(name=name, attached_to=attached_to, pose=read_pose(el, state),
+                 source=state.src(el), xml=el)
+

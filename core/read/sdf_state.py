@@ -1,0 +1,170 @@
+"""What every SDFormat reader function shares: the read state (where we are, where
+findings go), children looked up by tag, and values (numbers, booleans) read and checked
+where they are read.
+
+Numbers are parsed once per distinct text: ``core.read.values`` checks a value before
+the reader reads it, and robots repeat a few texts (``0``, ``0 0 0``, ``0.01``)
+everywhere; the state remembers what each text parsed to. A value the check found
+unreadable (``ReadState.reported``) is not reported a second time by the reader.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
+from urdf_sdf.core.read.consume import Consumer
+from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+
+# Distinct number texts remembered: enough for the repeated ones.
+KNOWN_TEXTS = 4096
+
+
+@dataclass
+class ReadState:
+    """What every reader function needs: where we are and where findings go."""
+    file: str | None
+    version: tuple[int, int]
+    diagnostics: Diagnostics
+    context: Context
+    include_stack: tuple[str, ...] = ()
+    # Names of the models being read, outermost first (for absolute model names).
+    model_path: list[str] = field(default_factory=list)
+    # Reads an <include> into the model or world being read: composition's
+    # read_include(el, state, parent), given by the loader.
+    include_reader: Callable[[Any, "ReadState", Any], None] | None = None
+    # Deletes the link and joint elements once read when the XML is not kept.
+    consumer: Consumer | None = None
+    # Number texts already parsed, and what they parsed to (None: not numbers).
+    known_numbers: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
+    # Value elements core.read.values found unreadable (and reported).
+    reported: set = field(default_factory=set)
+    # Counts the elements read that hold what the model does not and a converter copies
+    # as XML (sensors, surfaces, rich materials, custom content...): their link or joint
+    # keeps its XML even when the XML is not kept (core.read.sdf.read_model_children).
+    extra_content: int = 0
+
+    def __post_init__(self) -> None:
+        if self.consumer is None:
+            self.consumer = Consumer(self.context.keep_xml)
+
+    def src(self, el) -> Source:
+        return Source(self.file, el.sourceline if el is not None else None)
+
+    def error(self, code: Code, message: str, el=None) -> None:
+        self.diagnostics.error_at(code, message, self.src(el))
+
+    def warning(self, code: Code, message: str, el=None) -> None:
+        self.diagnostics.warning_at(code, message, self.src(el))
+
+    def read_include(self, el, parent) -> None:
+        """Add what ``<include>`` ``el`` brings to ``parent`` (a Model or World)."""
+        if self.include_reader is None:
+            self.error(Code.ELEMENT_INVALID, "<include> is not read here: this reader was "
+                       "called without composition (use core.loader.load)", el)
+            return
+        self.include_reader(el, self, parent)
+
+    def numbers(self, text: str) -> tuple[float, ...] | None:
+        """The finite numbers of a blank-separated ``text`` (``core.read.numbers``), or
+        None when it is not a list of numbers; parsed once per distinct text."""
+        try:
+            return self.known_numbers[text]
+        except KeyError:
+            pass
+        values = parse_doubles(text)
+        result = tuple(values) if values is not None else None
+        if len(self.known_numbers) < KNOWN_TEXTS:
+            self.known_numbers[text] = result
+        return result
+
+
+def children(el, tag: str):
+    return [c for c in el if c.tag == tag]
+
+
+def child(el, tag: str):
+    for c in el:
+        if c.tag == tag:
+            return c
+    return None
+
+
+def child_text(el, tag: str) -> str | None:
+    c = child(el, tag)
+    if c is None:
+        return None
+    return (c.text or "").strip()
+
+
+def first_children(el, tags: tuple[str, ...]) -> dict:
+    """The first child of ``el`` of each tag in ``tags`` (one pass over the children)."""
+    found: dict = {}
+    for c in el:
+        tag = c.tag
+        if tag in tags and tag not in found:
+            found[tag] = c
+    return found
+
+
+def parts_of(el, tags: tuple[str, ...], allowed) -> tuple[dict, bool]:
+    """The first child of ``el`` of each tag in ``tags``, and whether ``el`` has an
+    element child whose tag is not in ``allowed`` (one pass over the children)."""
+    found: dict = {}
+    other = False
+    for c in el:
+        tag = c.tag
+        if tag in tags:
+            if tag not in found:
+                found[tag] = c
+        elif tag not in allowed and isinstance(tag, str):
+            other = True
+    return found, other
+
+
+def required_name(el, state: ReadState) -> str | None:
+    name = el.get("name")
+    if name is None:
+        state.error(Code.ATTRIBUTE_MISSING,
+                    f"required attribute [name] in element <{el.tag}> is not specified", el)
+        return None
+    return name
+
+
+def read_bool(el, state: ReadState, default: bool = False) -> bool:
+    if el is None:
+        return default
+    text = (el.text or "").strip().lower()
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text!r} is not a boolean", el)
+    return default
+
+
+def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
+    numbers = state.numbers(el.text or "")
+    if numbers is None or len(numbers) != 3:
+        if el not in state.reported:
+            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
+                        "is not three numbers", el)
+        return None
+    return numbers  # type: ignore[return-value]
+
+
+def read_double(el, state: ReadState, default: float, allow_infinite: bool = False) -> float:
+    if el is None:
+        return default
+    if allow_infinite:
+        value = parse_double(el.text or "", allow_infinite=True)
+        if value is not None:
+            return value
+    numbers = state.numbers(el.text or "")
+    if numbers is None or len(numbers) != 1:
+        if el not in state.reported:
+            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
+                        "is not a number", el)
+        return default
+    return numbers[0]

@@ -1,0 +1,305 @@
+"""The elements of a URDF link or joint (origins, inertials, shapes, geometry, materials,
+limits), read into ``core.model`` values for ``core.read.urdf``.
+
+Each element is read in one pass over its children (the first child of each tag is the
+one URDF reads) and each number is parsed once, where it is read and checked; every
+origin keeps its ``xyz``/``rpy`` attribute text so that emitters can copy it.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
+from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.read.consume import Consumer
+from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+
+ZERO3 = (0.0, 0.0, 0.0)
+# Distinct number texts remembered (each kind): enough for the repeated ones.
+KNOWN_TEXTS = 4096
+INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+
+
+@dataclass
+class UrdfState:
+    file: str | None
+    diagnostics: Diagnostics
+    # (tag, where) -> the unknown elements found there, for one warning each.
+    unknown: dict = field(default_factory=dict)
+    # Deletes the link and joint elements once read when the XML is not kept.
+    consumer: Consumer = field(default_factory=lambda: Consumer(True))
+    # Attribute texts already read as numbers, and their values: robots repeat a few
+    # values (0, 0 0 0, 0.01, a joint limit) all over; each distinct text is parsed once.
+    known_number: dict[str, float] = field(default_factory=dict)
+    known_numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
+
+    def remember(self, known: dict, text: str, value) -> None:
+        if len(known) < KNOWN_TEXTS:
+            known[text] = value
+
+    def src(self, el) -> Source:
+        return Source(self.file, el.sourceline)
+
+    def error(self, code: Code, message: str, el) -> None:
+        self.diagnostics.error_at(code, message, Source(self.file, el.sourceline))
+
+    def warning(self, code: Code, message: str, el) -> None:
+        self.diagnostics.warning_at(code, message, Source(self.file, el.sourceline))
+
+
+def first_children(el, tags: tuple[str, ...]) -> dict:
+    """The first child of ``el`` of each tag in ``tags`` (one pass over the children)."""
+    found: dict = {}
+    for child in el:
+        tag = child.tag
+        if tag in tags and tag not in found:
+            found[tag] = child
+    return found
+
+
+def interned_attributes(el) -> dict[str, str]:
+    """``el``'s attributes as a dict whose names are shared strings (lxml makes a new string
+    for every name it returns; a large robot has hundreds of thousands of them)."""
+    return {sys.intern(name): value for name, value in el.attrib.items()}
+
+
+# ---- numbers -------------------------------------------------------------------------
+
+def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
+            required: bool = False) -> tuple[float, ...] | None:
+    """The ``count`` finite numbers of ``el/@attribute``; a diagnostic when unreadable."""
+    text = el.get(attribute)
+    if text is None:
+        if required:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+                        el)
+        if default is None:
+            return None
+        text = default
+    values = state.known_numbers.get(text)
+    if values is None:
+        parsed = parse_doubles(text)
+        values = tuple(parsed) if parsed is not None else ()
+        if parsed is not None:
+            state.remember(state.known_numbers, text, values)
+    if len(values) != count:
+        state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
+                    f"{count} finite number{'s' if count > 1 else ''}", el)
+        return None
+    return values
+
+
+def number(el, attribute: str, state: UrdfState, default: float | None = None,
+           required: bool = False) -> float | None:
+    text = el.get(attribute)
+    if text is None:
+        if required:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+                        el)
+        return default
+    return text_number(text, el, attribute, state, default)
+
+
+def text_number(text: str, el, attribute: str, state: UrdfState,
+                default: float | None) -> float | None:
+    """The one finite number ``text`` (``el/@attribute``), or ``default`` and a diagnostic."""
+    value = state.known_number.get(text)
+    if value is not None:
+        return value
+    value = parse_double(text)
+    if value is not None:
+        state.remember(state.known_number, text, value)
+        return value
+    values = numbers(el, attribute, 1, state)  # reports the problem
+    return values[0] if values else default
+
+
+# ---- origins -------------------------------------------------------------------------
+
+def read_origin(origin, parent_el, state: UrdfState, relative_to: str | None) -> PoseSpec:
+    """The pose of ``parent_el``'s ``<origin>`` (``origin``; None when it has none)."""
+    if origin is None:
+        return PoseSpec(IDENTITY, relative_to, "", source=state.src(parent_el))
+    return read_xyz_rpy(origin, state, relative_to)
+
+
+def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
+    """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
+    Drake's ``<frame>``), keeping their text."""
+    xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
+    xyz = rpy = ZERO3
+    if xyz_text is not None:
+        xyz = numbers(origin, "xyz", 3, state) or ZERO3
+    if rpy_text is not None:
+        rpy = numbers(origin, "rpy", 3, state) or ZERO3
+    return PoseSpec(Pose.from_rpy(xyz, rpy), relative_to,
+                    f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}",
+                    source=Source(state.file, origin.sourceline),
+                    xyz_text=xyz_text, rpy_text=rpy_text)
+
+
+# ---- inertials -----------------------------------------------------------------------
+
+def read_inertial(el, state: UrdfState) -> Inertial:
+    parts = first_children(el, ("origin", "mass", "inertia"))
+    inertial = Inertial(source=state.src(el),
+                        pose=read_origin(parts.get("origin"), el, state, None))
+    mass = parts.get("mass")
+    if mass is None:
+        state.error(Code.ELEMENT_MISSING, "<inertial> needs a <mass>", el)
+    else:
+        inertial.mass = read_moment(mass, "value", "mass", inertial, state)
+    inertia = parts.get("inertia")
+    if inertia is None:
+        state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
+    else:
+        inertial.ixx = read_moment(inertia, "ixx", "ixx", inertial, state)
+        inertial.ixy = read_moment(inertia, "ixy", "ixy", inertial, state)
+        inertial.ixz = read_moment(inertia, "ixz", "ixz", inertial, state)
+        inertial.iyy = read_moment(inertia, "iyy", "iyy", inertial, state)
+        inertial.iyz = read_moment(inertia, "iyz", "iyz", inertial, state)
+        inertial.izz = read_moment(inertia, "izz", "izz", inertial, state)
+    return inertial
+
+
+def read_moment(el, attribute: str, key: str, inertial: Inertial, state: UrdfState) -> float:
+    """A required number of an inertial (0 when missing or unreadable), its text kept."""
+    text = el.get(attribute)
+    if text is None:
+        state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]", el)
+        return 0.0
+    inertial.texts[key] = text
+    return text_number(text, el, attribute, state, 0.0)
+
+
+def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
+    """A negative mass is an error. An inertia tensor that breaks libsdformat's rule is
+    not (the URDF format has no such rule, and Drake and urdfdom read it): a warning says
+    what libsdformat will make of the converted SDF."""
+    problem = mass_problem(inertial)
+    if problem:
+        state.error(Code.LINK_INERTIA_INVALID, f"link [{name}] has invalid inertia: {problem}",
+                    el)
+        return
+    problem = inertia_problem(inertial)
+    if problem:
+        state.warning(Code.LINK_INERTIA_INVALID, f"link [{name}] has an inertia that "
+                      f"libsdformat refuses in SDFormat ({problem}); it is kept as written "
+                      "(urdf2sdf --fix-inertia repairs it)", el)
+
+
+# ---- shapes --------------------------------------------------------------------------
+
+def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
+    """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
+    parts = first_children(el, ("origin", "geometry", "material"))
+    shape = Shape(name=el.get("name"), pose=read_origin(parts.get("origin"), el, state, None),
+                  source=state.src(el), xml=el)
+    geometry = parts.get("geometry")
+    if geometry is None:
+        state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
+    else:
+        shape.geometry = read_geometry(geometry, state)
+    material = parts.get("material")
+    if material is not None:
+        shape.material = read_material(material, state, materials)
+    return shape
+
+
+def read_geometry(el, state: UrdfState) -> Geometry | None:
+    shapes = [c for c in el if isinstance(c.tag, str)]
+    if not shapes:
+        state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
+        return None
+    shape = shapes[0]
+    if len(shapes) > 1:  # urdfdom and Drake read the first child too
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> holds <{shape.tag}> and also "
+                      f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
+                      "(as urdfdom and Drake do)", shapes[1])
+    kind = sys.intern(shape.tag)
+    geometry = Geometry(kind=kind, source=state.src(shape), xml=shape,
+                        texts=interned_attributes(shape))
+    if kind == "box":
+        size = numbers(shape, "size", 3, state, required=True)
+        geometry.size = tuple(size) if size else None
+    elif kind == "cylinder":
+        geometry.radius = number(shape, "radius", state, required=True)
+        geometry.length = number(shape, "length", state, required=True)
+    elif kind == "sphere":
+        geometry.radius = number(shape, "radius", state, required=True)
+    elif kind == "mesh":
+        geometry.uri = shape.get("filename")
+        if not geometry.uri:
+            state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
+        read_mesh_scale(shape, geometry, state)
+    else:
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
+    return geometry
+
+
+def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
+    """``<mesh scale="x y z">``; more than three numbers (pybullet's racecar writes
+    ``1 1 1 1``) are read as the first three with a warning, as urdfdom reads them."""
+    tokens = (shape.get("scale") or "").split()
+    if len(tokens) > 3:
+        state.warning(Code.ATTRIBUTE_INVALID, f"<mesh scale='{shape.get('scale')}'> has "
+                      f"{len(tokens)} values; the first three are the scale", shape)
+        geometry.texts["scale"] = " ".join(tokens[:3])
+        values = parse_doubles(geometry.texts["scale"])
+        if values is not None:
+            geometry.scale = tuple(values)
+            return
+    scale = numbers(shape, "scale", 3, state)
+    geometry.scale = tuple(scale) if scale else None
+
+
+def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
+    material = Material(name=el.get("name"), source=state.src(el), xml=el)
+    parts = first_children(el, ("color", "texture"))
+    color = parts.get("color")
+    material.reference = len(parts) == 0
+    if color is not None:
+        rgba = numbers(color, "rgba", 4, state, required=True)
+        if rgba is not None:
+            material.color = tuple(rgba)
+            material.color_text = color.get("rgba")
+    texture = parts.get("texture")
+    if texture is not None:
+        material.texture = texture.get("filename")
+    if color is None and texture is None and material.name:
+        known = defined.get(material.name)
+        if known is None:
+            state.warning(Code.URDF_MATERIAL_UNDEFINED, f"material [{material.name}] is not "
+                          "defined at robot level", el)
+        else:
+            material.color, material.color_text = known.color, known.color_text
+            material.texture = known.texture
+    return material
+
+
+# ---- joint limits --------------------------------------------------------------------
+
+def read_limit(limit_el, joint, el, state: UrdfState) -> Limit | None:
+    """``<limit>`` of ``joint`` (``limit_el``, None when the joint ``el`` has none)."""
+    if limit_el is None:
+        if joint.type in ("revolute", "prismatic"):
+            state.error(Code.ELEMENT_MISSING, f"{joint.type} joint [{joint.name}] needs a <limit>",
+                        el)
+        return None
+    needs_all = joint.type in ("revolute", "prismatic")
+    limit = Limit(number(limit_el, "lower", state, 0.0), number(limit_el, "upper", state, 0.0),
+                  number(limit_el, "effort", state, None, required=needs_all),
+                  number(limit_el, "velocity", state, None, required=needs_all),
+                  interned_attributes(limit_el))
+    if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
+            and needs_all:
+        # urdfdom reads it, pybullet means "no limit", libsdformat swaps the two, Drake
+        # refuses the joint: the readers disagree, so the numbers are kept as written.
+        state.warning(Code.URDF_LIMIT_INVALID, f"joint [{joint.name}] has lower limit "
+                      f"{limit.lower} above its upper limit {limit.upper}; kept as written "
+                      "(pybullet reads it as no limit, libsdformat swaps the two, Drake "
+                      "refuses the joint)", limit_el)
+    return limit
