@@ -141,6 +141,7 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
         raise typer.BadParameter("--model names a model of one file: check one file")
     context = Context.from_environment([str(p) for p in path or []], policy(strict),
                                        [str(p) for p in package_path or []])
+    context.keep_xml = False  # a check converts nothing: the model need not keep its XML
     codes = [_check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
              for f in files]
     raise typer.Exit(max(codes))
