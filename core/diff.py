@@ -40,6 +40,8 @@ from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
 
 REVOLUTE_TYPES = ("revolute", "continuous")
+# What the pose tables of one batch of configurations may take (compare_all_poses).
+POSE_TABLE_BYTES = 96 * 2 ** 20
 
 
 class Description:
@@ -421,14 +423,34 @@ def compare_all_poses(da, db, configurations: list[dict], reference, tol, out) -
     whose gap exceeds ``tol`` escapes it."""
     urdf = urdf_convention(da, db)
     links_a, links_b = forward_batch([(da.tree, da.plan), (db.tree, db.plan)], configurations)
-    rows_a, pa, qa = pose_table(da, links_a, urdf, reference[0])
-    rows_b, pb, qb = pose_table(db, links_b, urdf, reference[1])
+    rows_a, derived_a = da.pose_rows(urdf)
+    rows_b, derived_b = db.pose_rows(urdf)
     common = sorted(set(rows_a) & set(rows_b))
     column_a, column_b = [rows_a[n] for n in common], [rows_b[n] for n in common]
-    pa, qa, pb, qb = pa[:, column_a], qa[:, column_a], pb[:, column_b], qb[:, column_b]
     threshold = tol / 2 if tol > 1e-200 else -math.inf  # below that, check every frame
-    flagged = ~(gap_screen(pa, qa, pb, qb) <= threshold)  # NaN gaps are checked too
     reported: set[str] = set()
+    step = configurations_per_table(len(rows_a) + len(derived_a) + len(rows_b) + len(derived_b))
+    for start in range(0, len(configurations), step):
+        part = slice(start, start + step)
+        pa, qa = pose_table(links_a, part, derived_a, rows_a, reference[0])
+        pb, qb = pose_table(links_b, part, derived_b, rows_b, reference[1])
+        pa, qa, pb, qb = pa[:, column_a], qa[:, column_a], pb[:, column_b], qb[:, column_b]
+        flagged = ~(gap_screen(pa, qa, pb, qb) <= threshold)  # NaN gaps are checked too
+        report_gaps(common, configurations[part], (pa, qa, pb, qb), flagged, tol, reported, out)
+
+
+def configurations_per_table(rows: int) -> int:
+    """How many configurations the pose tables of :func:`compare_all_poses` hold at once:
+    as many as keep them (7 numbers per row and configuration, a few copies) near
+    :data:`POSE_TABLE_BYTES`, so that a large model's diff stays in bounded memory."""
+    return max(1, POSE_TABLE_BYTES // (7 * 8 * 3 * max(rows, 1)))
+
+
+def report_gaps(common: list[str], configurations: list[dict], tables, flagged, tol: float,
+                reported: set[str], out: list[Difference]) -> None:
+    """The differences among the ``flagged`` (configuration, frame) pairs of the tables
+    ``(pa, qa, pb, qb)``, each frame once (``reported``)."""
+    pa, qa, pb, qb = tables
     for k, q in enumerate(configurations):
         where = None
         for c in np.flatnonzero(flagged[k]).tolist():
@@ -445,19 +467,19 @@ def compare_all_poses(da, db, configurations: list[dict], reference, tol, out) -
                                       f"{fmt(xa.as_list())} in A, {fmt(xb.as_list())} in B"))
 
 
-def pose_table(description: Description, links: tuple[np.ndarray, np.ndarray], urdf_links: bool,
-               reference: str | None) -> tuple[dict[str, int], np.ndarray, np.ndarray]:
-    """``relative_to_reference(description.poses(q, urdf_links), reference)`` for every
-    configuration ``q`` at once, bit for bit, from ``links`` (the rows of
-    ``description.plan``: :func:`core.kinematics_batch.forward_batch`): each name's column,
-    positions ``(K, n, 3)`` and quaternions ``(K, n, 4)``."""
-    rows, derived = description.pose_rows(urdf_links)
-    positions, rotations = add_derived_rows(*links, derived)
+def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: list[tuple],
+               rows: dict[str, int], reference: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """``relative_to_reference(description.poses(q, urdf_links), reference)`` for the
+    configurations ``part`` at once, bit for bit, from ``links`` (the rows of
+    ``description.plan``: :func:`core.kinematics_batch.forward_batch`) and the
+    description's ``pose_rows(urdf_links)`` (``rows``, ``derived``): positions ``(K, n, 3)``
+    and quaternions ``(K, n, 4)``, a column per row."""
+    positions, rotations = add_derived_rows(links[0][part], links[1][part], derived)
     if reference is not None and reference in rows:
         at = rows[reference]
         base = batch_inverse(positions[:, at:at + 1], rotations[:, at:at + 1])
         positions, rotations = sliced_compose(*base, positions, rotations)
-    return rows, positions, rotations
+    return positions, rotations
 
 
 def gap_screen(pa, qa, pb, qb) -> np.ndarray:
