@@ -26,8 +26,10 @@ def tensor_problem(inertial: Inertial) -> str | None:
     diagonal = (inertial.ixx, inertial.iyy, inertial.izz)
     tolerance = epsilon(diagonal)
     minor = inertial.ixx * inertial.iyy - inertial.ixy * inertial.ixy  # x * x: inf, not an error
+    with np.errstate(all="ignore"):  # an overflowing determinant is inf: no warning printed
+        determinant = float(np.linalg.det(tensor(inertial)))
     near_positive = (inertial.ixx + tolerance >= 0 and minor + tolerance >= 0
-                     and float(np.linalg.det(tensor(inertial))) + tolerance >= 0)
+                     and determinant + tolerance >= 0)
     moments = principal_moments(inertial)
     if not near_positive:
         return f"the tensor is not positive semi-definite (principal moments {moments})"

@@ -4,6 +4,8 @@ without a model says why; ``print`` output is well-formed whatever prefixes the 
 forgot to declare; numbers follow the XML-schema double syntax (no ``1_0``)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 runner = CliRunner()
@@ -107,3 +110,16 @@ def test_sdf_refuses_python_only_numbers():
     result = load_string(text, "m.sdf")
     assert not result.ok
     assert any(d.code is Code.ELEMENT_INVALID and "1_0" in d.message for d in result.diagnostics)
+
+
+def test_an_overflowing_inertia_determinant_prints_no_numpy_warning(tmp_path):
+    """A tensor whose determinant overflows (products of 1e200) is judged with inf, as
+    libsdformat does, and numpy's RuntimeWarning is not shown to the user."""
+    urdf = tmp_path / "huge_inertia.urdf"
+    urdf.write_text('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia '
+                    'ixx="1e200" ixy="1e150" ixz="0" iyy="1e200" iyz="0" izz="1e200"/>'
+                    '</inertial></link></robot>')
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf", str(urdf)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr and "Traceback" not in done.stderr, done.stderr
