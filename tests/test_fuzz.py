@@ -147,6 +147,8 @@ def check_run(app, args: list[str], output: Path | None) -> None:
         assert not list(output.parent.glob(".*.tmp")), "a temporary file was left"
 
 
+# A numpy warning would be printed to the user's terminal: here it fails the run.
+@pytest.mark.filterwarnings("error::RuntimeWarning")
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(0, len(SEEDS) - 1), plan=PLANS,
@@ -182,6 +184,7 @@ def test_mutated_files_never_crash_a_process(case, tmp_path):
                               capture_output=True, timeout=TIMEOUT, cwd=ROOT)
         assert done.returncode in (0, 1, 2), (module, args, done.stderr[-2000:])
         assert b"Traceback" not in done.stdout + done.stderr
+        assert b"Warning: " not in done.stderr, done.stderr[-2000:]  # a Python warning
         assert b"INTERNAL_ERROR" not in done.stdout + done.stderr, done.stderr[-2000:]
         if done.returncode == 0 and args[0] != "check":
             etree.fromstring(done.stdout)
