@@ -4,7 +4,7 @@ Mutations: a flipped byte, a deleted or duplicated element, two attribute values
 swapped, a number replaced by a hostile one (1e308, -0, nan, 1_0...). Every command,
 in-process (typer's runner) and a few as subprocesses, must exit 0, 1 or 2, never print
 a traceback or an internal error, write well-formed XML when it succeeds and nothing
-when it fails. 150 mutated files by default (about 20 s); ``URDF_SDF_FUZZ_EXAMPLES=N`` for more.
+when it fails. 150 mutated files by default (seconds); ``URDF_SDF_FUZZ_EXAMPLES=N`` for more.
 """
 from __future__ import annotations
 
