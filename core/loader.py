@@ -13,7 +13,7 @@ from urdf_sdf.core.graph import FrameGraph, build_graph, relative_pose, root_pos
 from urdf_sdf.core.model import Document
 from urdf_sdf.core.pose import Pose, rotate
 from urdf_sdf.core.read.sdf import read_sdf_root
-from urdf_sdf.core.read.urdf import read_urdf_root
+from urdf_sdf.core.read.urdf import bytes_free_of_xacro, read_urdf_root
 from urdf_sdf.core.read.xmlio import decoded_head, parse_xml, read_bytes
 
 
@@ -127,12 +127,16 @@ def load_string(text: str | bytes, file: str | None = None,
     return _load_parsed(parsed, file, context, diagnostics)
 
 
-def _parse(data: bytes, file: str | None, diagnostics: Diagnostics) -> tuple[str, object]:
-    """``(format, root element)``; the root is None when the file is not XML."""
-    return sniff_format(data), parse_xml(data, file, diagnostics)
+def _parse(data: bytes, file: str | None,
+           diagnostics: Diagnostics) -> tuple[str, object, bool]:
+    """``(format, root element, whether a URDF's bytes hold no xacro markup)``; the root is
+    None when the file is not XML."""
+    file_format = sniff_format(data)
+    xacro_free = file_format == "urdf" and bytes_free_of_xacro(data)
+    return file_format, parse_xml(data, file, diagnostics), xacro_free
 
 
-def _load_parsed(parsed: tuple[str, object], file: str | None, context: Context,
+def _load_parsed(parsed: tuple[str, object, bool], file: str | None, context: Context,
                  diagnostics: Diagnostics) -> LoadResult:
     with gc_paused():
         result = _read_and_build(parsed, file, context, diagnostics)
@@ -142,12 +146,12 @@ def _load_parsed(parsed: tuple[str, object], file: str | None, context: Context,
     return result
 
 
-def _read_and_build(parsed: tuple[str, object], file: str | None, context: Context,
+def _read_and_build(parsed: tuple[str, object, bool], file: str | None, context: Context,
                     diagnostics: Diagnostics) -> LoadResult:
-    file_format, root = parsed
+    file_format, root, xacro_free = parsed
     document = None
     if root is not None and file_format == "urdf":
-        document = read_urdf_root(root, file, diagnostics, context.keep_xml)
+        document = read_urdf_root(root, file, diagnostics, context.keep_xml, xacro_free)
     elif root is not None:
         document = read_sdf_root(root, file, context, diagnostics, include_reader=read_include)
     if document is None:

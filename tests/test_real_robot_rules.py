@@ -235,6 +235,22 @@ def test_xacro_markup_in_a_urdf_is_an_error_naming_it():
         assert error.line is not None and "xacro" in error.message
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+@pytest.mark.parametrize("markup", [
+    '<link name="a"><visual><geometry><box size="&#36;{s} 1 1"/></geometry></visual></link>',
+    '<x:property xmlns:x="http://www.ros.org/wiki/&#120;acro" name="s" value="1"/>'
+    '<link name="a"/>',
+    '<link name="a"/><x:macro xmlns:x="http://www.ros.org/wiki/xacro" name="m"/>',
+])
+def test_xacro_markup_is_found_however_the_bytes_spell_it(markup, encoding):
+    """The byte screen that spares most URDFs the tree search (no ``$``, ``xacro`` or
+    character reference in UTF-8 bytes) lets no xacro markup through: written with a
+    character reference, or in UTF-16 (where ``xacro`` is not those bytes)."""
+    text = f'<?xml version="1.0" encoding="{encoding}"?><robot name="r">{markup}</robot>'
+    loaded = load_string(text.encode(encoding))
+    assert [d.code for d in loaded.diagnostics if d.is_error] == [Code.XACRO_NOT_EXPANDED]
+
+
 # ---- nothing dropped: carried through SDF and given back -------------------------------------
 
 def round_trip(path: Path, tmp_path: Path):

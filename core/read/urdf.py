@@ -32,7 +32,7 @@ from urdf_sdf.core.read.urdf_elements import (UrdfState, check_inertia, interned
                                               read_material, read_origin, read_shape,
                                               read_xyz_rpy)
 from urdf_sdf.core.read.version import NEWEST_VERSION
-from urdf_sdf.core.read.xmlio import parse_xml
+from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 WORLD = "world"
@@ -58,15 +58,16 @@ def read_urdf_string(data: bytes, file: str | None, diagnostics: Diagnostics) ->
 
 
 def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
-                   keep_xml: bool = True) -> Document | None:
+                   keep_xml: bool = True, xacro_free: bool = False) -> Document | None:
     """The document of a parsed URDF (``root``: its root element); without ``keep_xml``,
     the links and joints keep no XML and their elements are freed once read
-    (``Context.keep_xml``)."""
+    (``Context.keep_xml``). ``xacro_free``: the file's bytes hold no xacro markup
+    (:func:`bytes_free_of_xacro`), so the tree is not searched for it."""
     state = UrdfState(file, diagnostics, consumer=Consumer(keep_xml))
     if root.tag != "robot":
         state.error(Code.FILE_READ, f"root element is <{root.tag}>, expected <robot>", root)
         return None
-    if not check_xacro_expanded(root, state):
+    if not xacro_free and not check_xacro_expanded(root, state):
         return None
     name = root.get("name")
     if not name:
@@ -110,6 +111,18 @@ def robot_children(root, state: UrdfState) -> dict[str, list]:
 XACRO_NAMESPACES = ("http://www.ros.org/wiki/xacro", "http://ros.org/wiki/xacro")
 XACRO_ELEMENTS = tuple(f"{{{namespace}}}*" for namespace in XACRO_NAMESPACES)
 _DOLLAR_ATTRIBUTE = etree.XPath("boolean(//@*[contains(., '$')])")
+
+
+def bytes_free_of_xacro(data: bytes) -> bool:
+    """Whether a file's bytes alone show it holds no xacro markup: in UTF-8 (or ASCII), no
+    ``xacro`` (so no xacro namespace), no ``$`` and no character reference that could make
+    one. The common case, found at memory-search speed; otherwise the tree is searched
+    (:func:`check_xacro_expanded`: its XPath over every attribute is a tenth of a large
+    robot's reading time)."""
+    if detect_encoding(data).lower().replace("_", "-") not in ("utf-8", "utf8", "utf-8-sig",
+                                                               "ascii", "us-ascii"):
+        return False
+    return b"$" not in data and b"xacro" not in data and b"&#" not in data
 
 
 def check_xacro_expanded(root, state: UrdfState) -> bool:
