@@ -179,16 +179,14 @@ class _SideTraces:
 
     def tree_and_axes(self, moved: dict, colour: str) -> list[tuple[object, str | None]]:
         side = self.side
-        joints = {j.name: j for j in side.joints}
 
         def at(link: str | None, pose: Pose) -> Pose:
             return moved.get(link, IDENTITY) * pose if link else pose
 
         points = []
-        for start, joint_pose, end in tree_edges(side):
-            joint = joints[_joint_at(side, joint_pose)]
+        for joint, start, end in tree_edges(side):
             parent = joint.parent if joint.parent in side.links else None
-            points += [at(parent, start).position, at(joint.child, joint_pose).position,
+            points += [at(parent, start).position, at(joint.child, joint.pose).position,
                        at(joint.child, end).position, (math.nan,) * 3]
         tree = go.Scatter3d(**_xyz(points or np.zeros((0, 3))), mode="lines",
                             line={"color": colour if side.colour else TREE_COLOUR, "width": 3},
@@ -228,10 +226,6 @@ class _SideTraces:
         points[0::3], points[1::3] = starts, ends
         return go.Scatter3d(**_xyz(points), mode="lines", line={"color": colour, "width": width},
                             hoverinfo="skip", name=self.prefix + name, showlegend=False)
-
-
-def _joint_at(side: Side, pose: Pose) -> str:
-    return next(j.name for j in side.joints if j.pose is pose)
 
 
 def highlight_traces(scene: Scene) -> list:

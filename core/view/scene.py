@@ -88,9 +88,13 @@ class Side:
     links: dict[str, Pose] = field(default_factory=dict)
     tree: KinematicTree | None = None
     colour: str | None = None   # one colour for everything (the sides of a diff page)
+    _index: dict | None = field(default=None, repr=False, compare=False)
 
     def frame(self, kind: str, name: str) -> FrameMark | None:
-        return next((f for f in self.frames if f.kind == kind and f.name == name), None)
+        """The frame of that kind and scoped name (an index made on first use)."""
+        if self._index is None or len(self._index) != len(self.frames):
+            self._index = {(f.kind, f.name): f for f in self.frames}
+        return self._index.get((kind, name))
 
     def subtree(self, link: str) -> set[str]:
         """``link`` and every link below it in the kinematic tree."""
@@ -167,7 +171,7 @@ def _riding_on(graph, vertex) -> str | None:
 
 
 def _joint_mark(joint, side: Side) -> JointMark:
-    pose = next(f.pose for f in side.frames if f.kind == "joint" and f.name == joint.name)
+    pose = side.frame("joint", joint.name).pose
     axis = rotate(pose.rotation, joint.axes[0]) if joint.axes else None
     lower, upper = joint_range(joint)
     return JointMark(joint.name, joint.type, joint.parent, joint.child, pose, axis, lower, upper)
@@ -225,13 +229,13 @@ def _colour(shape, role: str) -> tuple[str, float]:
     return VISUAL_COLOUR, 1.0
 
 
-def tree_edges(side: Side) -> list[tuple[Pose, Pose, Pose]]:
-    """The kinematic tree as (parent link, joint, child link) poses, one per joint whose
-    parent is a link (a joint to the world starts at the root frame)."""
+def tree_edges(side: Side) -> list[tuple[JointMark, Pose, Pose]]:
+    """The kinematic tree as (joint, parent link pose, child link pose), one per joint
+    (a joint to the world starts at the root frame)."""
     edges = []
     for joint in side.joints:
         start = side.links.get(joint.parent, IDENTITY) if joint.parent != WORLD else IDENTITY
         end = side.links.get(joint.child)
         if end is not None:
-            edges.append((start, joint.pose, end))
+            edges.append((joint, start, end))
     return edges
