@@ -26,7 +26,7 @@ from urdf_sdf.core.view.overlay import HIGHLIGHT_COLOUR
 from urdf_sdf.core.view.scene import Scene, Side, tree_edges
 
 LINK_TRACES = 60            # links of one side drawn as one trace each, at most
-MOTION_POINTS = 600_000     # points resent by all slider frames together, at most
+MOTION_POINTS = 250_000     # points resent by all slider frames together, at most
 LEGEND_DIFFERENCES = 40     # differences listed one by one in the legend
 AXIS_COLOURS = ("#e41a1c", "#2ca02c", "#1f4fff")
 TREE_COLOUR = "#555555"
@@ -99,6 +99,25 @@ def _placed(pose: Pose, points: np.ndarray) -> np.ndarray:
 def _xyz(points) -> dict:
     array = np.asarray(points, dtype=np.float32).reshape(-1, 3)
     return {"x": array[:, 0], "y": array[:, 1], "z": array[:, 2]}
+
+
+def arrow_lines(starts: np.ndarray, directions: np.ndarray, length: float) -> np.ndarray:
+    """Arrows as one polyline with NaN breaks: a shaft along each unit direction and four
+    barbs at its tip. (Lines, not plotly cones: plotly.js does not animate cone traces.)"""
+    count = len(starts)
+    if count == 0:
+        return np.zeros((0, 3))
+    tips = starts + length * directions
+    helper = np.where(np.abs(directions[:, :1]) < 0.9, [[1.0, 0, 0]], [[0, 1.0, 0]])
+    side = np.cross(directions, helper)
+    side /= np.linalg.norm(side, axis=1, keepdims=True)
+    other = np.cross(directions, side)
+    back = tips - 0.3 * length * directions
+    gap = np.full((count, 3), np.nan)
+    pieces = [starts, tips, gap]
+    for offset in (side, -side, other, -other):
+        pieces += [tips, back + 0.12 * length * offset, gap]
+    return np.stack(pieces, axis=1).reshape(-1, 3)
 
 
 class _SideTraces:
@@ -196,19 +215,15 @@ class _SideTraces:
         for joint in side.joints:
             if joint.axis is None:
                 continue
-            pose = at(joint.child, joint.pose)
-            direction = rotate(moved.get(joint.child, IDENTITY).rotation, joint.axis)
-            starts.append(pose.position)
-            directions.append(direction)
-        starts = np.array(starts, dtype=float).reshape(-1, 3)
-        tips = starts + 2 * self.size * np.array(directions, dtype=float).reshape(-1, 3)
-        lines = self._lines(starts, tips, AXIS_ARROW_COLOUR, "joint axes", 4)
-        cones = go.Cone(**_xyz(tips), **{k: v for k, v in zip(
-            "uvw", (np.array(directions, dtype=np.float32).reshape(-1, 3).T))},
-            sizemode="absolute", sizeref=self.size * 0.6, anchor="tip", showscale=False,
-            colorscale=[[0, AXIS_ARROW_COLOUR], [1, AXIS_ARROW_COLOUR]], hoverinfo="skip",
-            name=self.prefix + "joint axis heads", showlegend=False)
-        return [(tree, "frames"), (lines, "frames"), (cones, "frames")]
+            starts.append(at(joint.child, joint.pose).position)
+            directions.append(rotate(moved.get(joint.child, IDENTITY).rotation, joint.axis))
+        arrows = go.Scatter3d(**_xyz(arrow_lines(np.array(starts, dtype=float).reshape(-1, 3),
+                                                 np.array(directions, dtype=float).reshape(-1, 3),
+                                                 2 * self.size)),
+                              mode="lines", line={"color": AXIS_ARROW_COLOUR, "width": 4},
+                              hoverinfo="skip", name=self.prefix + "joint axes",
+                              showlegend=False)
+        return [(tree, "frames"), (arrows, "frames")]
 
     def missing(self, moved: dict):
         points = [_placed(moved.get(s.link, IDENTITY) * s.pose, s.vertices)
@@ -272,7 +287,7 @@ def motion_controls(scene: Scene, builders: list) -> tuple[list, list, str]:
                 moved = {link: own.transforms[k] for link in own.links} if own else {}
                 for index, trace in builder.dynamic(moved, own.links if own else frozenset()):
                     indices.append(index)
-                    data.append(trace)
+                    data.append(_listed(trace))
             frame_name = f"{name}|{k}"
             frames.append(go.Frame(name=frame_name, data=data, traces=indices))
             steps.append({"label": f"{value:.3g}", "method": "animate",
@@ -286,6 +301,18 @@ def motion_controls(scene: Scene, builders: list) -> tuple[list, list, str]:
     note = f"slider: {left_out} of {len(names)} joints left out to keep the page small" \
         if left_out else ""
     return frames, sliders, note
+
+
+def _listed(trace):
+    """``trace`` with its coordinates as lists (millimetre-rounded, None for a gap):
+    plotly.js decodes the binary arrays plotly.py writes for numpy in a figure's data but
+    not in its animation frames, where they would stop the animation."""
+    for name in ("x", "y", "z", "u", "v", "w"):
+        value = trace[name] if name in trace else None
+        if isinstance(value, np.ndarray):
+            rounded = np.round(value.astype(float), 4)
+            trace[name] = [None if v != v else v for v in rounded.tolist()]
+    return trace
 
 
 def _step_points(builder, motion) -> int:
