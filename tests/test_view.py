@@ -142,7 +142,7 @@ def test_the_diff_scene_highlights_exactly_what_diff_reports(a, b):
               and trace.marker.symbol == "diamond" for text in trace.hovertext]
     assert hovers == [h.text for h in scene.highlights]
     legend = {trace.name for trace in figure.data if trace.showlegend is not False}
-    assert all(h.difference.format()[:87] in " ".join(legend) for h in scene.highlights[:40])
+    assert all(h.difference.format()[:77] in " ".join(legend) for h in scene.highlights[:40])
 
 
 def test_a_highlight_says_how_far_apart_and_how_turned_the_two_sides_are():

@@ -68,8 +68,11 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
     figure.update_layout(
         title={"text": title + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01},
         scene={"aspectmode": "data", "camera": CAMERA,
+               "domain": {"x": [0, 0.62] if scene.highlights else [0, 1]},
                "xaxis": {"title": "x"}, "yaxis": {"title": "y"}, "zaxis": {"title": "z"}},
-        margin={"l": 0, "r": 0, "t": 60, "b": 0}, legend={"x": 0.01, "y": 0.9},
+        margin={"l": 0, "r": 0, "t": 60, "b": 0},
+        legend={"x": 0.63 if scene.highlights else 0.01, "y": 0.92, "yanchor": "top",
+                "font": {"size": 10}, "maxheight": 0.9},
         paper_bgcolor="white", hoverlabel={"namelength": -1})
     return figure, note
 
@@ -254,7 +257,7 @@ def highlight_traces(scene: Scene) -> list:
                                    marker={"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond",
                                            "opacity": 0.8},
                                    hovertext=[item.text], hoverinfo="text",
-                                   name=label if len(label) <= 90 else label[:87] + "..."))
+                                   name=label if len(label) <= 80 else label[:77] + "..."))
     if rest:
         traces.append(go.Scatter3d(**_xyz([h.position for h in rest]), mode="markers",
                                    marker={"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond"},
