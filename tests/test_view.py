@@ -29,7 +29,7 @@ from urdf_sdf.core.view import tessellate
 from urdf_sdf.core.view.meshes import thinned
 from urdf_sdf.core.view.motion import joint_motion, movable_joints
 from urdf_sdf.core.view.overlay import COLOURS, diff_scene
-from urdf_sdf.core.view.page import scene_figure
+from urdf_sdf.core.view.page import escaped, scene_figure
 from urdf_sdf.core.view.scene import build_scene
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,9 +140,10 @@ def test_the_diff_scene_highlights_exactly_what_diff_reports(a, b):
     figure, _ = scene_figure(scene, "diff")
     hovers = [text for trace in figure.data if trace.type == "scatter3d" and trace.marker
               and trace.marker.symbol == "diamond" for text in trace.hovertext]
-    assert hovers == [h.text for h in scene.highlights]
+    assert hovers == [escaped(h.text) for h in scene.highlights]
     legend = {trace.name for trace in figure.data if trace.showlegend is not False}
-    assert all(h.difference.format()[:77] in " ".join(legend) for h in scene.highlights[:40])
+    assert all(escaped(h.difference.format())[:77] in " ".join(legend)
+               for h in scene.highlights[:40])
 
 
 def test_a_highlight_says_how_far_apart_and_how_turned_the_two_sides_are():
@@ -223,6 +224,25 @@ def test_without_the_view_extra_the_command_says_what_to_install(tmp_path, monke
     assert result.exit_code == 1 and not out.exists()
     assert "error[VIEW_UNAVAILABLE]" in result.stderr
     assert "pip install 'urdf-sdf[view]'" in result.stderr
+
+
+def test_png_without_a_browser_says_what_to_install_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("URDF_SDF_CHROMIUM", str(tmp_path / "no-such-browser"))
+    result = runner.invoke(app, ["view", str(SAMPLES / "arm6.urdf"), "-o",
+                                 str(tmp_path / "page.html"), "--png", str(tmp_path / "a.png")])
+    assert result.exit_code == 1 and "error[VIEW_SNAPSHOT_FAILED]" in result.stderr
+    assert "apt-get install chromium" in result.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_standard_input_and_xacro_files_are_viewed(tmp_path):
+    out = tmp_path / "page.html"
+    piped = runner.invoke(app, ["view", "-", "-o", str(out)],
+                          input=(SAMPLES / "pendulum.urdf").read_bytes())
+    assert piped.exit_code == 0, piped.output
+    assert '"title":{"text":"&lt;stdin&gt;"' in out.read_text(encoding="utf-8")  # shown as is
+    xacro = ROOT / "tests" / "fixtures" / "cli" / "two_link_arm.urdf.xacro"
+    expanded = runner.invoke(app, ["view", str(xacro), "-o", str(out)])
+    assert expanded.exit_code == 0, expanded.output
 
 
 def test_three_files_or_two_stdins_are_usage_errors(tmp_path):

@@ -34,6 +34,8 @@ _VIEW = Later({
     "diff_scene": ("urdf_sdf.core.view.overlay", "diff_scene"),
     "page_html": ("urdf_sdf.core.view.page", "page_html"),
     "screenshot": ("urdf_sdf.core.view.snapshot", "screenshot"),
+    "find_browser": ("urdf_sdf.core.view.snapshot", "find_browser"),
+    "BROWSER_HINT": ("urdf_sdf.core.view.snapshot", "BROWSER_HINT"),
     "SnapshotError": ("urdf_sdf.core.view.snapshot", "SnapshotError"),
 })
 
@@ -65,6 +67,10 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
         print(Diagnostic(Code.VIEW_UNAVAILABLE, Severity.ERROR,
                          f"urdf-sdf view needs the Python package '{missing}', which is not "
                          f"installed: {VIEW_HINT}", PROG).format(), file=stderr)
+        return 1
+    if png is not None and _VIEW.find_browser() is None:  # before any work, nothing written
+        print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, _VIEW.BROWSER_HINT,
+                         str(png)).format(), file=stderr)
         return 1
     for target in (output, png):
         if target is not None and str(target) != "-":

@@ -6,7 +6,10 @@
   above a size limit;
 * :mod:`.scene`: the scene as plain data (frames, shapes, joints, the kinematic tree,
   differences) built from a loaded frame graph, so it can be tested without a browser;
+* :mod:`.overlay`: the scene of two descriptions, with one highlight per difference
+  `urdf-sdf diff` reports;
 * :mod:`.motion`: forward kinematics precomputed per slider step;
+* :mod:`.controls`: the joint slider and picker, the show/hide buttons;
 * :mod:`.page`: the scene drawn with plotly as one self-contained HTML page;
 * :mod:`.snapshot`: a PNG of that page, taken by headless Chromium.
 

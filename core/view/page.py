@@ -8,10 +8,7 @@ triads (one trace per axis colour), the frames' hover points, their names, the
 kinematic tree, the joint axes (lines and cone heads); on a diff page, one trace per
 difference (the legend lists them).
 
-The joint slider is plotly animation frames, one per joint position
-(:mod:`.motion`); frames resend the traces that move, so their number is bounded by
-:data:`MOTION_POINTS` (points resent over all frames): the joints nearest the root
-first, the others left out of the picker (the page says how many).
+The joint slider, the joint picker and the show/hide buttons are :mod:`.controls`.
 """
 from __future__ import annotations
 
@@ -21,12 +18,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from urdf_sdf.core.pose import IDENTITY, Pose, rotate
-from urdf_sdf.core.view.motion import joint_motion, movable_joints
+from urdf_sdf.core.view.controls import GROUPS, menus, motion_controls
 from urdf_sdf.core.view.overlay import HIGHLIGHT_COLOUR
 from urdf_sdf.core.view.scene import Scene, Side, tree_edges
 
 LINK_TRACES = 60            # links of one side drawn as one trace each, at most
-MOTION_POINTS = 250_000     # points resent by all slider frames together, at most
 LEGEND_DIFFERENCES = 40     # differences listed one by one in the legend
 AXIS_COLOURS = ("#e41a1c", "#2ca02c", "#1f4fff")
 TREE_COLOUR = "#555555"
@@ -34,7 +30,6 @@ AXIS_ARROW_COLOUR = "#9467bd"
 MISSING_COLOUR = "#d62728"
 CAMERA = {"eye": {"x": 1.4, "y": 1.4, "z": 1.4}, "up": {"x": 0, "y": 0, "z": 1},
           "projection": {"type": "orthographic"}}  # isometric
-GROUPS = ("visuals", "collisions", "frames", "names")
 
 
 def page_html(scene: Scene, title: str, controls: bool = True) -> str:
@@ -66,7 +61,7 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
         figure.frames = frames
         figure.update_layout(sliders=sliders, updatemenus=menus(groups, sliders))
     figure.update_layout(
-        title={"text": title + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01},
+        title={"text": escaped(title) + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01},
         scene={"aspectmode": "data", "camera": CAMERA,
                "domain": {"x": [0, 0.62] if scene.highlights else [0, 1]},
                "xaxis": {"title": "x"}, "yaxis": {"title": "y"}, "zaxis": {"title": "z"}},
@@ -75,6 +70,12 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
                 "font": {"size": 10}, "maxheight": 0.9},
         paper_bgcolor="white", hoverlabel={"namelength": -1})
     return figure, note
+
+
+def escaped(text: str) -> str:
+    """``text`` as plotly shows it literally: its titles, names and hover texts are
+    pseudo-HTML, where ``<stdin>`` would be an unknown tag and vanish."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def axis_length(scene: Scene) -> float:
@@ -129,7 +130,7 @@ class _SideTraces:
 
     def __init__(self, side: Side, index: int, count: int, size: float):
         self.side, self.index, self.size = side, index, size
-        self.prefix = f"{side.label}: " if count > 1 else ""
+        self.prefix = f"{escaped(side.label)}: " if count > 1 else ""
         self.first = 0
         links = sorted({s.link for s in side.shapes if s.missing is None})
         self.per_link = len(links) <= LINK_TRACES
@@ -185,8 +186,8 @@ class _SideTraces:
             traces.append((self._lines(origins, origins + tips, colour, "xyz"[axis] + " axes",
                                        2), "frames"))
         colour = self.side.colour or "#222222"
-        hover = [f"{f.kind} {f.name}" + (f" ({self.side.label})" if self.prefix else "")
-                 for f, _ in frames]
+        owner = f" ({escaped(self.side.label)})" if self.prefix else ""
+        hover = [f"{f.kind} {escaped(f.name)}{owner}" for f, _ in frames]
         traces.append((go.Scatter3d(**_xyz(origins), mode="markers", hovertext=hover,
                                     hoverinfo="text", marker={"size": 3, "color": colour},
                                     name=self.prefix + "frames", showlegend=bool(self.prefix)),
@@ -231,8 +232,8 @@ class _SideTraces:
     def missing(self, moved: dict):
         points = [_placed(moved.get(s.link, IDENTITY) * s.pose, s.vertices)
                   for s in self.side.shapes if s.missing is not None]
-        hover = [f"{s.label}: {s.missing}" for s in self.side.shapes if s.missing is not None
-                 for _ in range(len(s.vertices))]
+        hover = [escaped(f"{s.label}: {s.missing}") for s in self.side.shapes
+                 if s.missing is not None for _ in range(len(s.vertices))]
         return go.Scatter3d(**_xyz(np.concatenate(points) if points else np.zeros((0, 3))),
                             mode="lines", line={"color": MISSING_COLOUR, "width": 4},
                             hovertext=hover, hoverinfo="text",
@@ -250,105 +251,16 @@ def highlight_traces(scene: Scene) -> list:
     """One marker per difference, named by it in the legend (the first
     :data:`LEGEND_DIFFERENCES`; the rest share one entry)."""
     traces = []
+    marker = {"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond", "opacity": 0.8}
     shown, rest = scene.highlights[:LEGEND_DIFFERENCES], scene.highlights[LEGEND_DIFFERENCES:]
     for item in shown:
-        label = item.difference.format()
-        traces.append(go.Scatter3d(**_xyz([item.position]), mode="markers",
-                                   marker={"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond",
-                                           "opacity": 0.8},
-                                   hovertext=[item.text], hoverinfo="text",
+        label = escaped(item.difference.format())
+        traces.append(go.Scatter3d(**_xyz([item.position]), mode="markers", marker=marker,
+                                   hovertext=[escaped(item.text)], hoverinfo="text",
                                    name=label if len(label) <= 80 else label[:77] + "..."))
     if rest:
         traces.append(go.Scatter3d(**_xyz([h.position for h in rest]), mode="markers",
-                                   marker={"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond"},
-                                   hovertext=[h.text for h in rest], hoverinfo="text",
+                                   marker=marker, hoverinfo="text",
+                                   hovertext=[escaped(h.text) for h in rest],
                                    name=f"... and {len(rest)} more differences"))
     return traces
-
-
-def motion_controls(scene: Scene, builders: list) -> tuple[list, list, str]:
-    """Animation frames and one slider per joint (shown by the joint picker), within
-    :data:`MOTION_POINTS`; and a note naming how many joints were left out."""
-    names = []
-    for side in scene.sides:
-        names += [j.name for j in movable_joints(side) if j.name not in names]
-    frames, sliders, spent = [], [], 0
-    for name in names:
-        steps = []
-        per_side = []
-        for builder in builders:
-            joint = next((j for j in builder.side.joints if j.name == name and j.movable), None)
-            per_side.append(joint_motion(builder.side, joint) if joint is not None else None)
-        motion = next(m for m in per_side if m is not None)
-        cost = len(motion.values) * sum(_step_points(b, m) for b, m in zip(builders, per_side))
-        if spent + cost > MOTION_POINTS:
-            break
-        spent += cost
-        for k, value in enumerate(motion.values):
-            data, indices = [], []
-            for builder, own in zip(builders, per_side):
-                moved = {link: own.transforms[k] for link in own.links} if own else {}
-                for index, trace in builder.dynamic(moved, own.links if own else frozenset()):
-                    indices.append(index)
-                    data.append(_listed(trace))
-            frame_name = f"{name}|{k}"
-            frames.append(go.Frame(name=frame_name, data=data, traces=indices))
-            steps.append({"label": f"{value:.3g}", "method": "animate",
-                          "args": [[frame_name], {"mode": "immediate", "frame": {
-                              "duration": 0, "redraw": True}, "transition": {"duration": 0}}]})
-        rest = min(range(len(motion.values)), key=lambda i: abs(motion.values[i]))
-        sliders.append({"active": rest, "steps": steps, "visible": not sliders,
-                        "currentvalue": {"prefix": f"{name} = "}, "pad": {"t": 10},
-                        "x": 0.05, "len": 0.9, "name": name})
-    left_out = len(names) - len(sliders)
-    note = f"slider: {left_out} of {len(names)} joints left out to keep the page small" \
-        if left_out else ""
-    return frames, sliders, note
-
-
-def _listed(trace):
-    """``trace`` with its coordinates as lists (millimetre-rounded, None for a gap):
-    plotly.js decodes the binary arrays plotly.py writes for numpy in a figure's data but
-    not in its animation frames, where they would stop the animation."""
-    for name in ("x", "y", "z", "u", "v", "w"):
-        value = trace[name] if name in trace else None
-        if isinstance(value, np.ndarray):
-            rounded = np.round(value.astype(float), 4)
-            trace[name] = [None if v != v else v for v in rounded.tolist()]
-    return trace
-
-
-def _step_points(builder, motion) -> int:
-    """Points a slider step of ``motion`` resends for one side."""
-    if motion is None:
-        moved = frozenset()
-    else:
-        moved = motion.links
-    side = builder.side
-    points = sum(len(s.vertices) for s in side.shapes
-                 if s.missing is None and (not builder.per_link or s.link in moved))
-    return points + 12 * len(side.frames) + 8 * len(side.joints)
-
-
-def menus(groups: dict, sliders: list) -> list:
-    """The joint picker (when there are sliders) and the show/hide buttons."""
-    found = []
-    if sliders:
-        found.append({"type": "dropdown", "x": 0.01, "y": 0.99, "xanchor": "left",
-                      "yanchor": "top", "showactive": True, "active": 0,
-                      "buttons": [{"label": s["name"], "method": "relayout",
-                                   "args": [{f"sliders[{i}].visible": i == k
-                                             for i in range(len(sliders))}]}
-                                  for k, s in enumerate(sliders)]})
-    shown_first = {"visuals": True, "collisions": False, "frames": True, "names": False}
-    for n, group in enumerate(GROUPS):
-        indices = groups[group]
-        if not indices:
-            continue
-        on, off = [{"visible": True}, indices], [{"visible": False}, indices]
-        found.append({"type": "buttons", "x": 0.25 + 0.11 * n, "y": 0.99, "xanchor": "left",
-                      "yanchor": "top", "showactive": True, "active": -1,
-                      "buttons": [{"label": f"{group} on/off", "method": "restyle",
-                                   "args": off if shown_first[group] else on,
-                                   "args2": on if shown_first[group] else off}]})
-    return found

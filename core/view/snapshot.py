@@ -21,6 +21,11 @@ TIMEOUT = 120.0  # seconds; a 10,000-link page takes the software renderer a whi
 RENDER_BUDGET_MS = 20_000  # virtual time the page gets to draw before the picture
 
 
+BROWSER_HINT = ("no Chromium or Chrome on PATH to take the picture with; install one "
+                "(Debian/Ubuntu: apt-get install chromium) or set URDF_SDF_CHROMIUM to its "
+                "path, or leave out --png")
+
+
 class SnapshotError(Exception):
     """No picture: no browser, or the browser failed (the message says which)."""
 
@@ -47,9 +52,7 @@ def screenshot(html: str, into: str) -> None:
     """Write the PNG of page ``html`` to the path ``into``. Raises :class:`SnapshotError`."""
     browser = find_browser()
     if browser is None:
-        raise SnapshotError("no Chromium or Chrome on PATH to take the picture with; install "
-                            "one (Debian/Ubuntu: apt-get install chromium) or set "
-                            "URDF_SDF_CHROMIUM to its path, or leave out --png")
+        raise SnapshotError(BROWSER_HINT)
     with tempfile.TemporaryDirectory(prefix="urdf-sdf-view-") as folder:
         page = Path(folder) / "page.html"
         page.write_text(html, encoding="utf-8")
