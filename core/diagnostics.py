@@ -78,6 +78,9 @@ class Code(str, enum.Enum):
     XACRO_ERROR = "XACRO_ERROR"
     XACRO_NOT_EXPANDED = "XACRO_NOT_EXPANDED"  # a .urdf that still holds xacro markup
     FILE_WRITE = "FILE_WRITE"
+    # `urdf-sdf view`: the optional extra is not installed; no browser for --png.
+    VIEW_UNAVAILABLE = "VIEW_UNAVAILABLE"
+    VIEW_SNAPSHOT_FAILED = "VIEW_SNAPSHOT_FAILED"
     # URDF parity rules (core.parity).
     URDF_PARITY_NESTED_MODEL = "URDF_PARITY_NESTED_MODEL"
     URDF_PARITY_JOINT_TYPE = "URDF_PARITY_JOINT_TYPE"

@@ -41,6 +41,7 @@ _LATER = Later({
     "model_vertex": ("urdf_sdf.core.report", "model_vertex"),
     "check_meshes": ("urdf_sdf.core.resources", "check_meshes"),
     "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
+    "view_command": ("urdf_sdf.core.cli.view", "view_command"),
 })
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -304,6 +305,37 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
         file, kind, output, path,
         loader=lambda f, p: _load(f, p, sources, strict),
         report=lambda result, stream: _print_diagnostics(result, stream, sources, quiet)))
+
+
+@app.command()
+@stdout_checked(PROG)
+def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
+                                            help="SDFormat, URDF or xacro file ('-': standard "
+                                                 "input); a second file is overlaid on the "
+                                                 "first and their differences highlighted"),
+         output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                               help="Write the HTML page here (atomically); "
+                                                    "stdout without -o and --png."),
+         png: Optional[Path] = typer.Option(None, "--png",
+                                            help="Also write a still picture (PNG, isometric "
+                                                 "view), taken by headless Chromium."),
+         tol: float = typer.Option(1e-9, "--tol", help="With two files: diff's tolerance."),
+         configurations: int = typer.Option(20, "--configurations",
+                                            help="With two files: diff's random joint "
+                                                 "configurations."),
+         seed: int = typer.Option(0, "--seed", help="With two files: diff's seed."),
+         package_path: Optional[List[Path]] = package_path_option(),
+         quiet: bool = QuietOption,
+         strict: bool = STRICT_OPTION,
+         path: Optional[List[Path]] = PathOption) -> None:
+    """Write an interactive 3D page of a robot (one self-contained HTML file, offline):
+    shapes, frames, joint axes, the kinematic tree, a joint slider; with two files, both
+    overlaid and every difference `urdf-sdf diff` reports highlighted. Needs
+    pip install 'urdf-sdf[view]'."""
+    context = Context.from_environment([str(p) for p in path or []], policy(strict),
+                                       [str(p) for p in package_path or []])
+    raise typer.Exit(_LATER.view_command(files, output, png, context, quiet, tol,
+                                         configurations, seed))
 
 
 def main() -> None:

@@ -1,0 +1,153 @@
+"""``urdf-sdf view``: the command-line side of :mod:`urdf_sdf.core.view`.
+
+``urdf-sdf view FILE -o robot.html`` writes one self-contained page of a description;
+``urdf-sdf view A B -o diff.html`` overlays two and highlights what ``urdf-sdf diff``
+reports; ``--png out.png`` writes a still picture too (headless Chromium). Without
+``-o`` or ``--png`` the page goes to standard output.
+
+A file that does not load gives its diagnostics and no page (exit 1); a mesh that does
+not resolve or read is a warning, drawn as a marker (an error under ``--strict``: then
+no page either). The view modules need plotly and trimesh (``pip install
+'urdf-sdf[view]'``): they are imported through the ``_VIEW`` table, and when one is
+missing the command says what to install (VIEW_UNAVAILABLE, exit 1). Every file is
+written atomically (``core.cli.output``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.output import (OutputError, StdoutError, check_destination, file_mode,
+                                      temporary_beside, write_output)
+from urdf_sdf.core.cli.render import SourceLines, emit
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.lazy import Later
+
+PROG = "urdf-sdf view"
+VIEW_HINT = "pip install 'urdf-sdf[view]'"
+_VIEW = Later({
+    "build_scene": ("urdf_sdf.core.view.scene", "build_scene"),
+    "diff_scene": ("urdf_sdf.core.view.overlay", "diff_scene"),
+    "page_html": ("urdf_sdf.core.view.page", "page_html"),
+    "screenshot": ("urdf_sdf.core.view.snapshot", "screenshot"),
+    "find_browser": ("urdf_sdf.core.view.snapshot", "find_browser"),
+    "BROWSER_HINT": ("urdf_sdf.core.view.snapshot", "BROWSER_HINT"),
+    "SnapshotError": ("urdf_sdf.core.view.snapshot", "SnapshotError"),
+})
+
+
+def missing_library() -> str | None:
+    """The name of a package the view modules need and cannot import, or None."""
+    try:
+        _VIEW.build_scene, _VIEW.page_html  # noqa: B018 (imports plotly and trimesh)
+    except ImportError as exc:
+        return exc.name or str(exc)
+    return None
+
+
+def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
+                 context: Context, quiet: bool = False, tol: float = 1e-9,
+                 configurations: int = 20, seed: int = 0, stderr=None) -> int:
+    """The whole command; returns its exit code (0 page written, 1 invalid input or a
+    missing library or browser, 2 usage error)."""
+    stderr = stderr if stderr is not None else sys.stderr
+    if not 1 <= len(files) <= 2:
+        print(f"{PROG}: give one file to view, or two to compare", file=stderr)
+        return 2
+    if sum(is_stdin(f) for f in files) > 1:
+        print(f"{PROG}: standard input ('-') can be named once", file=stderr)
+        return 2
+    inputs = [str(f) for f in files]
+    missing = missing_library()
+    if missing is not None:
+        print(Diagnostic(Code.VIEW_UNAVAILABLE, Severity.ERROR,
+                         f"urdf-sdf view needs the Python package '{missing}', which is not "
+                         f"installed: {VIEW_HINT}", PROG).format(), file=stderr)
+        return 1
+    if png is not None and _VIEW.find_browser() is None:  # before any work, nothing written
+        print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, _VIEW.BROWSER_HINT,
+                         str(png)).format(), file=stderr)
+        return 1
+    for target in (output, png):
+        if target is not None and str(target) != "-":
+            try:
+                check_destination(target, inputs)
+            except OutputError as exc:
+                print(f"{PROG}: {exc}", file=stderr)
+                return 2
+    sources = SourceLines()
+    results = [load_input(f, context, sources) for f in files]
+    for result in results:
+        emit(result.diagnostics, stderr, sources, quiet)
+    if not all(_viewable(result, name, stderr) for result, name in zip(results, inputs)):
+        print(f"{PROG}: no page written", file=stderr)
+        return 1
+    labels = [label(f) for f in files]
+    if len(results) == 1:
+        scene = _VIEW.build_scene(results[0], labels[0], context)
+        title = labels[0]
+    else:
+        scene = _VIEW.diff_scene(results[0], results[1], tuple(labels), tol, configurations,
+                                 seed, context)
+        count = len(scene.highlights)
+        title = f"{labels[0]} (blue) and {labels[1]} (orange): " + \
+            (f"{count} differences" if count else "equivalent")
+    scene.diagnostics = context.policy.apply(scene.diagnostics)
+    emit(scene.diagnostics, stderr, sources, quiet)
+    if scene.diagnostics.has_errors:
+        print(f"{PROG}: no page written", file=stderr)
+        return 1
+    return _write(scene, title, output, png, inputs, stderr)
+
+
+def _viewable(result, name: str, stderr) -> bool:
+    if not result.ok:
+        return False
+    if result.graph is None or result.graph.root is None:
+        print(Diagnostic(Code.ELEMENT_MISSING, Severity.ERROR, "the file holds no model or "
+                         "world: there is nothing to view", name).format(), file=stderr)
+        return False
+    return True
+
+
+def _write(scene, title: str, output: Path | None, png: Path | None, inputs: list[str],
+           stderr) -> int:
+    try:
+        if output is not None or png is None:
+            page = _VIEW.page_html(scene, title)
+            write_output(page.encode("utf-8"), str(output) if output else None, inputs)
+        if png is not None:
+            _write_png(_VIEW.page_html(scene, title, controls=False), png)
+    except _VIEW.SnapshotError as exc:
+        print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, str(exc),
+                         str(png)).format(), file=stderr)
+        return 1
+    except OutputError as exc:
+        print(f"{PROG}: {exc}", file=stderr)
+        return 2
+    except (StdoutError, BrokenPipeError):
+        raise  # stdout_checked reports them
+    except OSError as exc:  # disk full, permissions: an old file is intact
+        print(Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {exc}",
+                         PROG).format(), file=stderr)
+        return 1
+    return 0
+
+
+def _write_png(html: str, png: Path) -> None:
+    """The picture of ``html`` at ``png``, atomically (taken into a temporary file beside
+    it, then renamed)."""
+    if str(png) == "-":
+        raise OutputError("--png needs a file name (a picture does not go to standard output)")
+    if check_destination(png) == "special":
+        _VIEW.screenshot(html, str(png))
+        return
+    with temporary_beside(png) as tmp:
+        _VIEW.screenshot(html, tmp)
+        os.chmod(tmp, file_mode(png))
+        os.replace(tmp, png)
+
