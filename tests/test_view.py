@@ -71,6 +71,27 @@ def test_every_frame_of_a_sample_is_in_the_scene_at_the_pose_frames_json_gives(p
 
 
 @pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_default_view_holds_the_whole_robot_undistorted(path):
+    """The three axes span the same length (a cube: no axis stretched) and hold every point
+    drawn, so the default camera shows the whole robot, a tall thin arm included (reduced
+    from composition/arm_and_gripper.sdf, whose column was cut off)."""
+    figure, _ = scene_figure(build_scene(load(path), str(path)), str(path))
+    ranges = [figure.layout.scene[f"{axis}axis"].range for axis in "xyz"]
+    assert figure.layout.scene.aspectmode == "cube"
+    spans = [high - low for low, high in ranges]
+    assert max(spans) - min(spans) < 1e-9 * max(spans)
+    for trace in figure.data:
+        if getattr(trace, "x", None) is None:
+            continue
+        for k, axis in enumerate("xyz"):
+            values = np.asarray(trace[axis], dtype=float)
+            values = values[np.isfinite(values)]
+            low, high = ranges[k]
+            assert values.size == 0 or (values.min() >= low and values.max() <= high), \
+                (trace.name, axis)
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_shape_of_a_sample_is_drawn_on_its_link(path):
     result = load(path, Context(package_paths=[str(SAMPLES / "ros_ws" / "src")]))
     side = build_scene(result, str(path)).sides[0]
