@@ -73,14 +73,15 @@ def test_every_frame_of_a_sample_is_in_the_scene_at_the_pose_frames_json_gives(p
 @pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_default_view_holds_the_whole_robot_undistorted(path):
     """The three axes span the same length (a cube: no axis stretched) and hold every point
-    drawn, so the default camera shows the whole robot, a tall thin arm included (reduced
-    from composition/arm_and_gripper.sdf, whose column was cut off)."""
+    drawn, at rest and at every slider position, so the default camera shows the whole
+    robot, a tall thin arm included (reduced from composition/arm_and_gripper.sdf, whose
+    column was cut off)."""
     figure, _ = scene_figure(build_scene(load(path), str(path)), str(path))
     ranges = [figure.layout.scene[f"{axis}axis"].range for axis in "xyz"]
     assert figure.layout.scene.aspectmode == "cube"
     spans = [high - low for low, high in ranges]
     assert max(spans) - min(spans) < 1e-9 * max(spans)
-    for trace in figure.data:
+    for trace in list(figure.data) + [t for frame in figure.frames for t in frame.data]:
         if getattr(trace, "x", None) is None:
             continue
         for k, axis in enumerate("xyz"):

@@ -182,7 +182,9 @@ def test_a_page_opens_offline_without_console_errors_and_its_picture_is_not_blan
     assert exercised.endswith("moved true"), f"the page's controls did not work: {exercised}"
     pixels = png_pixels(png.read_bytes())
     assert pixels.shape[:2] == (960, 1280)
-    assert coloured(pixels).sum() > 2000, "the picture is blank"
+    # An empty scene has no coloured pixel at all (its background and grid are grey-blue);
+    # the smallest sample, two grey columns, shows its frames' axes in ~1,900.
+    assert coloured(pixels).sum() > 500, "the picture is blank"
 
 
 def test_a_diff_page_shows_both_overlay_colours(tmp_path):

@@ -64,7 +64,7 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
         title={"text": escaped(title) + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01},
         scene={"aspectmode": "cube", "camera": CAMERA,
                "domain": {"x": [0, 0.62] if scene.highlights else [0, 1]},
-               **cube_axes(traces)},
+               **cube_axes(traces + [t for frame in figure.frames for t in frame.data])},
         margin={"l": 0, "r": 0, "t": 60, "b": 0},
         legend={"x": 0.63 if scene.highlights else 0.01, "y": 0.92, "yanchor": "top",
                 "font": {"size": 10}, "maxheight": 0.9},
@@ -73,10 +73,10 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
 
 
 def cube_axes(traces) -> dict:
-    """The three axes with one common span, centred on the drawing and holding the sphere
-    around its centre through its farthest point: with ``aspectmode="cube"`` the robot is
-    undistorted and wholly in view from the default camera whatever its proportions (a
-    tall arm is not cut off), also where the slider turns it about a joint inside it."""
+    """The three axes with one common span, centred on the drawing and holding every point
+    of ``traces`` (the scene's, and the slider's frames': every position the slider can
+    show): with ``aspectmode="cube"`` the robot is undistorted and wholly in view from the
+    default camera whatever its proportions (a tall arm is not cut off)."""
     coordinates = [np.column_stack([np.asarray(trace[axis], dtype=float).ravel()
                                     for axis in "xyz"])
                    for trace in traces
@@ -85,8 +85,9 @@ def cube_axes(traces) -> dict:
     points = points[np.isfinite(points).all(axis=1)]
     if not len(points):
         points = np.zeros((1, 3))
-    centre = (points.min(axis=0) + points.max(axis=0)) / 2
-    half = max(float(np.sqrt(((points - centre) ** 2).sum(axis=1)).max()) * 1.05, 1e-3)
+    low, high = points.min(axis=0), points.max(axis=0)
+    centre = (low + high) / 2
+    half = max(float((high - low).max()) / 2 * 1.05, 1e-3)
     return {f"{axis}axis": {"title": axis, "range": [float(centre[k] - half),
                                                      float(centre[k] + half)]}
             for k, axis in enumerate("xyz")}
