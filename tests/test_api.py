@@ -3,7 +3,9 @@ command lines do, from paths or loaded results, typed and documented, with an AP
 reference generated from the docstrings by pdoc."""
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +60,16 @@ def test_bad_input_is_a_diagnostic_never_an_exception(tmp_path):
     assert not urdf_sdf.to_urdf(missing).ok
     assert not urdf_sdf.check(missing).ok
     assert urdf_sdf.diff(missing, SAMPLES / "arm6.urdf")[0].kind == "model"
+
+
+def test_public_calls_stay_callable_when_every_module_is_imported():
+    """No public call shares its name with a module of the package: importing that module
+    (the pytest plugin imports urdf_sdf.testing, which imports the round trip's) would make
+    ``urdf_sdf.NAME`` the module (``urdf_sdf.round_trip`` was)."""
+    for module in pkgutil.iter_modules(urdf_sdf.__path__):
+        importlib.import_module(f"urdf_sdf.{module.name}")
+    for name in PUBLIC_CALLS:
+        assert callable(getattr(urdf_sdf, name)), name
 
 
 @pytest.mark.parametrize("name", PUBLIC_CALLS)

@@ -63,7 +63,7 @@ _API = {
     "CheckReport": ("urdf_sdf.api", "CheckReport"),
     "Difference": ("urdf_sdf.core.diff", "Difference"),
     "json_schema": ("urdf_sdf.json_schemas", "json_schema"),
-    "round_trip": ("urdf_sdf.round_trip", "round_trip"),
+    "round_trip": ("urdf_sdf.round_trip_check", "round_trip"),
     "assert_equivalent": ("urdf_sdf.testing", "assert_equivalent"),
     "assert_round_trip": ("urdf_sdf.testing", "assert_round_trip"),
 }

@@ -12,7 +12,7 @@ difference::
 Installed as a pytest plugin (entry point ``pytest11``: ``urdf_sdf``), they are also
 fixtures of the same names, so a test can take them as arguments without importing.
 Equivalence is ``urdf-sdf diff``'s (kinematics at sampled configurations, frames,
-inertials, geometry); a round trip is :func:`urdf_sdf.round_trip.round_trip`'s.
+inertials, geometry); a round trip is :func:`urdf_sdf.round_trip_check.round_trip`'s.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import diff_files
-from urdf_sdf.round_trip import round_trip
+from urdf_sdf.round_trip_check import round_trip
 
 __tracebackhide__ = True  # pytest shows the caller's line, not these helpers'
 

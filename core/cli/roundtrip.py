@@ -13,7 +13,7 @@ from pathlib import Path
 
 from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.context import Context
-from urdf_sdf.round_trip import round_trip
+from urdf_sdf.round_trip_check import round_trip
 
 
 def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) -> int:
