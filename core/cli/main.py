@@ -334,6 +334,7 @@ def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
     pip install 'urdf-sdf[view]'."""
     context = Context.from_environment([str(p) for p in path or []], policy(strict),
                                        [str(p) for p in package_path or []])
+    context.keep_xml = False  # the page is drawn from the model: its XML need not be kept
     raise typer.Exit(_LATER.view_command(files, output, png, context, quiet, tol,
                                          configurations, seed))
 
