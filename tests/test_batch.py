@@ -8,6 +8,7 @@ failed, 0 otherwise; a progress bar only on a terminal.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.batch import ProgressBar
+from urdf_sdf.core.cli.batch import COLLECT_AFTER_OBJECTS, BatchItem, ProgressBar, done_here
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
 from tests.support import xacro_module
@@ -397,3 +398,39 @@ def test_stale_temporaries_are_removed_once_per_output_directory(tmp_path, monke
     assert result.exit_code == 0, result.stdout
     assert files_under(out) == [alive.name, "a/r3.sdf", "a/r4.sdf", "r1.sdf", "r2.sdf"]
     assert sorted(scanned) == sorted([out.resolve(), (out / "a").resolve()])
+
+
+def cyclic_garbage_converter(objects: int):
+    """A converter leaving ``objects`` objects of cyclic garbage behind per file."""
+    def convert(item, sources):
+        for _ in range(objects // 2):
+            a, b = [], []
+            a.append(b)
+            b.append(a)
+        return b"<sdf/>", []
+    return convert
+
+
+@pytest.mark.parametrize("objects, after_every_file", [(100, False), (300_000, True)])
+def test_a_batch_collects_cyclic_garbage_once_enough_has_piled_up(tmp_path, monkeypatch,
+                                                                  objects, after_every_file):
+    """A batch runs with the cycle collector off, as the commands do: cyclic garbage is
+    collected once COLLECT_AFTER_OBJECTS objects have piled up (after every large file),
+    not after every small file, and never grows past that bound by more than a file's."""
+    source = tmp_path / "in.urdf"
+    source.write_text("<robot/>")
+    item = BatchItem(source, Path("in.urdf"), Path("in.sdf"))
+    real_collect, collections = gc.collect, []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collections.append(generation)
+                        or real_collect(generation))
+    enabled = gc.isenabled()
+    gc.disable()
+    real_collect()
+    try:
+        for _ in range(20):
+            done_here(cyclic_garbage_converter(objects), item, tmp_path / "out")
+            assert gc.get_count()[0] < COLLECT_AFTER_OBJECTS + objects + 10_000
+    finally:
+        if enabled:
+            gc.enable()
+    assert len(collections) == (20 if after_every_file else 0)

@@ -66,6 +66,11 @@ NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 # pool (forked workers) about 40 ms to start and 0.5 ms per file more than converting
 # here. Below ~300 kB of input per worker it costs more than it saves.
 BYTES_PER_WORKER = 300_000
+# Objects allocated (and not freed) since the last collection after which a batch
+# collects its cyclic garbage: a large file's conversion passes it, a small file's not
+# (one collection per few dozen small files, not one each: each walked every object
+# the file made, 10-25% of a small file's conversion).
+COLLECT_AFTER_OBJECTS = 200_000
 
 
 @dataclass(frozen=True)
@@ -187,11 +192,14 @@ def convert_one(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
 
 
 def done_here(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
-    """:func:`convert_one` in this process (or a worker), then a collection of the young
-    generations: the commands run with the cycle collector off (a short-lived process),
-    and a batch would otherwise keep every file's cyclic garbage until it ends."""
+    """:func:`convert_one` in this process (or a worker), then, once
+    :data:`COLLECT_AFTER_OBJECTS` objects have been made since the last one, a collection
+    of the young generations: the commands run with the cycle collector off (a
+    short-lived process), and a batch would otherwise keep every file's cyclic garbage
+    until it ends."""
     outcome = convert_one(convert, item, out_dir)
-    gc.collect(1)
+    if gc.get_count()[0] >= COLLECT_AFTER_OBJECTS:
+        gc.collect(1)
     return outcome
 
 

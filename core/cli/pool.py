@@ -12,9 +12,9 @@
   round trip each; at most :data:`AHEAD_PER_WORKER` tasks per worker are queued ahead of
   the one whose result is awaited, so the results that arrive early (kept until their
   turn, to keep the input order) stay few.
-* Memory: a worker collects its garbage after every file (``done_here``), and the
-  pool is replaced after :data:`TASKS_PER_CHILD` tasks per worker, which bounds what a
-  long batch can leave behind in one process.
+* Memory: a worker collects its cyclic garbage once enough has piled up (``done_here``),
+  and the pool is replaced after :data:`TASKS_PER_CHILD` tasks per worker, which bounds
+  what a long batch can leave behind in one process.
 * Failures: an exception in a conversion fails its file only (``convert_one``); a worker
   that dies (a crash in a C library, the kernel's OOM killer) fails its file only: the
   files of the task the pool broke on are retried one at a time in a fresh pool
