@@ -58,10 +58,13 @@ def _options(version: bool = version_option("urdf-sdf")) -> None:
     """Inspect and check robot descriptions (SDFormat and URDF)."""
 
 
-def _context(paths: Optional[List[Path]], strict: bool) -> Context:
-    """Search paths from ``--path`` and the environment; ``--strict``'s policy. These
-    commands do not convert: the model need not keep its XML (``Context.keep_xml``)."""
-    context = Context.from_environment([str(p) for p in paths or []], policy(strict))
+def _context(paths: Optional[List[Path]], strict: bool,
+             package_paths: Optional[List[Path]] = None) -> Context:
+    """Search paths from ``--path`` (and ``--package-path``) and the environment;
+    ``--strict``'s policy. These commands do not convert: the model need not keep its XML
+    (``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []], policy(strict),
+                                       [str(p) for p in package_paths or []])
     context.keep_xml = False
     return context
 
@@ -140,9 +143,7 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
         raise typer.BadParameter("standard input ('-') can be named once")
     if model is not None and len(files) > 1:
         raise typer.BadParameter("--model names a model of one file: check one file")
-    context = Context.from_environment([str(p) for p in path or []], policy(strict),
-                                       [str(p) for p in package_path or []])
-    context.keep_xml = False  # a check converts nothing: the model need not keep its XML
+    context = _context(path, strict, package_path)
     codes = [_check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
              for f in files]
     raise typer.Exit(max(codes))
@@ -332,9 +333,7 @@ def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
     shapes, frames, joint axes, the kinematic tree, a joint slider; with two files, both
     overlaid and every difference `urdf-sdf diff` reports highlighted. Needs
     pip install 'urdf-sdf[view]'."""
-    context = Context.from_environment([str(p) for p in path or []], policy(strict),
-                                       [str(p) for p in package_path or []])
-    context.keep_xml = False  # the page is drawn from the model: its XML need not be kept
+    context = _context(path, strict, package_path)
     raise typer.Exit(_LATER.view_command(files, output, png, context, quiet, tol,
                                          configurations, seed))
 

@@ -15,8 +15,9 @@ from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
                                  Material, Mimic, PoseSpec, Shape)
 from urdf_sdf.core.pose import IDENTITY, Pose
-from urdf_sdf.core.read.sdf_state import (ReadState, child, first_children, parts_of, read_bool,
-                                          read_double, read_vector3, required_name)
+from urdf_sdf.core.read.sdf_state import (ReadState, child, parts_of, read_bool, read_double,
+                                          read_vector3, required_name)
+from urdf_sdf.core.read.xmlio import first_children
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
 AXIS_JOINTS = SINGLE_AXIS_JOINTS | {"universal", "revolute2"}

@@ -16,6 +16,7 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from urdf_sdf.core.read.xmlio import first_children
 
 # Distinct number texts remembered: enough for the repeated ones.
 KNOWN_TEXTS = 4096
@@ -98,16 +99,6 @@ def child_text(el, tag: str) -> str | None:
     return (c.text or "").strip()
 
 
-def first_children(el, tags: tuple[str, ...]) -> dict:
-    """The first child of ``el`` of each tag in ``tags`` (one pass over the children)."""
-    found: dict = {}
-    for c in el:
-        tag = c.tag
-        if tag in tags and tag not in found:
-            found[tag] = c
-    return found
-
-
 def parts_of(el, tags: tuple[str, ...], allowed) -> tuple[dict, bool]:
     """The first child of ``el`` of each tag in ``tags``, and whether ``el`` has an
     element child whose tag is not in ``allowed`` (one pass over the children)."""
@@ -147,9 +138,7 @@ def read_bool(el, state: ReadState, default: bool = False) -> bool:
 def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
     numbers = state.numbers(el.text or "")
     if numbers is None or len(numbers) != 3:
-        if el not in state.reported:
-            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
-                        "is not three numbers", el)
+        report_unreadable(el, "three numbers", state)
         return None
     return numbers  # type: ignore[return-value]
 
@@ -163,8 +152,13 @@ def read_double(el, state: ReadState, default: float, allow_infinite: bool = Fal
             return value
     numbers = state.numbers(el.text or "")
     if numbers is None or len(numbers) != 1:
-        if el not in state.reported:
-            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
-                        "is not a number", el)
+        report_unreadable(el, "a number", state)
         return default
     return numbers[0]
+
+
+def report_unreadable(el, what: str, state: ReadState) -> None:
+    """ELEMENT_INVALID for a value of ``el`` that is not ``what``, once per element."""
+    if el not in state.reported:
+        state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
+                    f"is not {what}", el)

@@ -16,6 +16,7 @@ from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, 
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
 # Distinct number texts remembered (each kind): enough for the repeated ones.
@@ -48,16 +49,6 @@ class UrdfState:
 
     def warning(self, code: Code, message: str, el) -> None:
         self.diagnostics.warning_at(code, message, Source(self.file, el.sourceline))
-
-
-def first_children(el, tags: tuple[str, ...]) -> dict:
-    """The first child of ``el`` of each tag in ``tags`` (one pass over the children)."""
-    found: dict = {}
-    for child in el:
-        tag = child.tag
-        if tag in tags and tag not in found:
-            found[tag] = child
-    return found
 
 
 def interned_attributes(el) -> dict[str, str]:

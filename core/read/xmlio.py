@@ -205,6 +205,16 @@ _ENCODING = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)
 HEAD_BYTES = 64 * 1024
 
 
+def first_children(el, tags: tuple[str, ...]) -> dict:
+    """The first child of ``el`` of each tag in ``tags`` (one pass over the children)."""
+    found: dict = {}
+    for c in el:
+        tag = c.tag
+        if tag in tags and tag not in found:
+            found[tag] = c
+    return found
+
+
 def detect_encoding(data: bytes) -> str:
     """The encoding of an XML document the way XML's appendix F finds it: a BOM, the
     byte pattern of ``<`` or ``<?`` in UTF-16/32 without one, else the declaration's
