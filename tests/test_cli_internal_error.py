@@ -3,6 +3,7 @@ traceback; ``URDF_SDF_DEBUG=1`` lets the traceback through. Batch mode reports i
 and converts the others."""
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,3 +87,19 @@ def test_internal_error_message_is_bounded():
     assert diagnostic.code is Code.INTERNAL_ERROR and diagnostic.is_error
     assert len(diagnostic.message) < 500
     assert diagnostic.file == "robot.urdf"
+
+
+def test_a_command_leaves_its_objects_out_of_the_collection_at_exit():
+    """A command's objects are frozen by its last exit handler (the interpreter's last
+    collection would walk them all); exit handlers registered before still run after it,
+    and the exit code is the command's."""
+    code = ("import atexit, gc, sys\n"
+            "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+            "from urdf_sdf.core.cli.crash import short_lived_process\n"
+            "short_lived_process()\n"
+            "model = [[i] for i in range(1000)]\n"
+            "sys.exit(3)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 3
+    assert result.stdout.strip() == "frozen True"

@@ -4,11 +4,14 @@ without a model says why; ``print`` output is well-formed whatever prefixes the 
 forgot to declare; numbers follow the XML-schema double syntax (no ``1_0``)."""
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
@@ -16,7 +19,7 @@ from urdf_sdf.core.cli.main import app as umbrella
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from urdf_sdf.core.read.numbers import matches_number_form, parse_double, parse_doubles
 from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
@@ -123,3 +126,21 @@ def test_an_overflowing_inertia_determinant_prints_no_numpy_warning(tmp_path):
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+NUMBER_ALPHABET = "0123456789eE.+- \t\r\n\f\v_xiInNfa,\u0661\xa0"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(NUMBER_ALPHABET, max_size=24) | st.lists(
+    st.floats(allow_nan=False, allow_infinity=False).map(repr), max_size=4).map(" ".join))
+def test_number_lists_are_read_exactly_as_the_xml_schema_form(text):
+    """parse_doubles' quick path (float() on a text of number characters) agrees with the
+    regular expression that defines the form, on near-misses of every kind."""
+    values = parse_doubles(text)
+    if not matches_number_form(text):
+        assert values is None
+    else:
+        expected = [float(token) for token in text.split()]
+        finite = all(math.isfinite(v) for v in expected)
+        assert values == (expected if finite else None)

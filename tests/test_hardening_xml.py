@@ -114,3 +114,20 @@ def test_check_refuses_a_dtd_read_from_stdin():
     result = runner.invoke(umbrella, ["check", "-"], input=data)
     assert result.exit_code == 1
     assert "<stdin>:2: error[XML_UNSAFE]" in result.stdout
+
+
+def test_undeclared_prefix_is_found_in_element_and_attribute_names_only():
+    """What the lenient parser leaves of an undeclared prefix (``p:local`` as the local
+    name) is found on an element or an attribute, inside or outside a namespace; a
+    namespace URI's own colons, a comment and text are not names."""
+    from urdf_sdf.core.diagnostics import Diagnostics
+    from urdf_sdf.core.read.xmlio import parse_xml
+    from urdf_sdf.core.write.common import has_undeclared_prefixes
+
+    def parsed(inner: str):
+        return parse_xml(f'<sdf xmlns:u="urn:x:y"><link>{inner}</link></sdf>', None,
+                         Diagnostics())
+
+    assert not has_undeclared_prefixes(parsed('<u:pose u:name="a:b">c:d</u:pose><!-- p:q -->'))
+    for inner in ("<p:sensor/>", '<sensor p:type="x"/>', '<u:sensor p:type="x"/>'):
+        assert has_undeclared_prefixes(parsed(inner)), inner

@@ -15,6 +15,7 @@ What SDF cannot express is kept in the ``urdf`` custom namespace (see
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -77,6 +78,11 @@ class Plan:
     parent_joint: dict[str, Joint]
     version: str
     mimic_in_axis: bool
+
+    @functools.cached_property
+    def version_key(self) -> tuple[int, int]:
+        """The version as numbers (asked for each shape and axis)."""
+        return version_key(self.version)
 
 
 def convert_urdf(result: LoadResult, options: Options) -> Conversion:
@@ -332,7 +338,7 @@ class Writer:
         are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back.
         ``taken``: the names of the link's shapes written so far, by kind."""
         name = shape.name
-        kinds = ("visual", "collision") if version_key(self.plan.version) >= (1, 7) else (kind,)
+        kinds = ("visual", "collision") if self.plan.version_key >= (1, 7) else (kind,)
         in_use = taken[kind] if len(kinds) == 1 else taken["visual"] | taken["collision"]
         if not name or name in in_use:
             explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
@@ -399,7 +405,7 @@ class Writer:
 
     def write_axis(self, joint_el, joint: Joint) -> None:
         axis = joint.axes[0]
-        if version_key(self.plan.version) < (1, 5):
+        if self.plan.version_key < (1, 5):
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
             rotation = self.result.pose(joint.name).rotation
             xyz_text = numbers_text(rotate(rotation, axis.xyz))

@@ -18,6 +18,9 @@ _DOUBLE = re.compile(_NUMBER)
 # characters ``str.split()`` splits at, so the list's tokens are ``text.split()``.
 _DOUBLES = re.compile(rf"\s*(?:{_NUMBER}(?:\s+{_NUMBER})*)?\s*")
 _INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
+# A character no number of the form above has (besides blanks): where ``float()`` reads
+# more than the form (``1_0``, ``inf``, ``nan``, non-ASCII digits), the text has one.
+_NOT_IN_A_NUMBER = re.compile(r"[^0-9eE.+\- \t\r\n]")
 
 
 def parse_double(text: str, allow_infinite: bool = False) -> float | None:
@@ -34,9 +37,20 @@ def parse_double(text: str, allow_infinite: bool = False) -> float | None:
 
 
 def parse_doubles(text: str, allow_infinite: bool = False) -> list[float] | None:
-    """The numbers of a blank-separated list, or None when any token is not a number."""
-    if _DOUBLES.fullmatch(text):  # the common case: one match for the whole list
+    """The numbers of a blank-separated list, or None when any token is not a number.
+
+    The common case costs one ``float()`` per token: a text of the characters numbers are
+    written with, each token of which ``float()`` reads, is a list of numbers of the form
+    above (``float()`` reads a superset of the form, and what the form lacks needs another
+    character). Other texts (other blanks, say) are matched against the form.
+    ``tests/test_hardening_crashes.py`` checks the two ways agree."""
+    if text.isascii() and not _NOT_IN_A_NUMBER.search(text):
+        values = _floats(text)
+    elif _DOUBLES.fullmatch(text):
         values = list(map(float, text.split()))
+    else:
+        values = None
+    if values is not None:
         if allow_infinite or (math.inf not in values and -math.inf not in values):
             return values
         return None  # a number too large for a double
@@ -49,3 +63,16 @@ def parse_doubles(text: str, allow_infinite: bool = False) -> list[float] | None
             return None
         values.append(value)
     return values
+
+
+def _floats(text: str) -> list[float] | None:
+    try:
+        return list(map(float, text.split()))
+    except ValueError:
+        return None
+
+
+def matches_number_form(text: str) -> bool:
+    """Whether ``text`` is a blank-separated list of numbers of the form above: the
+    definition :func:`parse_doubles` agrees with (infinity aside)."""
+    return _DOUBLES.fullmatch(text) is not None

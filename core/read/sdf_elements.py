@@ -49,21 +49,12 @@ def pose_of(el, parent_el, state: ReadState) -> PoseSpec:
 
 
 def read_pose_element(el, state: ReadState) -> PoseSpec:
-    relative_to = el.get("relative_to")
-    legacy_frame = el.get("frame")
-    if state.version < (1, 7) and legacy_frame is not None and relative_to is None:
-        relative_to = legacy_frame
-    if relative_to is not None:
-        relative_to = relative_to.strip() or None
     text = el.text or ""
-    degrees_attr = (el.get("degrees") or "false").strip().lower()
-    degrees = degrees_attr in ("true", "1")
-    if degrees_attr not in ("true", "1", "false", "0"):
-        state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
-                    "a boolean", el)
-    rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
-    spec = PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el),
-                    xml=el, markup=markup_of(el))
+    if el.attrib:
+        spec = pose_with_attributes(el, text, state)
+    else:  # most poses: no attribute to read
+        spec = PoseSpec(IDENTITY, None, text, False, "euler_rpy", state.src(el), xml=el)
+    rotation_format, degrees = spec.rotation_format, spec.degrees
     if not text or text.isspace():
         return spec
     numbers = state.numbers(text)
@@ -89,6 +80,24 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
         state.error(Code.ATTRIBUTE_INVALID, f"<pose> rotation_format={rotation_format!r} is not "
                     "'euler_rpy' or 'quat_xyzw'", el)
     return spec
+
+
+def pose_with_attributes(el, text: str, state: ReadState) -> PoseSpec:
+    """The PoseSpec of ``<pose>`` ``el`` before its value: its attributes read."""
+    relative_to = el.get("relative_to")
+    legacy_frame = el.get("frame")
+    if state.version < (1, 7) and legacy_frame is not None and relative_to is None:
+        relative_to = legacy_frame
+    if relative_to is not None:
+        relative_to = relative_to.strip() or None
+    degrees_attr = (el.get("degrees") or "false").strip().lower()
+    degrees = degrees_attr in ("true", "1")
+    if degrees_attr not in ("true", "1", "false", "0"):
+        state.error(Code.ATTRIBUTE_INVALID, f"<pose> attribute degrees={degrees_attr!r} is not "
+                    "a boolean", el)
+    rotation_format = (el.get("rotation_format") or "euler_rpy").strip()
+    return PoseSpec(IDENTITY, relative_to, text, degrees, rotation_format, state.src(el),
+                    xml=el, markup=markup_of(el))
 
 
 # ---- links ---------------------------------------------------------------------------

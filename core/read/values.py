@@ -43,6 +43,8 @@ SHADER_TYPES = {"pixel", "vertex", "normal_map_object_space", "normal_map_tangen
 
 # Every tag a listed element may have: the tree is searched for these alone.
 CHECKED_TAGS = tuple(sorted(set(BY_TAG) | {tag for _, tag in BY_PARENT}))
+# The tags whose kind depends on the parent's tag.
+TAGS_BY_PARENT = frozenset(tag for _, tag in BY_PARENT)
 
 
 def value_problem(kind: str, text: str, numbers=parse_doubles) -> bool:
@@ -69,18 +71,25 @@ def check_values(root, state) -> None:
     does not report such an element again (``state.reported``)."""
     check_materials(root, state)
     check_link_pose_frames(root, state)
+    numbers = state.numbers
     for el in root.iter(*CHECKED_TAGS):
-        if len(el):
+        text = el.text
+        if not text or len(el):
             continue
-        parent = el.getparent()
-        parent_tag = parent.tag if parent is not None else None
-        kind = BY_PARENT.get((parent_tag, el.tag), BY_TAG.get(el.tag))
-        if kind is None:
+        tag = el.tag
+        if tag in TAGS_BY_PARENT:
+            parent = el.getparent()
+            kind = BY_PARENT.get((parent.tag if parent is not None else None, tag),
+                                 BY_TAG.get(tag))
+        else:
+            kind = BY_TAG[tag]
+        if kind is None or text.isspace():
             continue
-        text = el.text or ""
-        if not text.strip():
-            continue
-        if value_problem(kind, text, state.numbers):
+        if kind == DOUBLE:  # most of them: the inertia moments, radii and lengths
+            values = numbers(text)
+            if values is not None and len(values) == 1:
+                continue
+        if value_problem(kind, text, numbers):
             state.reported.add(el)
             state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
 

@@ -84,15 +84,24 @@ def document_bytes(root, pretty_print: bool = False, end: bytes = b"") -> bytes:
 UNDECLARED_URI = "urn:urdf-sdf:undeclared:"
 
 
-# An element or attribute whose name has a prefix no namespace declaration gave (read
-# leniently, the parser keeps ``prefix:local`` as its local name).
-_UNDECLARED = etree.XPath("boolean(//*[contains(local-name(), ':')] | "
-                          "//@*[contains(local-name(), ':')])")
-
-
 def has_undeclared_prefixes(root) -> bool:
-    """Whether :func:`declare_undeclared_prefixes` has anything to do in ``root``'s tree."""
-    return bool(_UNDECLARED(root))
+    """Whether :func:`declare_undeclared_prefixes` has anything to do in ``root``'s tree:
+    an element or attribute whose name has a prefix no namespace declaration gave (read
+    leniently, the parser keeps ``prefix:local`` as its local name).
+
+    A loop over the names rather than the XPath ``//*[contains(local-name(), ':')]``:
+    the XPath builds a string per node and is 2-3 times slower."""
+    for el in root.iter(etree.Element):
+        if has_prefixed_local_name(el.tag):
+            return True
+        if el.attrib and any(has_prefixed_local_name(name) for name in el.keys()):
+            return True
+    return False
+
+
+def has_prefixed_local_name(name: str) -> bool:
+    """``prefix:local`` or ``{uri}prefix:local`` (a ``{uri}`` holds colons of its own)."""
+    return ":" in name and ":" in name.rpartition("}")[2]
 
 
 def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> None:
