@@ -20,6 +20,7 @@ copies text wherever the structure allows, also when parity fails elsewhere.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.custom import qname
@@ -69,18 +70,28 @@ def is_text_copyable(spec: PoseSpec) -> bool:
 @dataclass
 class ParityReport:
     model: str
-    findings: Diagnostics = field(default_factory=Diagnostics)
     # joint or frame name -> the single pose whose text is its URDF origin (None: identity).
     copyable: dict[str, PoseSpec | None] = field(default_factory=dict)
+    # The broken rules as recorded: (code, source, message). A converter asks only
+    # whether parity holds, and a model written in one frame breaks a rule per joint
+    # and link: the diagnostics are made when someone reads them (``findings``).
+    broken: list[tuple] = field(default_factory=list)
 
     @property
     def holds(self) -> bool:
-        return not self.findings
+        return not self.broken
+
+    @functools.cached_property
+    def findings(self) -> Diagnostics:
+        """The broken rules as error diagnostics, in the order they were found."""
+        findings = Diagnostics()
+        for code, source, message in self.broken:
+            findings.error_at(Code(code), message, source)
+        return findings
 
     def add(self, code: str, where, message: str) -> None:
         """Record a broken rule; ``where`` is a vertex, an element with a source, or None."""
-        source = getattr(where, "source", where)
-        self.findings.error_at(Code(code), message, source)
+        self.broken.append((code, getattr(where, "source", where), message))
 
 
 def check_parity(result, scope=None, tree: KinematicTree | None = None) -> ParityReport:
