@@ -21,7 +21,9 @@ CPU time, the median of 20 runs taking turns, against libsdformat's wall time; r
 Python's bytecode cache, as an installed package is), and the batch speed-up: 200 small
 files converted by ``urdf2sdf DIR -o OUT -j 2`` against ``-j 1`` (wall time, the median
 of 3 runs taking turns), and the same for 20 files of 1,000 links. Both speed-ups are
-bounded by the one two CPU-bound processes get on the machine at the time, printed last.
+bounded by the one two CPU-bound processes get on the machine at the time (measured last)
+and by the command's start-up (``urdf2sdf`` on an empty folder), which no worker shares:
+each row gives the bound the two make (Amdahl's law).
 
     python bench/bench_all.py                 # 1k and 10k links, a few minutes
     python bench/bench_all.py --large         # also 100k links (tens of minutes)
@@ -196,19 +198,31 @@ def batch_speedup(files: int, timeout: float, samples: list[Path] | None = None,
             folder = tree / f"d{i % 10}"
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(samples[i % len(samples)], folder / f"robot_{i}.urdf")
-        runs: dict[int, list[dict]] = {1: [], 2: []}
+        empty = Path(scratch_name) / "empty"
+        empty.mkdir()
+        runs: dict[int, list[dict]] = {0: [], 1: [], 2: []}
         for turn in range(repeat):
-            for jobs in ((1, 2) if turn % 2 == 0 else (2, 1)):
+            for jobs in ((0, 1, 2) if turn % 2 == 0 else (2, 1, 0)):
                 out = Path(scratch_name) / f"out{jobs}"
                 shutil.rmtree(out, ignore_errors=True)
-                cmd = [tool("urdf2sdf"), str(tree), "-o", str(out), "-j", str(jobs), "-q"]
+                source = tree if jobs else empty  # 0: the start-up alone
+                cmd = [tool("urdf2sdf"), str(source), "-o", str(out), "-j", str(jobs or 1),
+                       "-q"]
                 runs[jobs].append(measure_short(cmd))
     result = {"files": files}
     for jobs, measured in runs.items():
         result[f"jobs{jobs}"] = {key: statistics.median(run[key] for run in measured)
                                  for key in ("wall", "cpu")}
+    result["startup"] = result.pop("jobs0")["wall"]
     result["speedup"] = result["jobs1"]["wall"] / result["jobs2"]["wall"]
     return result
+
+
+def speedup_bound(batch: dict, ceiling: float) -> float:
+    """The most ``-j 2`` can gain over ``-j 1`` when all but the start-up (the command on
+    an empty folder, which no worker shares) runs ``ceiling`` times faster (Amdahl)."""
+    serial, whole = batch["startup"], batch["jobs1"]["wall"]
+    return whole / (serial + (whole - serial) / ceiling)
 
 
 def parallel_ceiling() -> float:
@@ -245,9 +259,10 @@ def print_row(row: dict, flush: bool = False) -> None:
           flush=flush)
 
 
-def print_batch(what: str, batch: dict) -> None:
+def print_batch(what: str, batch: dict, ceiling: float) -> None:
     print(f"batch of {what}, wall s: jobs=1 {batch['jobs1']['wall']:.2f}, jobs=2 "
-          f"{batch['jobs2']['wall']:.2f}: speed-up x{batch['speedup']:.2f}")
+          f"{batch['jobs2']['wall']:.2f}: speed-up x{batch['speedup']:.2f} (start-up "
+          f"{batch['startup']:.3f} s: at most x{speedup_bound(batch, ceiling):.2f})")
 
 
 def machine() -> str:
@@ -288,12 +303,13 @@ def main(argv=None) -> int:
         print(f"  {row['command']:<13}{row['wall']:7.3f} s wall{row['cpu']:7.3f} s cpu{versus}")
     print()
     batch = batch_speedup(args.batch_files, args.timeout)
-    print_batch(f"{batch['files']} small files", batch)
     [robot] = generate_urdf.generate(args.out, ["wide"], [1000])
     large = batch_speedup(BATCH_FILES // 10, args.timeout, [robot])
-    print_batch(f"{large['files']} files of 1,000 links", large)
     ceiling = parallel_ceiling()
-    print(f"(two CPU-bound processes get x{ceiling:.2f} on this machine now)")
+    print_batch(f"{batch['files']} small files", batch, ceiling)
+    print_batch(f"{large['files']} files of 1,000 links", large, ceiling)
+    print(f"(two CPU-bound processes get x{ceiling:.2f} on this machine now; \"at most\": "
+          "that speed-up on all but the start-up)")
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "sizes": rows, "small": small,
                                          "batch": batch, "batch_large": large,
