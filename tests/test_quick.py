@@ -33,13 +33,16 @@ SAMPLES = ROOT / "samples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
 COMMANDS = {"urdf2sdf": (quick.URDF2SDF, urdf2sdf_app),
             "sdf2urdf": (quick.SDF2URDF, sdf2urdf_app),
-            "urdf-sdf": (quick.URDF_SDF, urdf_sdf_app)}
+            "urdf-sdf": (quick.URDF_SDF, urdf_sdf_app),
+            "urdf-sdf check": (quick.SUBCOMMANDS["check"],
+                               typer.main.get_command(urdf_sdf_app).commands["check"])}
 NUMERIC_OR_HEAVY = ("numpy", "scipy", "typer", "click", "rich", "pydantic", "hypothesis",
                     "multiprocessing", "concurrent", "importlib.metadata")
 
 
 def click_command(app):
-    return typer.main.get_command(app)
+    """The click command of a typer app (or a subcommand's, as it is)."""
+    return app if isinstance(app, typer.core.TyperCommand) else typer.main.get_command(app)
 
 
 def typer_params(app, prog: str, argv: list[str]) -> dict:
@@ -60,7 +63,7 @@ def quick_params(spec, argv: list[str]) -> dict | None:
     params = quick.parse(spec, argv)
     if params is None:
         return None
-    params.pop("version")
+    params.pop("version", None)
     return {name: normalised(value) for name, value in params.items()}
 
 
@@ -89,6 +92,8 @@ def test_spec_names_the_apps_options_exactly(prog):
 
 def test_version_line_is_what_the_apps_print(capsys):
     for prog, (spec, app) in COMMANDS.items():
+        if prog in ("urdf-sdf check",):
+            continue  # a subcommand has no --version
         with pytest.raises(typer.Exit) as exited:
             click_command(app).make_context(prog, ["--version"])
         assert exited.value.exit_code == 0
@@ -115,6 +120,13 @@ ACCEPTED = {
         ["robot.sdf", "-p", "models", "--path", "more", "--path=most", "--drop-frames"],
         ["robot.sdf", "--approximate", "--uri-scheme", "package", "--json", "-j", "1"],
     ],
+    "urdf-sdf check": [
+        ["robot.urdf"],
+        ["a.urdf", "b.sdf", "--json"],
+        ["-", "--urdf-parity", "--model", "arm"],
+        ["robot.urdf", "-p", "models", "--path=more", "--package-path", "ws", "--meshes", "-q",
+         "--strict"],
+    ],
 }
 DECLINED = {
     "urdf2sdf": [
@@ -130,6 +142,9 @@ DECLINED = {
     ],
     "urdf-sdf": [["check", "robot.urdf"], ["check", "--version"], ["--version", "check"], [],
                  ["--help"]],
+    "urdf-sdf check": [[], ["--help"], ["robot.urdf", "--version"], ["robot.urdf", "--model"],
+                       ["robot.urdf", "--bogus"], ["robot.urdf", "--json", "--json"],
+                       ["robot.urdf", "--model", "a", "--model", "b"]],
 }
 
 
@@ -179,7 +194,7 @@ def pieces(spec):
     return st.one_of(flag, separate, separate, joined, odd)
 
 
-@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf"])
+@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf", "urdf-sdf check"])
 def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
     spec, app = COMMANDS[prog]
     accepted = []
@@ -193,7 +208,7 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
         if spec.argument is None:
             argv.remove(file)
         mine = quick_params(spec, argv)
-        if mine is None or quick.parse(spec, argv)["version"]:
+        if mine is None or quick.parse(spec, argv).get("version"):
             return  # left to typer (or --version, checked above)
         accepted.append(argv)
         assert mine == typer_params(app, prog, argv), argv
@@ -250,6 +265,15 @@ CASES = [
     ("sdf2urdf", [str(SAMPLES), "-o", "out", "-q"]),
     ("sdf2urdf", ["--version"]),
     ("urdf-sdf", ["--version"]),
+    ("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf")]),
+    ("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf"), str(SAMPLES / "arm6.sdf"), "--json"]),
+    ("urdf-sdf", ["check", str(SAMPLES / "arm6.sdf"), "--urdf-parity", "-p", str(SAMPLES)]),
+    ("urdf-sdf", ["check", str(FIXTURES / "massless_link_warning.urdf"), "--strict"]),
+    ("urdf-sdf", ["check", str(FIXTURES / "duplicate_link.urdf"), "-q"]),
+    ("urdf-sdf", ["check", str(ROOT / "nowhere.urdf"), str(SAMPLES / "pendulum.sdf")]),
+    ("urdf-sdf", ["check", "-", "-"]),  # usage error
+    ("urdf-sdf", ["check", str(SAMPLES / "pendulum.sdf"), str(SAMPLES / "arm6.sdf"),
+                  "--model", "arm"]),  # usage error
 ]
 
 
@@ -317,7 +341,7 @@ def test_version_imports_no_converter(tmp_path):
         assert heavy(modules) == []
 
 
-def test_a_check_imports_no_numpy(tmp_path):
+def test_a_check_imports_nothing_numeric_nor_typer(tmp_path):
     code, modules = imported("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf")], tmp_path)
     assert code == 0
-    assert not [m for m in modules if m.split(".")[0] in ("numpy", "scipy")]
+    assert heavy(modules) == []

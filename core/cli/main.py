@@ -20,13 +20,14 @@ from typing import List, Optional
 
 import typer
 
+from urdf_sdf.core.cli.check import check_files, usage_problem
+from urdf_sdf.core.cli.check import inspection_context as _context
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option, policy,
+from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option,
                                        version_option)
 from urdf_sdf.core.cli.output import OutputError, StdoutError, stdout_checked, write_output
 from urdf_sdf.core.cli.quick import URDF_SDF, urdf_sdf
-from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.write.dot import GraphKind
 
@@ -35,11 +36,8 @@ _LATER = Later({
     "graph_command": ("urdf_sdf.core.cli.graph", "graph_command"),
     "print_document": ("urdf_sdf.core.cli.printing", "print_document"),
     "diff_results": ("urdf_sdf.core.diff", "diff_results"),
-    "Kind": ("urdf_sdf.core.graph", "Kind"),
-    "check_parity": ("urdf_sdf.core.parity", "check_parity"),
     "frames_report": ("urdf_sdf.core.report", "frames_report"),
     "model_vertex": ("urdf_sdf.core.report", "model_vertex"),
-    "check_meshes": ("urdf_sdf.core.resources", "check_meshes"),
     "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
     "view_command": ("urdf_sdf.core.cli.view", "view_command"),
 })
@@ -56,17 +54,6 @@ FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 @app.callback()
 def _options(version: bool = version_option("urdf-sdf")) -> None:
     """Inspect and check robot descriptions (SDFormat and URDF)."""
-
-
-def _context(paths: Optional[List[Path]], strict: bool,
-             package_paths: Optional[List[Path]] = None) -> Context:
-    """Search paths from ``--path`` (and ``--package-path``) and the environment;
-    ``--strict``'s policy. These commands do not convert: the model need not keep its XML
-    (``Context.keep_xml``)."""
-    context = Context.from_environment([str(p) for p in paths or []], policy(strict),
-                                       [str(p) for p in package_paths or []])
-    context.keep_xml = False
-    return context
 
 
 def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines, strict: bool):
@@ -139,68 +126,11 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
           path: Optional[List[Path]] = PathOption) -> None:
     """Validate files; print diagnostics as file:line: error[CODE]: message and the source
     line. Exit 0 when every file passes, 1 when one does not, 2 on a usage error."""
-    if sum(is_stdin(f) for f in files) > 1:
-        raise typer.BadParameter("standard input ('-') can be named once")
-    if model is not None and len(files) > 1:
-        raise typer.BadParameter("--model names a model of one file: check one file")
-    context = _context(path, strict, package_path)
-    codes = [_check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
-             for f in files]
-    raise typer.Exit(max(codes))
-
-
-def _check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
-                quiet: bool, meshes: bool, context: Context) -> int:
-    """``check`` of one file; its exit code."""
-    sources = SourceLines()
-    result = load_input(file, context, sources)
-    if meshes and result.ok:
-        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
-    name = label(file)
-    summary = {"ok": result.ok, "file": name, "valid": result.ok,
-               "diagnostics": [diagnostic_json(d, sources)
-                               for d in visible(result.diagnostics, quiet)],
-               "parity": None}
-    if not as_json:
-        _print_diagnostics(result, sys.stdout, sources, quiet)
-    if not result.ok or not urdf_parity:
-        if as_json:
-            print_json(summary)
-        elif result.ok:
-            print(f"{name}: valid")
-        return 0 if result.ok else 1
-    if result.graph is None or result.graph.root is None:
-        print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
-        return 1
-    scope = _model_scope(result, model)
-    if scope is None:
-        print(f"{name}: choose a model of the world with --model", file=sys.stderr)
-        return 2
-    report = _LATER.check_parity(result, scope)
-    if as_json:
-        summary["ok"] = report.holds
-        summary["parity"] = {"model": report.model, "holds": report.holds,
-                             "findings": [diagnostic_json(f, sources)
-                                          for f in report.findings]}
-        print_json(summary)
-    else:
-        emit(report.findings, sys.stdout, sources)
-        if report.holds:
-            print(f"{name}: URDF parity holds for model [{report.model}]")
-    return 0 if report.holds else 1
-
-
-def _model_scope(result, name: Optional[str]):
-    graph = result.graph
-    if graph is None or graph.root is None:
-        return None
-    if not graph.root.is_world:
-        return graph.root
-    model = _LATER.Kind.MODEL
-    models = [graph.vertices[v] for v in graph.root.vertices
-              if graph.vertices[v].kind is model and (name is None or
-                                                      graph.vertices[v].name == name)]
-    return models[0].inner if len(models) == 1 else None
+    problem = usage_problem(files, model)
+    if problem is not None:
+        raise typer.BadParameter(problem)
+    raise typer.Exit(check_files(files, urdf_parity, model, meshes, as_json, quiet,
+                                 _context(path, strict, package_path)))
 
 
 @app.command()

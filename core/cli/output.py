@@ -144,20 +144,27 @@ def stdout_checked(prog: str) -> Callable:
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def checked(*args, **kwargs):
-            original = sys.stdout
-            sys.stdout = _CheckedStdout(original)
-            try:
-                code = _exit_code(command, args, kwargs)
-            except BrokenPipeError:
-                code = stdout_closed()
-            except StdoutError as exc:
-                code = stdout_failed(prog, exc)
-            finally:
-                sys.stdout = original
-            failure = flush_stdout(prog) if code != BROKEN_PIPE_STATUS else None
-            raise _TYPER.Exit(failure if failure is not None else code)
+            raise _TYPER.Exit(stdout_checked_code(prog,
+                                                  lambda: _exit_code(command, args, kwargs)))
         return checked
     return decorate
+
+
+def stdout_checked_code(prog: str, body: Callable[[], int]) -> int:
+    """The exit code of ``body()`` (a command's body, without typer), its stdout checked
+    as :func:`stdout_checked` checks a typer command's."""
+    original = sys.stdout
+    sys.stdout = _CheckedStdout(original)
+    try:
+        code = body()
+    except BrokenPipeError:
+        code = stdout_closed()
+    except StdoutError as exc:
+        code = stdout_failed(prog, exc)
+    finally:
+        sys.stdout = original
+    failure = flush_stdout(prog) if code != BROKEN_PIPE_STATUS else None
+    return failure if failure is not None else code
 
 
 def _exit_code(command: Callable, args, kwargs) -> int:

@@ -9,12 +9,12 @@ app accepts, with the same meaning:
 
 * options spelled out as the app declares them (``-o FILE``, ``--output FILE``,
   ``--output=FILE``, ``--relative``...), each at most once (repeatable ones any number of
-  times), before or after the one FILE argument;
+  times), before or after the one FILE argument (``urdf-sdf check``: FILE...);
 * values that are not empty and do not start with ``-`` (``-`` itself is fine), whole
   numbers for the integer options.
 
 Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
-the command refuses, an ``urdf-sdf`` subcommand, shell completion, Windows, where click
+the command refuses, an ``urdf-sdf`` subcommand but ``check``, shell completion, Windows, where click
 expands wildcards) goes to the typer app, which reads the command line again and answers
 as it always has: the quick path never prints a usage error of its own.
 ``tests/test_quick.py`` checks that each :class:`CommandSpec` names its app's options
@@ -44,7 +44,8 @@ class CommandSpec:
     """A command's options as its typer app declares them, by the name of the command
     function's parameter each one sets."""
     prog: str
-    argument: str | None = None                             # the one FILE argument
+    argument: str | None = None                             # the FILE argument
+    many: bool = False                                      # FILE... (a list, one or more)
     flags: dict[str, str] = field(default_factory=dict)     # option -> parameter (True)
     values: dict[str, str] = field(default_factory=dict)    # option -> parameter (one value)
     repeated: dict[str, str] = field(default_factory=dict)  # option -> parameter (a list)
@@ -87,8 +88,18 @@ SDF2URDF = CommandSpec(
               "as_json": False, "quiet": False, "strict": False, "jobs": 0,
               "version": False, "all_models": False, "package_dir": None,
               "package_name": None, "build_type": "ament_cmake", "package_path": None})
-URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: typer
+URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: below
                        defaults={"version": False})
+# The subcommands of ``urdf-sdf`` with a quick path, by name (the others are typer's).
+SUBCOMMANDS = {"check": CommandSpec(
+    prog="urdf-sdf", argument="files", many=True,
+    flags={"--urdf-parity": "urdf_parity", "--meshes": "meshes", "--json": "as_json",
+           "--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+    values={"--model": "model"},
+    repeated={"--package-path": "package_path", "--path": "path", "-p": "path"},
+    paths=frozenset({"files", "package_path", "path"}),
+    defaults={"urdf_parity": False, "model": None, "meshes": False, "package_path": None,
+              "as_json": False, "quiet": False, "strict": False, "path": None})}
 
 _COMMANDS = Later({
     "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),
@@ -96,6 +107,7 @@ _COMMANDS = Later({
     "sdf2urdf": ("urdf_sdf.core.cli.sdf2urdf", "quick_command"),
     "sdf2urdf_app": ("urdf_sdf.core.cli.sdf2urdf_app", "app"),
     "urdf_sdf_app": ("urdf_sdf.core.cli.main", "app"),
+    "check": ("urdf_sdf.core.cli.check", "quick_command"),
 })
 
 
@@ -110,8 +122,14 @@ def sdf2urdf() -> None:
 
 
 def urdf_sdf() -> None:
-    """The ``urdf-sdf`` console script."""
-    run(URDF_SDF, None, lambda: _COMMANDS.urdf_sdf_app())
+    """The ``urdf-sdf`` console script: ``--version`` and the :data:`SUBCOMMANDS` on the
+    quick path, the rest through typer."""
+    name = sys.argv[1] if len(sys.argv) > 1 else None
+    if name in SUBCOMMANDS:
+        run(SUBCOMMANDS[name], lambda params: getattr(_COMMANDS, name)(params),
+            lambda: _COMMANDS.urdf_sdf_app(), sys.argv[2:])
+    else:
+        run(URDF_SDF, None, lambda: _COMMANDS.urdf_sdf_app())
 
 
 def version_line(prog: str) -> str:
@@ -160,9 +178,10 @@ def parse(spec: CommandSpec, argv: Sequence[str]) -> dict | None:
         return None  # a subcommand: its own options follow it
     if params.get("version") and len(arguments) <= 1:
         return {**spec.defaults, **params}  # --version answers before FILE is looked at
-    if spec.argument is None or len(arguments) != 1:
+    if spec.argument is None or not arguments or (len(arguments) > 1 and not spec.many):
         return None
-    params[spec.argument] = _typed(spec, spec.argument, arguments[0])
+    typed = [_typed(spec, spec.argument, argument) for argument in arguments]
+    params[spec.argument] = typed if spec.many else typed[0]
     return {**spec.defaults, **params}
 
 
@@ -181,14 +200,15 @@ def _typed(spec: CommandSpec, name: str, value: str):
 
 
 def run(spec: CommandSpec, command: Callable[[dict], int | None] | None,
-        app: Callable[[], object]) -> None:
+        app: Callable[[], object], argv: Sequence[str] | None = None) -> None:
     """A console script's body: ``--version``, or ``command(params)`` when the command
-    line is plain and ``command`` takes it (it returns the exit code, or None to leave the
-    command line to typer after all), else the typer ``app``. Set up and guarded as
-    :func:`urdf_sdf.core.cli.crash.run_command` does for the app."""
+    line (``argv``, by default the script's arguments) is plain and ``command`` takes it
+    (it returns the exit code, or None to leave the command line to typer after all), else
+    the typer ``app``. Set up and guarded as :func:`urdf_sdf.core.cli.crash.run_command`
+    does for the app."""
     short_lived_process()
     with crashes_reported(spec.prog):
-        params = parse(spec, sys.argv[1:])
+        params = parse(spec, sys.argv[1:] if argv is None else argv)
         code = None
         if params is not None:
             code = _as_typer_would(lambda: _quick(spec, command, params))

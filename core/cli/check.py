@@ -1,0 +1,123 @@
+"""``urdf-sdf check``: validate files, and optionally their URDF parity and meshes.
+
+The command's body without typer, so that the console script's quick path
+(:mod:`urdf_sdf.core.cli.quick`) runs a plain ``urdf-sdf check FILE...`` as fast as a
+conversion (a CI job checks one file per process); the typer command in
+:mod:`urdf_sdf.core.cli.main` declares the interface and calls :func:`check_files`.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.output import stdout_checked_code
+from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.lazy import Later
+
+PROG = "urdf-sdf"
+_LATER = Later({
+    "Kind": ("urdf_sdf.core.graph", "Kind"),
+    "check_parity": ("urdf_sdf.core.parity", "check_parity"),
+    "check_meshes": ("urdf_sdf.core.resources", "check_meshes"),
+})
+
+
+def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
+                       package_paths: Optional[Sequence[Path]] = None) -> Context:
+    """The context of the commands that inspect rather than convert: search paths from
+    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
+    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []],
+                                       Policy(warnings_as_errors=strict),
+                                       [str(p) for p in package_paths or []])
+    context.keep_xml = False
+    return context
+
+
+def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
+    """Why ``check`` cannot take these arguments (a usage error), or None."""
+    if sum(is_stdin(f) for f in files) > 1:
+        return "standard input ('-') can be named once"
+    if model is not None and len(files) > 1:
+        return "--model names a model of one file: check one file"
+    return None
+
+
+def check_files(files: Sequence[Path], urdf_parity: bool, model: Optional[str], meshes: bool,
+                as_json: bool, quiet: bool, context: Context) -> int:
+    """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
+    world without ``--model``)."""
+    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
+               for f in files)
+
+
+def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
+               quiet: bool, meshes: bool, context: Context) -> int:
+    """``check`` of one file; its exit code."""
+    sources = SourceLines()
+    result = load_input(file, context, sources)
+    if meshes and result.ok:
+        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
+    name = label(file)
+    summary = {"ok": result.ok, "file": name, "valid": result.ok,
+               "diagnostics": [diagnostic_json(d, sources)
+                               for d in visible(result.diagnostics, quiet)],
+               "parity": None}
+    if not as_json:
+        emit(result.diagnostics, sys.stdout, sources, quiet)
+    if not result.ok or not urdf_parity:
+        if as_json:
+            print_json(summary)
+        elif result.ok:
+            print(f"{name}: valid")
+        return 0 if result.ok else 1
+    if result.graph is None or result.graph.root is None:
+        print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
+        return 1
+    scope = model_scope(result, model)
+    if scope is None:
+        print(f"{name}: choose a model of the world with --model", file=sys.stderr)
+        return 2
+    report = _LATER.check_parity(result, scope)
+    if as_json:
+        summary["ok"] = report.holds
+        summary["parity"] = {"model": report.model, "holds": report.holds,
+                             "findings": [diagnostic_json(f, sources)
+                                          for f in report.findings]}
+        print_json(summary)
+    else:
+        emit(report.findings, sys.stdout, sources)
+        if report.holds:
+            print(f"{name}: URDF parity holds for model [{report.model}]")
+    return 0 if report.holds else 1
+
+
+def model_scope(result, name: Optional[str]):
+    """The scope of the model to check: the file's model, or the world's one model (named
+    ``name``, when given); None when that is not one model."""
+    graph = result.graph
+    if graph is None or graph.root is None:
+        return None
+    if not graph.root.is_world:
+        return graph.root
+    model = _LATER.Kind.MODEL
+    models = [graph.vertices[v] for v in graph.root.vertices
+              if graph.vertices[v].kind is model and (name is None or
+                                                      graph.vertices[v].name == name)]
+    return models[0].inner if len(models) == 1 else None
+
+
+def quick_command(params: dict) -> int | None:
+    """``check`` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or None
+    when its arguments are a usage error (the typer app says which)."""
+    files = params["files"]
+    if usage_problem(files, params["model"]) is not None:
+        return None
+    context = inspection_context(params["path"], params["strict"], params["package_path"])
+    return stdout_checked_code(PROG, lambda: check_files(
+        files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
+        params["quiet"], context))
