@@ -15,8 +15,8 @@ app accepts, with the same meaning:
 
 Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
 the command refuses, an ``urdf-sdf`` subcommand but ``check``, shell completion, Windows,
-where click expands wildcards) goes to the typer app, which reads the command line again and answers
-as it always has: the quick path never prints a usage error of its own.
+where click expands wildcards) goes to the typer app, which reads the command line again
+and answers as it always has: the quick path never prints a usage error of its own.
 ``tests/test_quick.py`` checks that each :class:`CommandSpec` names its app's options
 exactly and that every command line the quick parser accepts gets the same values from
 the app. ``--version`` imports nothing more; a conversion imports its command's module
