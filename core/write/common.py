@@ -94,8 +94,10 @@ def has_undeclared_prefixes(root) -> bool:
     for el in root.iter(etree.Element):
         if has_prefixed_local_name(el.tag):
             return True
-        if el.attrib and any(has_prefixed_local_name(name) for name in el.keys()):
-            return True
+        names = el.keys()
+        if names and ":" in "".join(names):  # most elements: no colon in any name
+            if any(has_prefixed_local_name(name) for name in names):
+                return True
     return False
 
 
