@@ -79,6 +79,40 @@ class JointDigest:
 
 
 @dataclass
+class JointTable:
+    """Every joint of a description as columns, a row per joint name, in the order of
+    ``Description.joints``: few objects to keep while the other file loads. Limits are
+    rows of ``(lower, upper, effort, velocity)``, ``None`` where ``limit_none`` says so;
+    ``limitless``, ``weld``, ``free_body`` and ``mimics`` hold the rows they concern."""
+    names: list[str]
+    types: list[str]
+    parents: list[str]
+    children: list[str]
+    X_PJ: np.ndarray                 # (J, 7)
+    axes: np.ndarray                 # (J, 3), first axis
+    axisless: set[int]
+    limits: np.ndarray               # (J, 4)
+    limit_none: np.ndarray           # (J, 4) bool
+    limitless: set[int]
+    mimics: dict[int, Mimic]
+    weld: set[int]
+    free_body: set[int]
+
+    def records(self) -> dict[str, JointDigest]:
+        """Each joint name's :class:`JointDigest`."""
+        X_PJ, axes, limits = self.X_PJ.tolist(), self.axes.tolist(), self.limits.tolist()
+        none = self.limit_none.tolist()
+        return {name: JointDigest(
+            name, self.types[i], self.parents[i], self.children[i],
+            Pose(tuple(X_PJ[i][:3]), tuple(X_PJ[i][3:])),
+            None if i in self.axisless else tuple(axes[i]),
+            JointElement(None if i in self.limitless else Limit(*(
+                None if gone else value for value, gone in zip(limits[i], none[i]))),
+                self.mimics.get(i)),
+            i in self.weld, i in self.free_body) for i, name in enumerate(self.names)}
+
+
+@dataclass
 class PoseRows:
     """The rows of a pose table (:func:`core.diff.compare_all_poses`): the rows of
     ``plan``, then derived rows ``row[sources[i]] * poses[i]`` numbered on from
@@ -149,10 +183,18 @@ class Digest:
     roots: list[str]
     frames: set[str]
     frame_made_links: set[str]
-    joints: dict[str, JointDigest]
+    joint_table: JointTable
     contents: LinkContents
     plan: CompactPlan
     pose_rows: PoseRows
+
+    @property
+    def joints(self) -> dict[str, JointDigest]:
+        """Joint name -> :class:`JointDigest`, made when first asked for (once the
+        models are gone)."""
+        if "_joints" not in self.__dict__:
+            self.__dict__["_joints"] = self.joint_table.records()
+        return self.__dict__["_joints"]
 
 
 class BodyFrames:
@@ -189,20 +231,45 @@ def digest(description, static: bool, welds: list, free_bodies: list) -> Digest:
     return Digest(format=description.result.document.format, static=static,
                   links=list(tree.links), roots=tree.roots, frames=set(description.frames),
                   frame_made_links=description.frame_made_links(),
-                  joints=joint_digests(description, welds, free_bodies),
+                  joint_table=joint_table(description, welds, free_bodies),
                   contents=link_contents(description), plan=plan,
                   pose_rows=pose_rows(description, plan))
 
 
-def joint_digests(description, welds: list, free_bodies: list) -> dict[str, JointDigest]:
-    """Each joint name's :class:`JointDigest`, in the order (and with the joint, the last
-    of a name) of ``description.joints``."""
+def joint_table(description, welds: list, free_bodies: list) -> JointTable:
+    """The joints of ``description.joints`` (the last joint of a name) as a
+    :class:`JointTable`."""
     welded = {id(joint) for joint in welds}
     free = {id(joint) for joint in free_bodies}
-    return {name: JointDigest(
-        name, sys.intern(joint.type), sys.intern(joint.parent), sys.intern(joint.child),
-        joint.X_PJ, joint.axes[0] if joint.axes else None, joint_element(joint.element),
-        id(joint) in welded, id(joint) in free) for name, joint in description.joints.items()}
+    table = JointTable([], [], [], [], None, None, set(), None, None, set(), {}, set(), set())
+    X_PJ, axes, limits, limit_none = array("d"), array("d"), array("d"), []
+    for i, (name, joint) in enumerate(description.joints.items()):
+        table.names.append(name)
+        table.types.append(sys.intern(joint.type))
+        table.parents.append(joint.parent)
+        table.children.append(joint.child)
+        X_PJ.extend(joint.X_PJ.position)
+        X_PJ.extend(joint.X_PJ.rotation)
+        axes.extend(joint.axes[0] if joint.axes else (0.0, 0.0, 0.0))
+        if not joint.axes:
+            table.axisless.add(i)
+        element = joint_element(joint.element)
+        if element.limit is None:
+            table.limitless.add(i)
+        values = element.limit or (None,) * 4
+        limits.extend(0.0 if value is None else value for value in values)
+        limit_none.extend(value is None for value in values)
+        if element.mimic is not None:
+            table.mimics[i] = element.mimic
+        if id(joint) in welded:
+            table.weld.add(i)
+        if id(joint) in free:
+            table.free_body.add(i)
+    table.X_PJ = np.frombuffer(X_PJ, dtype=float).reshape(-1, 7).copy()
+    table.axes = np.frombuffer(axes, dtype=float).reshape(-1, 3).copy()
+    table.limits = np.frombuffer(limits, dtype=float).reshape(-1, 4).copy()
+    table.limit_none = np.array(limit_none, dtype=bool).reshape(-1, 4)
+    return table
 
 
 def joint_element(element) -> JointElement:
