@@ -3,17 +3,17 @@
 
 ``core.diff`` loads one file, digests it (:func:`digest`), lets its model, frame graph
 and kinematic tree go, then does the same with the other file, and compares the two
-digests. At 100,000 links a model takes about 750 MB and its kinematic tree 200 MB; a
-digest takes a tenth of that, as arrays and a few Python objects per joint: two digests
-and the forward kinematics of both sides fit where two models did not.
+digests. At 100,000 links a model takes about 750 MB and its kinematic tree 250 MB; a
+digest, mostly arrays and a few names per link, takes about 100 MB (pickled, 50 MB): two
+digests and the forward kinematics of both sides fit where two models did not.
 
 A digest holds exactly the numbers the comparison of two loaded descriptions used, so
 that every message stays the same, bit for bit:
 
 * names: links, explicit frames, joints, the links that stand for frames;
-* per joint (:class:`JointDigest`): type, parent and child, its frame in the parent link,
-  first axis, limit and mimic relation, and whether it welds a root to the world or holds
-  a free body;
+* per joint (:class:`JointTable`, compared as :class:`JointDigest` records): type,
+  parent and child, its frame in the parent link, first axis, limit and mimic relation,
+  and whether it welds a root to the world or holds a free body;
 * per link (:class:`LinkContents`): the inertial (mass, frame in the link, tensor) and
   each visual and collision (pose in the link, geometry signature);
 * the forward kinematics (:class:`core.kinematics_batch.CompactPlan`) and the rows of
