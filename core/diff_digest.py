@@ -4,7 +4,7 @@
 ``core.diff`` loads one file, digests it (:func:`digest`), lets its model, frame graph
 and kinematic tree go, then does the same with the other file, and compares the two
 digests. At 100,000 links a model takes about 750 MB and its kinematic tree 250 MB; a
-digest, mostly arrays and a few names per link, takes about 100 MB (pickled, 50 MB): two
+digest, mostly arrays and a few names per link, takes a small part of that (pickled, 60 MB): two
 digests and the forward kinematics of both sides fit where two models did not.
 
 A digest holds exactly the numbers the comparison of two loaded descriptions used, so
