@@ -16,6 +16,10 @@ Compares, in any mix of URDF and SDFormat:
 Poses are compared relative to a common reference: the first root link of A when
 B has a link of that name, else each model's own frame.
 
+Each file is reduced to a digest of what is compared (:mod:`core.diff_digest`) while it
+is loaded; :func:`diff_files` (and ``urdf-sdf diff``) load the second file only once the
+first one's model is gone, so that two large models are never held at once.
+
 Use from Python (e.g. in a ROS package's pytest)::
 
     from urdf_sdf.core.diff import diff_files
@@ -23,20 +27,22 @@ Use from Python (e.g. in a ROS package's pytest)::
 """
 from __future__ import annotations
 
+import gc
 import math
 import random
+from typing import Callable
 
 import numpy as np
 
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diff_digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
 from urdf_sdf.core.diff_shapes import compare_shapes
 from urdf_sdf.core.difference import Difference
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import KinematicTree, build_tree, joint_kind, unbounded
 from urdf_sdf.core.kinematics_batch import (SLICE, add_derived_rows, batch_inverse, batch_quat_mul,
-                                            forward_batch, forward_plan, sliced_compose)
+                                            forward_compact, forward_plan, sliced_compose)
 from urdf_sdf.core.loader import LoadResult, load
-from urdf_sdf.core.model import Inertial
 from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap, rotate
 
 REVOLUTE_TYPES = ("revolute", "continuous")
@@ -55,7 +61,6 @@ class Description:
         self.tree: KinematicTree = build_tree(result, self.scope)
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
-        self._body_poses: dict[str, Pose] | None = None
         self.mesh_keys: dict[str, str | None] = {}  # mesh URI -> file digest (diff_shapes)
         self._plan = None
 
@@ -73,9 +78,6 @@ class Description:
                 self.graph.vertices[link].scoped_name[len(prefix):],
                 relative_pose(self.graph, vertex.id, link))
         return frames
-
-    def names(self) -> set[str]:
-        return set(self.tree.links) | set(self.frames)
 
     def frame_made_links(self) -> set[str]:
         """URDF links that stand for SDF frames: massless, shapeless links on fixed joints
@@ -114,38 +116,12 @@ class Description:
                     poses[joint.child] = joint_frame
         return poses
 
-    def body_poses(self) -> dict[str, Pose]:
-        """Real link frames at the zero configuration (for inertials and shapes); computed
-        once: callers must not change the dictionary."""
-        if self._body_poses is None:
-            self._body_poses = self.tree.forward({})
-        return self._body_poses
-
     @property
     def plan(self):
         """The tree's :class:`core.kinematics_batch.ForwardPlan`, made once."""
         if self._plan is None:
             self._plan = forward_plan(self.tree)
         return self._plan
-
-    def pose_rows(self, urdf_links: bool = False) -> tuple[dict[str, int], list[tuple]]:
-        """What :meth:`poses` computes, as rows of a pose table: the rows of
-        :attr:`plan`, then derived rows ``(source row, constant pose)`` meaning
-        ``row[source] * pose``, numbered on from ``plan.size``. Returns the name -> row
-        mapping and the derived rows, assigned in the order :meth:`poses` assigns."""
-        rows = dict(self.plan.rows)
-        derived: list[tuple[int, Pose]] = []
-        for name, (link, X_LF) in self.frames.items():
-            if link in rows:
-                derived.append((rows[link], X_LF))
-                rows[name] = self.plan.size + len(derived) - 1
-        for joint in self.tree.joints:
-            if joint.child in rows:
-                derived.append((rows[joint.child], joint.X_JC.inverse()))
-                rows["joint " + joint.name] = self.plan.size + len(derived) - 1
-                if urdf_links:
-                    rows[joint.child] = rows["joint " + joint.name]
-        return rows, derived
 
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
@@ -156,18 +132,73 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
     differences = unusable(a, b, model)
     if differences:
         return differences
-    da, db = Description(a, model), Description(b, model)
+    return compare_digests(describe(a, model), describe(b, model), tol, configurations, seed)
+
+
+def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResult],
+                tol: float = 1e-9, configurations: int = 20, seed: int = 0,
+                model: str | None = None) -> list[Difference]:
+    """:func:`diff_results` of what ``load_a()`` and ``load_b()`` return, holding one
+    loaded file at a time: B is loaded once A's digest is made and A's model dropped
+    (the callers must keep no reference to a result either)."""
+    problems: list[Difference] = []
+    packed: list[bytes] = []
+    for label, load_side in (("A", load_a), ("B", load_b)):
+        result = load_side()
+        problem = side_problem(label, result, model)
+        if problem is not None:
+            problems.append(problem)
+        elif not problems:
+            packed.append(pack(describe(result, model)))
+        del result
+        gc.collect()  # the model's cycles, before the next file loads (gc paused then)
+    if problems:
+        return joined_problems(problems)
+    return compare_digests(unpack(packed[0]), unpack(packed[1]), tol, configurations, seed)
+
+
+def describe(result: LoadResult, model: str | None = None) -> Digest:
+    """The digest of the model (``model``, or the whole file) of a usable result."""
+    description = Description(result, model)
+    return digest(description, is_static(description), world_welds(description),
+                  free_body_joints(description))
+
+
+def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: int = 20,
+                    seed: int = 0) -> list[Difference]:
+    """The differences between two digests, in the order they are reported: static,
+    names, joints, poses, inertials, geometry."""
+    differences: list[Difference] = []
     compare_static(da, db, differences)
     compare_names(da, db, differences)
     reference = common_reference(da, db)
-    compare_joints(da, db, reference, tol, differences)
-    compare_all_poses(da, db, list(configurations_for(da, db, configurations, seed)), reference,
-                      tol, differences)
-    bodies = (relative_to_reference(da.body_poses(), reference[0]),
-              relative_to_reference(db.body_poses(), reference[1]))
+    sampled = list(configurations_for(da, db, configurations, seed))
+    links = forward_compact([da.plan, db.plan], sampled)
+    frames = (reference_frames(da, links[0], reference[0]),
+              reference_frames(db, links[1], reference[1]))
+    compare_joints(da, db, frames, tol, differences)
+    compare_all_poses(da, db, sampled, links, reference, tol, differences)
+    bodies = (frames[0][0], frames[1][0])
     compare_inertials(da, db, bodies, tol, differences)
     compare_shapes(da, db, bodies, tol, differences)
     return differences
+
+
+def reference_frames(digest: Digest, links: tuple[np.ndarray, np.ndarray],
+                     reference: str | None) -> tuple[BodyFrames, Pose]:
+    """The link frames at the zero configuration (the first sampled one, in ``links``:
+    the forward kinematics of every configuration) relative to the reference link, and
+    the model frame's pose in it (where world-parented joints hang); without a reference,
+    the frames as they are and the identity. Bit for bit what
+    ``relative_to_reference(KinematicTree.forward({}), reference)`` gives."""
+    positions, rotations = links[0][0], links[1][0]
+    rows = digest.plan.rows
+    if reference is None or reference not in rows:
+        return BodyFrames(rows, positions, rotations), IDENTITY
+    at = rows[reference]
+    base = batch_inverse(positions[at:at + 1], rotations[at:at + 1])
+    positions, rotations = sliced_compose(*base, positions, rotations)
+    return BodyFrames(rows, positions, rotations), row_pose(np.concatenate(base, axis=-1)[0])
 
 
 def unusable(a: LoadResult, b: LoadResult, model: str | None = None) -> list[Difference]:
@@ -178,16 +209,25 @@ def unusable(a: LoadResult, b: LoadResult, model: str | None = None) -> list[Dif
     compare, and ``urdf-sdf diff`` (or ``assert not diff_files(...)``) must not pass on
     nothing, e.g. when a conversion lost the model on both sides. They give one
     difference saying so, rather than one per file."""
-    differences: list[Difference] = []
-    for label, result in (("A", a), ("B", b)):
-        if not result.ok:
-            first = next((d for d in result.diagnostics if d.is_error), None)
-            differences.append(Difference("model", label, "cannot be loaded: " +
-                                          (first.format() if first else "unknown error")))
-        elif not holds_model(result):
-            differences.append(Difference("model", label, "holds no model to compare"))
-        elif model is not None and result.graph.model_scope(model) is None:
-            differences.append(Difference("model", label, f"holds no model [{model}]"))
+    problems = [side_problem(label, result, model) for label, result in (("A", a), ("B", b))]
+    return joined_problems([problem for problem in problems if problem is not None])
+
+
+def side_problem(label: str, result: LoadResult, model: str | None) -> Difference | None:
+    """Why one file (``label`` A or B) cannot be compared, None when it can."""
+    if not result.ok:
+        first = next((d for d in result.diagnostics if d.is_error), None)
+        return Difference("model", label, "cannot be loaded: " +
+                          (first.format() if first else "unknown error"))
+    if not holds_model(result):
+        return Difference("model", label, "holds no model to compare")
+    if model is not None and result.graph.model_scope(model) is None:
+        return Difference("model", label, f"holds no model [{model}]")
+    return None
+
+
+def joined_problems(differences: list[Difference]) -> list[Difference]:
+    """The problems of both files, the two files holding no model said once."""
     if len(differences) == 2 and all(d.message == "holds no model to compare"
                                      for d in differences):
         return [Difference("model", "A and B", "each holds no model to compare: nothing was "
@@ -206,9 +246,11 @@ def holds_model(result: LoadResult) -> bool:
 
 def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
                context: Context | None = None, model: str | None = None) -> list[Difference]:
-    """Differences between two files (an empty list when they are equivalent)."""
+    """Differences between two files (an empty list when they are equivalent), loaded one
+    at a time (:func:`diff_loaded`)."""
     context = context if context is not None else Context.from_environment()
-    return diff_results(load(a, context), load(b, context), tol, configurations, seed, model)
+    return diff_loaded(lambda: load(a, context), lambda: load(b, context), tol,
+                       configurations, seed, model)
 
 
 def world_welds(description: Description) -> list:
@@ -238,16 +280,16 @@ def is_static(description: Description) -> bool:
     return bool(getattr(description.scope.owner, "static", False))
 
 
-def compare_static(da: Description, db: Description, out: list[Difference]) -> None:
-    sa, sb = is_static(da), is_static(db)
+def compare_static(da: Digest, db: Digest, out: list[Difference]) -> None:
+    sa, sb = da.static, db.static
     if sa != sb:
         out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only"))
 
 
-def compare_names(da: Description, db: Description, out: list[Difference]) -> None:
+def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
     """Links and frames by name; a frame may stand for the other side's joint of the
     same name (lumped joints become frames)."""
-    na, nb = da.names(), db.names()
+    na, nb = set(da.links) | da.frames, set(db.links) | db.frames
     for name in sorted(na - nb):
         if not (name in da.frames and name in db.joints):
             out.append(Difference("links", name, "only in A"))
@@ -256,19 +298,18 @@ def compare_names(da: Description, db: Description, out: list[Difference]) -> No
             out.append(Difference("links", name, "only in B"))
 
 
-def compare_joints(da: Description, db: Description, reference, tol: float,
-                   out: list[Difference]) -> None:
-    frame_links = (da.frame_made_links() & set(db.frames)) | \
-                  (db.frame_made_links() & set(da.frames))
+def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Difference]) -> None:
+    """``frames``: each side's :func:`reference_frames`. A joint of one side only is not a
+    difference when it welds a root to the world and the other side is static, when it
+    holds a free body (the other side's free root bodies), or when it is a fixed joint
+    holding a link that stands for a frame of the other side."""
+    frame_links = (da.frame_made_links & db.frames) | (db.frame_made_links & da.frames)
     for label, mine, theirs in (("A", da, db), ("B", db, da)):
-        held = world_welds(mine) if is_static(theirs) else []
-        held = held + free_body_joints(mine)  # the other side's free root bodies
         for name, joint in sorted(mine.joints.items()):
-            if name in theirs.joints or any(joint is j for j in held) or \
+            if name in theirs.joints or (joint.weld and theirs.static) or joint.free_body or \
                     (joint.type == "fixed" and joint.child in frame_links):
                 continue
             out.append(Difference("joints", name, f"only in {label}"))
-    frames = (reference_poses(da, reference[0]), reference_poses(db, reference[1]))
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
         if joint_kind(ja) != joint_kind(jb):
@@ -290,7 +331,7 @@ def axis_in_reference(poses: dict[str, Pose], base: Pose, joint) -> tuple | None
 
 
 def compare_axes(ja, jb, frames, tol, out) -> None:
-    """``frames``: each side's :func:`reference_poses`, computed once for all joints."""
+    """``frames``: each side's :func:`reference_frames`, computed once for all joints."""
     if ja.type == "fixed":
         return
     axis_a = axis_in_reference(*frames[0], ja)
@@ -340,14 +381,15 @@ def quantized(value: float, tol: float):
     return round(scaled) if math.isfinite(scaled) else repr(value)
 
 
-def common_reference(da: Description, db: Description) -> tuple[str | None, str | None]:
-    for root in da.tree.roots:
-        if root in db.tree.links:
+def common_reference(da: Digest, db: Digest) -> tuple[str | None, str | None]:
+    links_b = set(db.links)
+    for root in da.roots:
+        if root in links_b:
             return root, root
     return None, None
 
 
-def configurations_for(da: Description, db: Description, count: int, seed: int):
+def configurations_for(da: Digest, db: Digest, count: int, seed: int):
     """The zero configuration, then ``count`` seeded random ones over the shared joints."""
     yield {}
     rng = random.Random(seed)
@@ -370,7 +412,7 @@ def joint_range(joint) -> tuple[float, float]:
     return (lower, upper) if lower <= upper else default
 
 
-def mimic_joints(description: Description) -> list[tuple[str, object]]:
+def mimic_joints(description: Digest | Description) -> list[tuple[str, object]]:
     """``(joint name, its mimic element)`` for the joints that mimic another, in order."""
     mimics = [(name, getattr(joint.element, "mimic", None))
               for name, joint in description.joints.items()]
@@ -392,18 +434,8 @@ def relative_to_reference(poses: dict[str, Pose], reference: str | None) -> dict
     return {name: base * pose for name, pose in poses.items()}
 
 
-def reference_poses(description: Description, reference: str | None) -> tuple[dict, Pose]:
-    """Zero-configuration poses relative to the reference link, and the model frame's
-    pose in it (where world-parented joints hang)."""
-    poses = description.body_poses()
-    if reference is None or reference not in poses:
-        return poses, IDENTITY
-    base = poses[reference].inverse()
-    return {name: base * pose for name, pose in poses.items()}, base
-
-
-def urdf_convention(da: Description, db: Description) -> bool:
-    return "urdf" in (da.result.document.format, db.result.document.format)
+def urdf_convention(da: Digest, db: Digest) -> bool:
+    return "urdf" in (da.format, db.format)
 
 
 def where_text(q: dict[str, float]) -> str:
@@ -411,29 +443,31 @@ def where_text(q: dict[str, float]) -> str:
         f"{k}={v:.4g}" for k, v in sorted(q.items()))
 
 
-def compare_all_poses(da, db, configurations: list[dict], reference, tol, out) -> None:
+def compare_all_poses(da: Digest, db: Digest, configurations: list[dict], links, reference,
+                      tol, out) -> None:
     """Each differing frame once, at the first configuration where it differs (its gap
     from :func:`core.pose.pose_gap` over ``tol``; configurations in order, names sorted).
 
     Vectorised: each side's named frames (:meth:`Description.poses`) at every
-    configuration at once (:func:`pose_table`), a cheap screen of every
+    configuration at once (:func:`pose_table`, from ``links``: each side's
+    :func:`core.kinematics_batch.forward_compact` at ``configurations``), a cheap screen of every
     pose gap, and :func:`core.pose.pose_gap` itself for the frames the screen cannot clear.
     The screen is below the exact gap by a few rounding errors at most (its position term
     is the largest coordinate difference, at least the distance over sqrt(3)), so no frame
     whose gap exceeds ``tol`` escapes it."""
     urdf = urdf_convention(da, db)
-    links_a, links_b = forward_batch([(da.tree, da.plan), (db.tree, db.plan)], configurations)
-    rows_a, derived_a = da.pose_rows(urdf)
-    rows_b, derived_b = db.pose_rows(urdf)
+    links_a, links_b = links
+    rows_a, rows_b = da.pose_rows.names_to_rows(urdf), db.pose_rows.names_to_rows(urdf)
     common = sorted(set(rows_a) & set(rows_b))
     column_a, column_b = [rows_a[n] for n in common], [rows_b[n] for n in common]
     threshold = tol / 2 if tol > 1e-200 else -math.inf  # below that, check every frame
     reported: set[str] = set()
-    step = configurations_per_table(len(rows_a) + len(derived_a) + len(rows_b) + len(derived_b))
+    step = configurations_per_table(len(rows_a) + len(da.pose_rows.sources) + len(rows_b) +
+                                    len(db.pose_rows.sources))
     for start in range(0, len(configurations), step):
         part = slice(start, start + step)
-        pa, qa = pose_table(links_a, part, derived_a, rows_a, reference[0])
-        pb, qb = pose_table(links_b, part, derived_b, rows_b, reference[1])
+        pa, qa = pose_table(links_a, part, da.pose_rows, rows_a, reference[0])
+        pb, qb = pose_table(links_b, part, db.pose_rows, rows_b, reference[1])
         pa, qa, pb, qb = pa[:, column_a], qa[:, column_a], pb[:, column_b], qb[:, column_b]
         flagged = ~(gap_screen(pa, qa, pb, qb) <= threshold)  # NaN gaps are checked too
         report_gaps(common, configurations[part], (pa, qa, pb, qb), flagged, tol, reported, out)
@@ -467,14 +501,15 @@ def report_gaps(common: list[str], configurations: list[dict], tables, flagged, 
                                       f"{fmt(xa.as_list())} in A, {fmt(xb.as_list())} in B"))
 
 
-def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: list[tuple],
+def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: PoseRows,
                rows: dict[str, int], reference: str | None) -> tuple[np.ndarray, np.ndarray]:
     """``relative_to_reference(description.poses(q, urdf_links), reference)`` for the
     configurations ``part`` at once, bit for bit, from ``links`` (the rows of
-    ``description.plan``: :func:`core.kinematics_batch.forward_batch`) and the
-    description's ``pose_rows(urdf_links)`` (``rows``, ``derived``): positions ``(K, n, 3)``
+    the digest's plan: :func:`core.kinematics_batch.forward_compact`), its ``derived``
+    rows and their names (``derived.names_to_rows(urdf_links)``): positions ``(K, n, 3)``
     and quaternions ``(K, n, 4)``, a column per row."""
-    positions, rotations = add_derived_rows(links[0][part], links[1][part], derived)
+    positions, rotations = add_derived_rows(links[0][part], links[1][part], derived.sources,
+                                            derived.poses)
     if reference is not None and reference in rows:
         at = rows[reference]
         base = batch_inverse(positions[:, at:at + 1], rotations[:, at:at + 1])
@@ -498,27 +533,16 @@ def gap_screen(pa, qa, pb, qb) -> np.ndarray:
     return screen
 
 
-def default_inertial(description: Description) -> Inertial:
-    """What a link without ``<inertial>`` means in the description's format: no mass at
-    all in URDF (the URDF specification), mass 1 with a unit inertia at the link origin in
-    SDFormat (its specification's defaults)."""
-    if description.result.document.format == "urdf":
-        return Inertial(mass=0.0, ixx=0.0, iyy=0.0, izz=0.0)
-    return Inertial()
-
-
-def inertial_in_root(description: Description, name: str, poses) -> tuple | None:
-    link = description.link(name)
-    if link is None:
+def inertial_in_root(digest: Digest, name: str, poses) -> tuple | None:
+    """Mass, centre of mass and inertia tensor of a link in the reference frame (``poses``:
+    the link frames in it); None for a link with no element behind it."""
+    inertial = digest.contents.inertial(name)
+    if inertial is None:
         return None
-    inertial = link.inertial if link.inertial is not None else default_inertial(description)
-    frame = poses[name] * description.result.pose_in_link(description.scope.prefix + name,
-                                                           inertial.pose)
-    tensor = np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
-                       [inertial.ixy, inertial.iyy, inertial.iyz],
-                       [inertial.ixz, inertial.iyz, inertial.izz]])
+    mass, local, tensor = inertial
+    frame = poses[name] * local
     rotation = rotation_matrix(frame)
-    return inertial.mass, np.array(frame.position), rotation @ tensor @ rotation.T
+    return mass, np.array(frame.position), rotation @ tensor @ rotation.T
 
 
 def rotation_matrix(pose: Pose) -> np.ndarray:
@@ -531,7 +555,7 @@ def rotation_matrix(pose: Pose) -> np.ndarray:
 def compare_inertials(da, db, bodies, tol, out) -> None:
     """``bodies``: each side's link frames at the zero configuration in the reference."""
     pa, pb = bodies
-    for name in sorted(set(da.tree.links) & set(db.tree.links)):
+    for name in sorted(set(da.links) & set(db.links)):
         ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
         if ia is None or ib is None:
             continue  # a link made by an approximation, with no element behind it

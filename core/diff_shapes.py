@@ -20,19 +20,11 @@ from urdf_sdf.core.resources import Resource, base_folder, resolve_resource
 HASH_CHUNK = 1 << 20
 
 
-def shapes_in_root(description, name: str, kind: str, poses) -> list[tuple]:
-    """``(geometry, pose in the reference frame, signature)`` of each shape of a link."""
-    link = description.link(name)
-    if link is None:
-        return []
-    shapes = []
-    for shape in getattr(link, kind):
-        if shape.geometry is None:
-            continue
-        local = description.result.pose_in_link(description.scope.prefix + name, shape.pose)
-        shapes.append((shape.geometry, poses[name] * local,
-                       geometry_signature(shape.geometry, mesh_key(description, shape.geometry))))
-    return shapes
+def shapes_in_root(digest, name: str, kind: str, poses) -> list[tuple]:
+    """``(geometry kind, pose in the reference frame, signature)`` of each shape of a link
+    of a ``core.diff_digest.Digest`` (``poses``: the link frames in the reference)."""
+    return [(signature[0], poses[name] * local, signature)
+            for local, signature in digest.contents.shapes(name, kind)]
 
 
 def resource_path(uri: str) -> str:
@@ -71,14 +63,18 @@ def _digest(path: Path) -> str | None:
 
 
 def geometry_signature(geometry, mesh: str) -> tuple:
+    """What two shapes must share to be the same: kind, size, radius and length, mesh
+    (:func:`mesh_key`), scale. Its first item is the geometry's kind."""
     numbers = tuple(v for v in (geometry.radius, geometry.length) if v is not None)
     return (geometry.kind, tuple(geometry.size or ()), numbers, mesh,
             tuple(geometry.scale or ()))
 
 
 def compare_shapes(da, db, bodies, tol, out) -> None:
+    """Each visual and collision of a link of two digests against the other side's of the
+    same link (``bodies``: each side's link frames in the reference frame)."""
     pa, pb = bodies
-    for name in sorted(set(da.tree.links) & set(db.tree.links)):
+    for name in sorted(set(da.links) & set(db.links)):
         for kind in ("visuals", "collisions"):
             sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)
             if len(sa) != len(sb):
@@ -90,7 +86,7 @@ def compare_shapes(da, db, bodies, tol, out) -> None:
                               if same_geometry(signature, other, tol)
                               and pose_gap(xa, xb) <= tol), None)
                 if match is None:
-                    out.append(Difference("geometry", name, f"{kind}[{i}] ({ga.kind}) of A has no "
+                    out.append(Difference("geometry", name, f"{kind}[{i}] ({ga}) of A has no "
                                           "counterpart with the same geometry and pose in B"))
                 else:
                     unmatched.pop(match)

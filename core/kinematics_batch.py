@@ -6,7 +6,9 @@ imported only by what needs it (the converters use the kinematic tree, not this)
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import numpy as np
 
@@ -43,6 +45,45 @@ def compose_components(a, b) -> tuple:
             aw * bx + ax * bw + ay * bz - az * by,
             aw * by - ax * bz + ay * bw + az * bx,
             aw * bz + ax * by - ay * bx + az * bw)
+
+
+# compose_stacked: components reordered (y z x and z x y of a vector; the quaternion terms
+# of quat_mul) and the sign quat_mul gives each term.
+_YZX, _ZXY = [1, 2, 0], [2, 0, 1]
+_TERMS = (([1, 0, 3, 2], (-1.0, 1.0, -1.0, 1.0)),    # ax * (bx, bw, bz, by)
+          ([2, 3, 0, 1], (-1.0, 1.0, 1.0, -1.0)),    # ay * (by, bz, bw, bx)
+          ([3, 2, 1, 0], (-1.0, -1.0, 1.0, 1.0)))    # az * (bz, by, bx, bw)
+
+
+def right_operand(b: np.ndarray) -> tuple:
+    """What :func:`compose_stacked` needs of its right operand ``b`` (``(7, K, n)``): its
+    position in the orders the cross products take and its quaternion's terms, signed.
+    Made once for every column of a constant operand (a joint's ``X_PJ``, ``X_JC``) and
+    sliced per level."""
+    v, r = b[0:3], b[3:7]
+    terms = tuple(np.array(signs).reshape(4, 1, 1) * r[order] for order, signs in _TERMS)
+    return (v, v[_ZXY], v[_YZX], r) + terms
+
+
+def sliced_operand(operand: tuple, start: int, end: int) -> tuple:
+    return tuple(part[..., start:end] for part in operand)
+
+
+def compose_stacked(a: np.ndarray, b: tuple) -> np.ndarray:
+    """:func:`compose_components` on a ``(7, K, n)`` array and a :func:`right_operand`,
+    with the three (or four) components of a vector or quaternion computed in one numpy
+    operation: a third of the operations, for the narrow levels of a deep chain where
+    each costs mostly its call. The same float operations in the same order for each
+    component (a subtraction is the addition of the negated product; ``x * -y`` is
+    ``-(x * y)``), so the same bits."""
+    v, v_zxy, v_yzx, r, r1, r2, r3 = b
+    p, w, q = a[0:3], a[3], a[4:7]
+    q1, q2 = q[_YZX], q[_ZXY]
+    t = 2 * (q1 * v_zxy - q2 * v_yzx)
+    out = np.empty(np.broadcast_shapes(a.shape, (7,) + v.shape[1:]))
+    out[0:3] = p + (v + w * t + (q1 * t[_ZXY] - q2 * t[_YZX]))
+    out[3:7] = w * r + q[0] * r1 + q[1] * r2 + q[2] * r3
+    return out
 
 
 def inverse_components(a) -> tuple:
@@ -153,31 +194,87 @@ def forward_plan(tree: KinematicTree) -> ForwardPlan:
     return plan
 
 
-def joint_motions(joints: list[KinematicJoint],
+@dataclass
+class CompactPlan:
+    """A :class:`ForwardPlan` as arrays, holding nothing of the tree or the model it was
+    made from: what :func:`forward_compact` needs. The joint columns (``names``,
+    ``motions``, ``axes``, ``X_PJ``, ``X_JC``, ``parents``) are in the order of
+    ``plan.parent``: ``derived[i]`` is the row joint column ``i`` computes."""
+    size: int
+    rows: dict[str, int]
+    base_rows: list[int]
+    base: np.ndarray          # (B, 7) rest poses of the base rows
+    derived: list[int]
+    parents: list[int]        # the row each derived row hangs from
+    names: list[str]          # the joint of each derived row, for the configurations
+    motions: list[int]        # MOTION_NONE, MOTION_SLIDE or MOTION_TURN
+    axes: np.ndarray          # (J, 3) first axis of moving joints, zeros otherwise
+    X_PJ: np.ndarray          # (J, 7)
+    X_JC: np.ndarray          # (J, 7)
+    levels: list[list[int]]
+
+
+MOTION_NONE, MOTION_SLIDE, MOTION_TURN = 0, 1, 2
+
+
+def motion_of(joint: KinematicJoint) -> int:
+    """How :meth:`KinematicJoint.motion` moves the joint."""
+    if not joint.axes or joint.type not in ("revolute", "continuous", "prismatic"):
+        return MOTION_NONE
+    return MOTION_SLIDE if joint.type == "prismatic" else MOTION_TURN
+
+
+def pose_rows_array(poses) -> np.ndarray:
+    """``(n, 7)`` positions and quaternions of an iterable of poses (an empty ``(0, 7)``
+    for none)."""
+    flat = array("d")
+    for pose in poses:
+        flat.extend(pose.position)
+        flat.extend(pose.rotation)
+    return np.frombuffer(flat, dtype=float).reshape(-1, 7).copy()
+
+
+def compact_plan(tree: KinematicTree, plan: ForwardPlan | None = None) -> CompactPlan:
+    """``plan`` (default: :func:`forward_plan` of ``tree``) as a :class:`CompactPlan`."""
+    plan = plan if plan is not None else forward_plan(tree)
+    joints = [plan.joint[row] for row in plan.parent]
+    axes = array("d")
+    for joint in joints:
+        axes.extend(joint.axes[0] if motion_of(joint) != MOTION_NONE else (0.0, 0.0, 0.0))
+    return CompactPlan(
+        size=plan.size, rows=plan.rows, base_rows=list(plan.base),
+        base=pose_rows_array(plan.base.values()), derived=list(plan.parent),
+        parents=list(plan.parent.values()), names=[j.name for j in joints],
+        motions=[motion_of(j) for j in joints],
+        axes=np.frombuffer(axes, dtype=float).reshape(-1, 3).copy(),
+        X_PJ=pose_rows_array(j.X_PJ for j in joints),
+        X_JC=pose_rows_array(j.X_JC for j in joints), levels=plan.levels)
+
+
+def joint_motions(names: list[str], motions: list[int], axes: np.ndarray,
                   configurations: list[dict[str, float]]) -> np.ndarray:
-    """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint, as a
-    ``(7, K, J)`` component table. Sines and cosines come from ``math``, as in
+    """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint column
+    (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
+    component table. Sines and cosines come from ``math``, as in
     ``quat_from_axis_angle`` (numpy's may differ in the last bit)."""
     count = len(configurations)
-    values = np.array([[q.get(j.name, 0.0) for j in joints] for q in configurations],
-                      dtype=float).reshape(count, len(joints))
-    table = np.zeros((7, count, len(joints)))
+    values = np.array([[q.get(name, 0.0) for name in names] for q in configurations],
+                      dtype=float).reshape(count, len(names))
+    table = np.zeros((7, count, len(names)))
     table[3] = 1.0
-    moving = [i for i, j in enumerate(joints)
-              if j.axes and j.type in ("revolute", "continuous", "prismatic")]
-    sliding = [i for i in moving if joints[i].type == "prismatic"]
-    turning = [i for i in moving if joints[i].type != "prismatic"]
+    sliding = [i for i, m in enumerate(motions) if m == MOTION_SLIDE]
+    turning = [i for i, m in enumerate(motions) if m == MOTION_TURN]
     for indices, offset in ((sliding, 0), (turning, 4)):
         if not indices:
             continue
-        axes = np.array([joints[i].axes[0] for i in indices], dtype=float).T[:, None, :]
+        axis = axes[indices].T[:, None, :]
         if offset == 0:
-            table[0:3, :, indices] = axes * values[:, indices]
+            table[0:3, :, indices] = axis * values[:, indices]
             continue
         half = (values[:, indices] / 2).ravel().tolist()
         table[3, :, indices] = np.array([math.cos(h) for h in half]).reshape(count, -1).T
         sines = np.array([math.sin(h) for h in half]).reshape(count, -1)
-        table[4:7, :, indices] = axes * sines
+        table[4:7, :, indices] = axis * sines
     return table
 
 
@@ -185,63 +282,117 @@ def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
                   configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every row of each ``(tree, plan)`` at each configuration: positions ``(K, rows, 3)``
     and quaternions ``(K, rows, 4)`` per tree, bit for bit the poses ``tree.forward(q)``
-    gives. Computed a level (depth) at a time on one ``(7, K, rows)`` table for all the
-    trees: the cost of a level is mostly numpy's per-call overhead, so two deep chains
-    (the two sides of a diff) cost about what one does."""
-    offsets, joints, parents, rows_at = [], [], [], {}
-    size = 0
-    for tree, plan in trees:
-        offsets.append(size)
+    gives (:func:`forward_compact` of their :func:`compact_plan`)."""
+    return forward_compact([compact_plan(tree, plan) for tree, plan in trees], configurations)
+
+
+@dataclass
+class _Columns:
+    """The joint columns of several plans together, in the order they are computed: level
+    by level (depth), so that a level is a contiguous run of columns."""
+    names: list[str]
+    motions: list[int]
+    axes: np.ndarray          # (J, 3)
+    X_PJ: np.ndarray          # (7, J)
+    X_JC: np.ndarray          # (7, J)
+    parents: np.ndarray       # the table row each column's parent pose is in
+    targets: np.ndarray       # the table row each column computes
+    levels: list[int]         # where each level's run of columns ends
+
+
+def _columns(plans: list[CompactPlan], offsets: list[int]) -> _Columns:
+    rows_at: dict[int, list[int]] = {}
+    column: dict[int, int] = {}
+    parents, names, motions = [], [], []
+    for plan, offset in zip(plans, offsets):
         for depth, level in enumerate(plan.levels):
-            rows_at.setdefault(depth, []).extend(size + row for row in level)
-        for row in plan.parent:
-            joints.append(plan.joint[row])
-            parents.append(size + plan.parent[row])
-        size += plan.size
+            rows_at.setdefault(depth, []).extend(offset + row for row in level)
+        for row, parent in zip(plan.derived, plan.parents):
+            column[offset + row] = len(parents)
+            parents.append(offset + parent)
+        names.extend(plan.names)
+        motions.extend(plan.motions)
+    order: list[int] = []
+    levels: list[int] = []
+    for depth in sorted(rows_at):
+        order.extend(column[row] for row in rows_at[depth])
+        levels.append(len(order))
+    at = np.array(order, dtype=np.intp)
+
+    def stacked(arrays: list[np.ndarray], width: int) -> np.ndarray:
+        return np.concatenate(arrays)[at] if arrays else np.zeros((0, width))
+    return _Columns([names[c] for c in order], [motions[c] for c in order],
+                    stacked([plan.axes for plan in plans], 3),
+                    stacked([plan.X_PJ for plan in plans], 7).T,
+                    stacked([plan.X_JC for plan in plans], 7).T,
+                    np.array(parents, dtype=np.intp)[at],
+                    np.array(sorted(column, key=column.get), dtype=np.intp)[at], levels)
+
+
+def _runs(levels: list[int], width: int) -> list[tuple[int, int]]:
+    """``(start, end)`` runs of columns: each within one level and one block of
+    :data:`SLICE` columns, so that a level's temporaries stay small however wide it is."""
+    cuts = sorted(set(levels) | set(range(0, levels[-1] if levels else 0, width)) - {0})
+    return list(zip([0] + cuts[:-1], cuts))
+
+
+def forward_compact(plans: list[CompactPlan],
+                    configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every row of each plan at each configuration: positions ``(K, rows, 3)`` and
+    quaternions ``(K, rows, 4)`` per plan, bit for bit the poses
+    :meth:`KinematicTree.forward` gives. Computed a level (depth) at a time on one
+    ``(7, K, rows)`` table for all the plans: the cost of a level is mostly numpy's
+    per-call overhead, so two deep chains (the two sides of a diff) cost about what one
+    does. The joint motions are made a block of :data:`SLICE` columns at a time, and a
+    wide level is computed in such blocks: beside the table, memory stays bounded."""
+    offsets = list(accumulate([plan.size for plan in plans[:-1]], initial=0)) if plans else []
+    size = sum(plan.size for plan in plans)
     table = np.zeros((7, len(configurations), size))
-    for (tree, plan), offset in zip(trees, offsets):
-        if plan.base:
-            rows = [offset + row for row in plan.base]
-            table[:, :, rows] = np.concatenate(pose_arrays(list(plan.base.values())),
-                                               axis=-1).T[:, None, :]
-    derived_rows = [offset + row for (tree, plan), offset in zip(trees, offsets)
-                    for row in plan.parent]
-    column = {row: i for i, row in enumerate(derived_rows)}
-    motion = joint_motions(joints, configurations)
-    X_PJ = np.concatenate(pose_arrays([j.X_PJ for j in joints]), axis=-1).T    # (7, J)
-    X_JC = np.concatenate(pose_arrays([j.X_JC for j in joints]), axis=-1).T
+    for plan, offset in zip(plans, offsets):
+        if plan.base_rows:
+            rows = [offset + row for row in plan.base_rows]
+            table[:, :, rows] = plan.base.T[:, None, :]
+    columns = _columns(plans, offsets)
+    X_PJ, X_JC = right_operand(columns.X_PJ[:, None]), right_operand(columns.X_JC[:, None])
+    block = -1
     with np.errstate(all="ignore"):
-        for depth in sorted(rows_at):
-            level = rows_at[depth]
-            cols = [column[row] for row in level]
-            pose = compose_components(table[:, :, [parents[c] for c in cols]], X_PJ[:, cols])
-            pose = compose_components(pose, motion[:, :, cols])
-            table[:, :, level] = compose_components(pose, X_JC[:, cols])
+        for start, end in _runs(columns.levels, SLICE):
+            if start // SLICE != block:
+                block = start // SLICE
+                first, last = block * SLICE, (block + 1) * SLICE
+                motion = right_operand(joint_motions(
+                    columns.names[first:last], columns.motions[first:last],
+                    columns.axes[first:last], configurations))
+            pose = compose_stacked(table[:, :, columns.parents[start:end]],
+                                   sliced_operand(X_PJ, start, end))
+            pose = compose_stacked(pose, sliced_operand(motion, start - first, end - first))
+            table[:, :, columns.targets[start:end]] = compose_stacked(
+                pose, sliced_operand(X_JC, start, end))
     return [(table[:3, :, o:o + plan.size].transpose(1, 2, 0),
              table[3:, :, o:o + plan.size].transpose(1, 2, 0))
-            for (tree, plan), o in zip(trees, offsets)]
+            for plan, o in zip(plans, offsets)]
 
 
-def add_derived_rows(positions: np.ndarray, rotations: np.ndarray,
-                     derived: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
-    """Append the rows ``row[source] * pose`` of ``derived`` (see
-    :meth:`core.diff.Description.pose_rows`) to the table, a generation at a time (a derived row may
-    derive from an earlier derived row)."""
+def add_derived_rows(positions: np.ndarray, rotations: np.ndarray, sources: list[int],
+                     poses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Append the rows ``row[sources[i]] * poses[i]`` (``poses``: ``(D, 7)``; see
+    :class:`core.diff_digest.PoseRows`) to the table, a generation at a time (a derived
+    row may derive from an earlier derived row)."""
     count, first = positions.shape[0], positions.shape[1]
-    positions = np.concatenate([positions, np.zeros((count, len(derived), 3))], axis=1)
-    rotations = np.concatenate([rotations, np.zeros((count, len(derived), 4))], axis=1)
+    positions = np.concatenate([positions, np.zeros((count, len(sources), 3))], axis=1)
+    rotations = np.concatenate([rotations, np.zeros((count, len(sources), 4))], axis=1)
     generation: dict[int, int] = {}
     by_generation: dict[int, list[int]] = {}
-    for i, (source, _) in enumerate(derived):
+    for i, source in enumerate(sources):
         generation[first + i] = generation.get(source, 0) + 1
         by_generation.setdefault(generation[first + i], []).append(i)
     for level in sorted(by_generation):
         indices = by_generation[level]
-        sources = [derived[i][0] for i in indices]
         targets = [first + i for i in indices]
-        const_p, const_q = pose_arrays([derived[i][1] for i in indices])
+        rows = [sources[i] for i in indices]
+        constant = poses[indices]
         positions[:, targets], rotations[:, targets] = sliced_compose(
-            positions[:, sources], rotations[:, sources], const_p, const_q)
+            positions[:, rows], rotations[:, rows], constant[:, :3], constant[:, 3:])
     return positions, rotations
 
 

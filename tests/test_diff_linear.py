@@ -6,14 +6,18 @@
   (the implementation before it was vectorised), on perturbed generated robots;
 * diff runs forward kinematics a bounded number of times, whatever the number of joints
   (it used to run it once per joint: quadratic);
+* a digest keeps nothing of its model alive, and ``diff_loaded`` loads B only once A's
+  model is gone;
 * mimic multipliers and offsets of 1e308 do not crash; two files without a model are
   reported as such, once.
 """
 from __future__ import annotations
 
+import gc
 import random
 import re
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,7 @@ from urdf_sdf.core.diff import Description, diff_results
 from urdf_sdf.core.kinematics import KinematicTree, build_tree
 from urdf_sdf.core.kinematics_batch import forward_batch, forward_plan
 from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.model import Link
 from urdf_sdf.core.pose import pose_gap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,9 +98,10 @@ def test_two_trees_in_one_batch_are_each_their_own():
 # ---- same differences as the per-configuration definition --------------------------------
 
 def scalar_compare_poses(da, db, configurations, reference, tol, out) -> None:
-    """compare_poses as it was before being vectorised, one configuration at a time."""
+    """compare_poses as it was before being vectorised, one configuration at a time, on
+    two :class:`Description`."""
     reported: set[str] = set()
-    urdf = diff_module.urdf_convention(da, db)
+    urdf = "urdf" in (da.result.document.format, db.result.document.format)
     for q in configurations:
         pa = diff_module.relative_to_reference(da.poses(q, urdf), reference[0])
         pb = diff_module.relative_to_reference(db.poses(q, urdf), reference[1])
@@ -131,42 +137,51 @@ def with_mimics(text: str) -> str:
         text)
 
 
+def pose_differences_by_definition(a, b, configurations: int = 20, seed: int = 0) -> list[str]:
+    """The pose differences of ``diff_results(a, b)`` by :func:`scalar_compare_poses`, on
+    the configurations and reference the diff samples."""
+    da, db = diff_module.describe(a), diff_module.describe(b)
+    out: list = []
+    scalar_compare_poses(Description(a), Description(b),
+                         list(diff_module.configurations_for(da, db, configurations, seed)),
+                         diff_module.common_reference(da, db), 1e-9, out)
+    return [d.format() for d in out]
+
+
+def pose_differences(a, b, configurations: int = 20, seed: int = 0) -> list[str]:
+    return [d.format() for d in diff_results(a, b, configurations=configurations, seed=seed)
+            if d.kind == "pose"]
+
+
 @pytest.mark.parametrize("kind, generator, suffix", GENERATED)
 @pytest.mark.parametrize("seed, rate", [(1, 0.0), (2, 0.01), (3, 0.05)])
 def test_vectorised_poses_report_what_the_definition_reports(kind, generator, suffix, seed,
-                                                               rate, monkeypatch):
+                                                               rate):
     text = generator(150)
     a = load_string(with_mimics(text).encode(), f"a.{suffix}", Context())
     b = load_string(perturbed(text, seed, rate).encode(), f"b.{suffix}", Context())
     for first, second in ((a, b), (b, a)):
-        vectorised = diff_results(first, second, configurations=6, seed=seed)
-        monkeypatch.setattr(diff_module, "compare_all_poses", scalar_compare_poses)
-        scalar = diff_results(first, second, configurations=6, seed=seed)
-        monkeypatch.undo()
-        assert [d.format() for d in vectorised] == [d.format() for d in scalar]
-    if rate:
-        assert any(d.kind == "pose" for d in vectorised)
+        vectorised = pose_differences(first, second, 6, seed)
+        assert vectorised == pose_differences_by_definition(first, second, 6, seed)
+    assert bool(vectorised) == bool(rate)
 
 
-def test_a_urdf_and_its_sdf_under_the_definition(monkeypatch):
+def test_a_urdf_and_its_sdf_under_the_definition():
     urdf = ROOT / "samples" / "arm6.urdf"
     sdf = ROOT / "samples" / "arm6.sdf"
     moved = load_string(perturbed(urdf.read_text(), 4, 0.3).encode(), "m.urdf", Context())
     for a, b in ((load(str(sdf)), moved), (moved, load(str(sdf)))):
-        vectorised = [d.format() for d in diff_results(a, b)]
-        monkeypatch.setattr(diff_module, "compare_all_poses", scalar_compare_poses)
-        assert vectorised == [d.format() for d in diff_results(a, b)]
-        monkeypatch.undo()
+        assert pose_differences(a, b) == pose_differences_by_definition(a, b)
 
 
 # ---- linear -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("links", [40, 400])
 def test_forward_kinematics_runs_a_bounded_number_of_times(links, monkeypatch):
-    """Once per side for the rest poses and one batch for every configuration, whatever
-    the number of joints (it was once per joint)."""
+    """One batch for both sides and every configuration (the rest poses are its first),
+    whatever the number of joints (it was once per joint)."""
     calls = {"forward": 0, "batch": 0}
-    forward, batch = KinematicTree.forward, diff_module.forward_batch
+    forward, batch = KinematicTree.forward, diff_module.forward_compact
 
     def counted_forward(self, q=None):
         calls["forward"] += 1
@@ -176,16 +191,59 @@ def test_forward_kinematics_runs_a_bounded_number_of_times(links, monkeypatch):
         calls["batch"] += 1
         return batch(*args)
     monkeypatch.setattr(KinematicTree, "forward", counted_forward)
-    monkeypatch.setattr(diff_module, "forward_batch", counted_batch)
+    monkeypatch.setattr(diff_module, "forward_compact", counted_batch)
     robot = load_string(generate_urdf.chain(links).encode(), "c.urdf", Context())
     assert diff_results(robot, robot) == []
-    assert calls == {"forward": 2, "batch": 1}
+    assert calls == {"forward": 0, "batch": 1}
 
 
-def test_description_rest_poses_are_computed_once():
-    description = Description(load_string(generate_urdf.chain(30).encode(), "c.urdf",
-                                          Context()))
-    assert description.body_poses() is description.body_poses()
+# ---- one model at a time ----------------------------------------------------------------
+
+def links_alive() -> int:
+    """How many link elements of any model are alive."""
+    gc.collect()
+    return sum(type(item) is Link for item in gc.get_objects())
+
+
+def test_a_digest_keeps_nothing_of_its_model_alive():
+    links_before = links_alive()
+    result = load_string(generate_urdf.chain(30).encode(), "c.urdf", Context())
+    alive = [weakref.ref(part) for part in (result, result.graph)]
+    digest = diff_module.describe(result)
+    del result
+    gc.collect()
+    assert [part() for part in alive] == [None, None]
+    assert links_alive() == links_before
+    again = diff_module.unpack(diff_module.pack(digest))
+    assert diff_module.compare_digests(digest, again) == []
+
+
+def test_b_is_loaded_once_a_is_gone():
+    text = generate_urdf.chain(30).encode()
+    seen = {}
+
+    def load_a():
+        result = load_string(text, "a.urdf", Context())
+        seen["a"] = [weakref.ref(part) for part in (result, result.graph)]
+        return result
+
+    def load_b():
+        seen["a alive when B loads"] = any(part() is not None for part in seen["a"])
+        return load_string(perturbed(text.decode(), 1, 0.05).encode(), "b.urdf", Context())
+    differences = diff_module.diff_loaded(load_a, load_b)
+    assert seen["a alive when B loads"] is False
+    assert [d.format() for d in differences] == [
+        d.format() for d in diff_results(load_string(text, "a.urdf", Context()), load_b())]
+    assert any(d.kind == "pose" for d in differences)
+
+
+def test_an_unloadable_a_is_reported_with_b():
+    broken = load_string(b"<robot name='x'><link", "a.urdf", Context())
+    empty = load_string(ACTOR_ONLY.encode(), "b.sdf", Context())
+    together = diff_results(broken, empty)
+    assert [d.format() for d in diff_module.diff_loaded(lambda: broken, lambda: empty)] == \
+        [d.format() for d in together]
+    assert [d.name for d in together] == ["A", "B"]
 
 
 # ---- mimic values that overflow, files without a model ----------------------------------

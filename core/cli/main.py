@@ -35,7 +35,7 @@ PROG = URDF_SDF.prog
 _LATER = Later({
     "graph_command": ("urdf_sdf.core.cli.graph", "graph_command"),
     "print_document": ("urdf_sdf.core.cli.printing", "print_document"),
-    "diff_results": ("urdf_sdf.core.diff", "diff_results"),
+    "diff_loaded": ("urdf_sdf.core.diff", "diff_loaded"),
     "frames_report": ("urdf_sdf.core.report", "frames_report"),
     "model_vertex": ("urdf_sdf.core.report", "model_vertex"),
     "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
@@ -156,9 +156,10 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
         raise typer.BadParameter("only one of A and B can be '-' (standard input)")
     context = _context(path, strict)
     sources = SourceLines()
-    differences = _LATER.diff_results(load_input(a, context, sources),
-                               load_input(b, context, sources),
-                               tol, configurations, seed, model)
+    # One file loaded at a time: A's model is gone before B is read.
+    differences = _LATER.diff_loaded(lambda: load_input(a, context, sources),
+                                     lambda: load_input(b, context, sources),
+                                     tol, configurations, seed, model)
     if as_json:
         print(json.dumps({"equivalent": not differences,
                           "differences": [d.to_json() for d in differences]}))
