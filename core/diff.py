@@ -150,8 +150,10 @@ def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResul
             problems.append(problem)
         elif not problems:
             packed.append(pack(describe(result, model)))
+        if result.graph is not None:
+            result.graph.dismantle()  # freed as the result is dropped, no cycle to collect
         del result
-        gc.collect()  # the model's cycles, before the next file loads (gc paused then)
+        gc.collect()  # any other cycle, before the next file loads (gc paused then)
     if problems:
         return joined_problems(problems)
     return compare_digests(unpack(packed[0]), unpack(packed[1]), tol, configurations, seed)

@@ -218,6 +218,25 @@ def test_a_digest_keeps_nothing_of_its_model_alive():
     assert diff_module.compare_digests(digest, again) == []
 
 
+@pytest.mark.parametrize("sample", ["arm6.urdf", "arm6.sdf", "composition/arm_and_gripper.sdf"])
+def test_a_dismantled_graph_frees_its_model_without_the_cycle_collector(sample):
+    """What ``diff_loaded`` does with a file it has digested: the graph dismantled, the
+    result dropped, the whole model is freed by reference counting (a collection finds
+    nothing left over; without ``dismantle`` it finds every object of the model)."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = load(ROOT / "samples" / sample, Context())
+        assert result.ok
+        result.graph.dismantle()
+        del result
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def test_b_is_loaded_once_a_is_gone():
     text = generate_urdf.chain(30).encode()
     seen = {}

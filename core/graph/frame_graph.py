@@ -91,6 +91,17 @@ class FrameGraph:
             scope.vertices.append(vertex.id)
         return vertex
 
+    def dismantle(self) -> None:
+        """Unlink each model vertex from the scope it owns (the graph is unusable after).
+
+        A model vertex and its scope refer to each other, and through the model vertex's
+        element the whole model hangs on that cycle: dropped, a loaded file would wait for
+        the cycle collector, whose walk over a 10,000-link model costs a tenth of reading
+        it. Dismantled, dropping the graph frees it all at once (``urdf-sdf diff`` loads its
+        second file only once the first is freed)."""
+        for vertex in self.vertices:
+            vertex.inner = None
+
     def lookup(self, scope: Scope, reference: str) -> int | None:
         """The vertex a frame reference names in ``scope``, or None.
 
