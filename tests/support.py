@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -248,3 +249,25 @@ class CheckedDiagnostics:
 
     def formatted(self) -> str:
         return "\n".join(f"  {d.format()}" for d in self.left)
+
+
+# ---- perturbed robots, for diff ------------------------------------------------------
+
+def perturbed(text: str, seed: int, rate: float) -> str:
+    """Some decimal numbers moved by 1e-3 or -2e-3, some by 1e-12 (below the tolerance)."""
+    rng = random.Random(seed)
+
+    def move(match):
+        if rng.random() >= rate:
+            return match.group(0)
+        return repr(float(match.group(0)) + rng.choice((1e-3, -2e-3, 1e-12)))
+    return re.sub(r"-?\d+\.\d+", move, text)
+
+
+def with_mimics(text: str) -> str:
+    """Every ninth joint of a generated URDF mimics joint_1."""
+    count = iter(range(1, 10 ** 9))
+    limit = '<limit lower="-1.57" upper="1.57" effort="10" velocity="1"/>'
+    return re.sub(re.escape(limit), lambda m: m.group(0) + (
+        '<mimic joint="joint_1" multiplier="2" offset="0.1"/>' if next(count) % 9 == 0 else ""),
+        text)

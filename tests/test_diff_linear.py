@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import random
-import re
 import sys
 import weakref
 from pathlib import Path
@@ -30,6 +29,7 @@ from urdf_sdf.core.diff import Description, diff_results
 from urdf_sdf.core.kinematics import KinematicTree, build_tree
 from urdf_sdf.core.kinematics_batch import forward_batch, forward_plan
 from urdf_sdf.core.loader import load, load_string
+from tests.support import perturbed, with_mimics
 from urdf_sdf.core.model import Link
 from urdf_sdf.core.pose import pose_gap
 
@@ -116,25 +116,6 @@ def scalar_compare_poses(da, db, configurations, reference, tol, out) -> None:
                     "pose", name, f"differs by {gap:.3g} at the {where}: "
                     f"{diff_module.fmt(pa[name].as_list())} in A, "
                     f"{diff_module.fmt(pb[name].as_list())} in B"))
-
-
-def perturbed(text: str, seed: int, rate: float) -> str:
-    """Some decimal numbers moved by 1e-3, some by 1e-12 (below the tolerance)."""
-    rng = random.Random(seed)
-
-    def move(match):
-        if rng.random() >= rate:
-            return match.group(0)
-        return repr(float(match.group(0)) + rng.choice((1e-3, -2e-3, 1e-12)))
-    return re.sub(r"-?\d+\.\d+", move, text)
-
-
-def with_mimics(text: str) -> str:
-    count = iter(range(1, 10 ** 9))
-    limit = '<limit lower="-1.57" upper="1.57" effort="10" velocity="1"/>'
-    return re.sub(re.escape(limit), lambda m: m.group(0) + (
-        '<mimic joint="joint_1" multiplier="2" offset="0.1"/>' if next(count) % 9 == 0 else ""),
-        text)
 
 
 def pose_differences_by_definition(a, b, configurations: int = 20, seed: int = 0) -> list[str]:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import re
 import sys
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from urdf_sdf.core.cli.main import app
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.loader import load, load_string
+from tests.support import perturbed, with_mimics
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "diff" / "unchanged.json"
@@ -37,26 +36,6 @@ GENERATED = {"chain": (generate_urdf.chain, "urdf"), "wide": (generate_urdf.wide
              "deep": (generate.deep_chain, "sdf"), "wide_sdf": (generate.wide_tree, "sdf")}
 PAIRS = [("arm6.urdf", "arm6.sdf"), ("diff_drive.urdf", "diff_drive.sdf"),
          ("pendulum.urdf", "pendulum.sdf")]
-
-
-def perturbed(text: str, seed: int, rate: float) -> str:
-    """Some decimal numbers moved by 1e-3 or -2e-3, some by 1e-12 (below the tolerance)."""
-    rng = random.Random(seed)
-
-    def move(match):
-        if rng.random() >= rate:
-            return match.group(0)
-        return repr(float(match.group(0)) + rng.choice((1e-3, -2e-3, 1e-12)))
-    return re.sub(r"-?\d+\.\d+", move, text)
-
-
-def with_mimics(text: str) -> str:
-    """Every ninth joint of a generated URDF mimics joint_1."""
-    count = iter(range(1, 10 ** 9))
-    limit = '<limit lower="-1.57" upper="1.57" effort="10" velocity="1"/>'
-    return re.sub(re.escape(limit), lambda m: m.group(0) + (
-        '<mimic joint="joint_1" multiplier="2" offset="0.1"/>' if next(count) % 9 == 0 else ""),
-        text)
 
 
 def sample_files() -> list[Path]:
