@@ -30,9 +30,10 @@ from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import parse_doubles
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
 from urdf_sdf.core.write.stream import ChildStream
+from urdf_sdf.core.write.text import Node, TextChildren, to_element
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
-                                      ready_to_serialise, to_bytes, write_dynamics, write_geometry,
-                                      write_inertial_values, write_material, write_mimic)
+                                      dynamics_node, geometry_node, inertial_value_nodes,
+                                      material_node, mimic_node, ready_to_serialise, to_bytes)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
@@ -116,6 +117,9 @@ class UrdfWriter:
         if choice.in_world:  # the URDF's world is the SDF world, not this model's frame
             self.urdf_frame[WORLD] = choice.placement
         self.link_names: set[str] = set()
+        # The links and joints, written as text into the serialised robot (a large
+        # robot's elements are not built as lxml elements only to be serialised).
+        self.text = TextChildren(depth=1)
 
     def name(self, scoped: str) -> str:
         if scoped == WORLD and self.prefix:
@@ -135,13 +139,19 @@ class UrdfWriter:
         robot's children are serialised a batch at a time as they are written
         (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
         robot = etree.Element("robot", name=self.scope.owner.name)
-        stream = ChildStream(robot, robot, to_bytes, prepare=ready_to_serialise)
+        stream = ChildStream(robot, robot, self.serialise, prepare=ready_to_serialise)
         return stream.finish() if self.fill(robot, stream.flush_if_full) else None
+
+    def serialise(self, robot) -> bytes:
+        return self.text.expand(to_bytes(robot))
 
     def robot(self):
         """The whole ``<robot>`` element, or None (for merging several models' robots)."""
         robot = etree.Element("robot", name=self.scope.owner.name)
-        return robot if self.fill(robot, lambda: None) else None
+        if not self.fill(robot, lambda: None):
+            return None
+        self.text.realise_all(robot)
+        return robot
 
     def fill(self, robot, flush) -> bool:
         """Write the model into ``robot``, calling ``flush`` after each link and joint;
@@ -287,21 +297,22 @@ class UrdfWriter:
         return element if isinstance(element, Link) else None
 
     def write_link(self, robot, link_name: str) -> None:
-        link_el = etree.SubElement(robot, "link", name=self.name(link_name))
+        children: list[Node] = []
+        marker = self.text.place(robot, ("link", {"name": self.name(link_name)}, children))
         self.link_names.add(link_name)
         link = self.link_element(link_name)
         if link is None:
             return  # a massless link made by an approximation
         X_UL = self.urdf_frame.get(link_name, IDENTITY)
         if not has_implicit_inertial(link):
-            self.write_inertial(link_el, link.inertial or Inertial(), link_name, X_UL)
+            children.append(self.inertial(link.inertial or Inertial(), link_name, X_UL))
         for shape in link.visuals:
-            self.write_shape(link_el, "visual", shape, link_name, X_UL)
+            self.write_shape(robot, children, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
-            self.write_shape(link_el, "collision", shape, link_name, X_UL)
+            self.write_shape(robot, children, "collision", shape, link_name, X_UL)
         carries = has_namespaced_children(link.xml)
         if carries:
-            restore_carried(link.xml, link_el)
+            restore_carried(link.xml, self.text.realise(marker))
         self.keep_sdf_extras(robot, link, link_name)
         if carries:
             robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
@@ -310,43 +321,46 @@ class UrdfWriter:
         """A pose given in a link's element (relative to the link unless relative_to)."""
         return self.result.pose_in_link(self.scope.prefix + link_name, spec)
 
-    def origin(self, parent_el, X_UL: Pose, link_name: str, spec: PoseSpec) -> None:
+    def origin(self, X_UL: Pose, link_name: str, spec: PoseSpec) -> Node | None:
         """``<origin>`` of something posed in link ``link_name``: copied text when the
         link frame is the URDF frame and the pose is plain, else computed."""
         if X_UL == IDENTITY and spec.relative_to is None and is_plain(spec):
-            copied_origin(parent_el, spec)
-            return
-        computed_origin(parent_el, X_UL * self.shape_pose(link_name, spec))
+            return copied_origin(spec)
+        return computed_origin(X_UL * self.shape_pose(link_name, spec))
 
-    def write_inertial(self, link_el, inertial: Inertial, link_name: str, X_UL: Pose) -> None:
+    def inertial(self, inertial: Inertial, link_name: str, X_UL: Pose) -> Node:
         """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
         inertia at the link origin) written out, since URDF's default is no mass."""
-        inertial_el = etree.SubElement(link_el, "inertial")
-        self.origin(inertial_el, X_UL, link_name, inertial.pose)
-        write_inertial_values(inertial_el, inertial)
+        origin = self.origin(X_UL, link_name, inertial.pose)
+        values = inertial_value_nodes(inertial)
+        return ("inertial", {}, values if origin is None else [origin, *values])
 
-    def write_shape(self, link_el, kind: str, shape: Shape, link_name: str, X_UL: Pose) -> None:
+    def write_shape(self, robot, children: list[Node], kind: str, shape: Shape, link_name: str,
+                    X_UL: Pose) -> None:
+        """A visual or collision appended to ``children`` (its link's), or a <gazebo>
+        block appended to ``robot``."""
         if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
-            self.keep_in_gazebo_block(link_el, kind, shape, link_name, X_UL)
+            self.keep_in_gazebo_block(robot, kind, shape, link_name, X_UL)
             return
-        shape_el = etree.SubElement(link_el, kind)
+        attributes = {}
         if markup(shape, "unnamed") != "true":
-            shape_el.set("name", markup(shape, "name") or shape.name or "")
-        self.origin(shape_el, X_UL, link_name, shape.pose)
-        write_geometry(shape_el, shape.geometry, self.mesh_uri(shape.geometry))
+            attributes["name"] = markup(shape, "name") or shape.name or ""
+        origin = self.origin(X_UL, link_name, shape.pose)
+        parts = [] if origin is None else [origin]
+        parts.append(geometry_node(shape.geometry, self.mesh_uri(shape.geometry)))
         if kind == "visual" and shape.material is not None:
             material = shape.material
-            write_material(shape_el, material,
-                           material.name or f"{self.name(link_name)}_{shape.name}_material")
+            parts.append(material_node(material, material.name or
+                                       f"{self.name(link_name)}_{shape.name}_material"))
+        children.append((kind, attributes, parts))
 
-    def keep_in_gazebo_block(self, link_el, kind: str, shape: Shape, link_name: str,
+    def keep_in_gazebo_block(self, robot, kind: str, shape: Shape, link_name: str,
                              X_UL: Pose) -> None:
         """Geometry URDF lacks (plane, heightmap, capsule...) travels as SDF in a
         ``<gazebo reference="LINK">`` block, posed in the URDF link frame."""
         what = shape.geometry.kind if shape.geometry is not None else "no"
         self.warn(f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which URDF "
                   "cannot express; it is kept as SDF in a <gazebo> block", shape.source)
-        robot = link_el.getparent()
         block = etree.SubElement(robot, "gazebo", reference=self.name(link_name))
         copy = copy_element(shape.xml)
         for old in copy.findall("pose"):
@@ -370,39 +384,31 @@ class UrdfWriter:
         """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
         the form Gazebo (and urdf2sdf) reads back: sensors, lights, link physics
         flags, and the collision surfaces and visual extras of each named shape."""
-        if link.xml is None:
-            return
-        kept = link_extras(link.xml)
-        if kept:
-            block = etree.SubElement(robot, "gazebo", reference=self.name(name))
-            block.extend(kept)
-            self.warn(f"link [{name}]: SDF content URDF cannot state ("
-                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
-                      link.source)
+        if link.xml is not None:
+            self.keep_in_gazebo(robot, link_extras(link.xml), f"link [{name}]", link.source,
+                                reference=self.name(name))
 
     def keep_model_extras(self, robot) -> None:
         """Model plugins and other model-level SDF content go to a ``<gazebo>`` block."""
-        if self.model_el is None:
-            return
-        kept = element_extras(self.model_el, MODEL_EXTRAS)
-        if kept:
-            block = etree.SubElement(robot, "gazebo")
-            block.extend(kept)
-            self.warn(f"model [{self.scope.owner.name}]: SDF content URDF cannot state ("
-                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
-                      self.scope.owner.source)
+        if self.model_el is not None:
+            self.keep_in_gazebo(robot, element_extras(self.model_el, MODEL_EXTRAS),
+                                f"model [{self.scope.owner.name}]", self.scope.owner.source)
 
     def keep_joint_extras(self, robot, joint: KinematicJoint) -> None:
         xml = getattr(joint.element, "xml", None)
-        if xml is None or joint.vertex < 0:
-            return
-        kept = element_extras(xml, JOINT_EXTRAS)
+        if xml is not None and joint.vertex >= 0:
+            self.keep_in_gazebo(robot, element_extras(xml, JOINT_EXTRAS), f"joint [{joint.name}]",
+                                joint.element.source, reference=self.name(joint.name))
+
+    def keep_in_gazebo(self, robot, kept: list, what: str, source,
+                       reference: str | None = None) -> None:
+        """``kept`` (SDF elements of ``what``) in a ``<gazebo>`` block, with a warning."""
         if kept:
-            block = etree.SubElement(robot, "gazebo", reference=self.name(joint.name))
-            block.extend(kept)
-            self.warn(f"joint [{joint.name}]: SDF content URDF cannot state ("
+            attributes = {} if reference is None else {"reference": reference}
+            etree.SubElement(robot, "gazebo", attributes).extend(kept)
+            self.warn(f"{what}: SDF content URDF cannot state ("
                       f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
-                      joint.element.source)
+                      source)
 
     # ---- joints -----------------------------------------------------------------------
 
@@ -413,30 +419,31 @@ class UrdfWriter:
         xml = joint.element.xml
         urdf_name = markup(joint.element, "name")
         name = self.prefix + urdf_name if urdf_name else self.name(joint.name)
-        joint_el = etree.SubElement(robot, "joint", name=name,
-                                    type=urdf_joint_type(joint))
-        self.joint_origin(joint_el, joint)
-        etree.SubElement(joint_el, "parent", link=self.name(joint.parent))
-        etree.SubElement(joint_el, "child", link=self.name(joint.child))
+        origin = self.joint_origin(joint)
+        children: list[Node] = [] if origin is None else [origin]
+        children += [("parent", {"link": self.name(joint.parent)}, []),
+                     ("child", {"link": self.name(joint.child)}, [])]
         if joint.type != "fixed" and joint.axes:
-            self.write_axis(joint_el, joint)
-        self.write_limits(joint_el, joint)
+            children.append(self.axis(joint))
+        self.write_limits(children, joint)
+        marker = self.text.place(robot, ("joint", {"name": name, "type": urdf_joint_type(joint)},
+                                         children))
         if not has_namespaced_children(xml):
             return
+        joint_el = self.text.realise(marker)
         for tag in ("calibration", "safety_controller", "mimic"):
             for custom in custom_children(xml, tag):
                 joint_el.append(plain_copy(custom))
         restore_carried(xml, joint_el)
 
-    def joint_origin(self, joint_el, joint: KinematicJoint) -> None:
+    def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
         if joint.name in self.parity.copyable and X_UP == IDENTITY:
-            copied_origin(joint_el, self.parity.copyable[joint.name])
-            return
-        computed_origin(joint_el, X_UP * joint.X_PJ)
+            return copied_origin(self.parity.copyable[joint.name])
+        return computed_origin(X_UP * joint.X_PJ)
 
-    def write_axis(self, joint_el, joint: KinematicJoint) -> None:
+    def axis(self, joint: KinematicJoint) -> Node:
         """``<axis>``: the SDF text when it is this joint's axis, in the joint frame and of
         unit length; else the unit axis computed (an approximation's second axis, an axis
         expressed in another frame, a vector that was not normalised)."""
@@ -448,12 +455,15 @@ class UrdfWriter:
                     abs(math.fsum(v * v for v in written) - 1.0) <= 1e-12 and \
                     math.dist(written, axis) <= 1e-12:
                 text = " ".join(source.xyz_text.split())
-        etree.SubElement(joint_el, "axis", xyz=text or numbers_text(axis))
+        return ("axis", {"xyz": text or numbers_text(axis)}, [])
 
-    def write_limits(self, joint_el, joint: KinematicJoint) -> None:
+    def write_limits(self, children: list[Node], joint: KinematicJoint) -> None:
+        """A joint's ``<dynamics>``, ``<limit>`` and ``<mimic>``, appended to ``children``."""
         element = joint.element
         limit = getattr(element, "limit", None)
-        write_dynamics(joint_el, getattr(element, "dynamics", None))
+        dynamics = dynamics_node(getattr(element, "dynamics", None))
+        if dynamics is not None:
+            children.append(dynamics)
         if joint.type in ("revolute", "prismatic", "continuous") and (
                 limit is not None or urdf_joint_type(joint) != "continuous"):
             texts = limit.texts if limit is not None else {}
@@ -463,10 +473,10 @@ class UrdfWriter:
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
                 attributes[key] = self.rate_limit(joint, key, texts.get(key))
-            etree.SubElement(joint_el, "limit", **attributes)
+            children.append(("limit", attributes, []))
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
-            write_mimic(joint_el, self.name(mimic.joint), mimic)
+            children.append(mimic_node(self.name(mimic.joint), mimic))
 
     def rate_limit(self, joint: KinematicJoint, key: str, text: str | None) -> str:
         """URDF's required effort or velocity limit. SDF's "not enforced" (no element, or a
@@ -487,14 +497,12 @@ class UrdfWriter:
         restored = plain_copy(joint.element.xml)
         for old in restored.findall("origin"):
             restored.remove(old)
-        origin_parent = etree.Element("tmp")
         if joint.name in self.parity.copyable:
-            copied_origin(origin_parent, self.parity.copyable[joint.name])
+            origin = copied_origin(self.parity.copyable[joint.name])
         else:
-            computed_origin(origin_parent, self.urdf_frame.get(joint.parent, IDENTITY)
-                                  * joint.X_PJ)
-        for origin in origin_parent:
-            restored.insert(0, origin)
+            origin = computed_origin(self.urdf_frame.get(joint.parent, IDENTITY) * joint.X_PJ)
+        if origin is not None:
+            restored.insert(0, to_element(origin))
         robot.append(restored)
 
     def write_static(self, robot) -> None:
@@ -511,12 +519,12 @@ class UrdfWriter:
     def write_world_joint(self, robot, root: str, joint_type: str) -> None:
         """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
         suffix = "static_weld" if joint_type == "fixed" else "floating"
-        joint_el = etree.SubElement(robot, "joint", name=f"{self.name(root)}_{suffix}",
-                                    type=joint_type)
         X_UW = self.urdf_frame.get(WORLD, IDENTITY)  # the model frame, or the SDF world's
-        computed_origin(joint_el, X_UW * self.tree.link_poses[root])
-        etree.SubElement(joint_el, "parent", link="world")
-        etree.SubElement(joint_el, "child", link=self.name(root))
+        origin = computed_origin(X_UW * self.tree.link_poses[root])
+        children = [] if origin is None else [origin]
+        children += [("parent", {"link": "world"}, []), ("child", {"link": self.name(root)}, [])]
+        self.text.place(robot, ("joint", {"name": f"{self.name(root)}_{suffix}",
+                                          "type": joint_type}, children))
 
     # ---- frames -----------------------------------------------------------------------
 
@@ -564,14 +572,12 @@ class UrdfWriter:
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
         check allows it, else computed; empty for the identity."""
-        scratch = etree.Element("scratch")
         X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
         if name in self.parity.copyable and X_UP == IDENTITY:
-            copied_origin(scratch, self.parity.copyable[name])
+            origin = copied_origin(self.parity.copyable[name])
         else:
-            computed_origin(scratch, X_UP * relative_pose(self.graph, vertex.id, parent))
-        origin = scratch.find("origin")
-        return dict(origin.attrib) if origin is not None else {}
+            origin = computed_origin(X_UP * relative_pose(self.graph, vertex.id, parent))
+        return dict(origin[1]) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:
         for vertex, name in self.frames():

@@ -18,9 +18,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from lxml import etree
-
-from urdf_sdf.core.custom import namespaced_copy, qname
+from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
@@ -28,14 +26,15 @@ from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.model import Joint, Link, Model, Shape
 from urdf_sdf.core.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
-from urdf_sdf.core.write.sdf import (pose_from_origin, write_axis, write_axis_mimic, write_geometry,
-                                     write_inertial, write_massless_inertial, write_material)
+from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
+                                     massless_inertial_node, material_node, pose_node)
 from urdf_sdf.core.write.stream import ChildStream
+from urdf_sdf.core.write.text import Node, TextChildren, to_element
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 
-_SubElement = etree.SubElement
+CARRIED, NAME, UNNAMED = qname("carried"), qname("name"), qname("unnamed")
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
 FREE_JOINT_TYPES = {"floating", "planar"}
@@ -189,15 +188,23 @@ def tree_order(model: Model, children: dict[str, list[str]]) -> list[Link]:
 
 
 
-def carry(parent_el, elements) -> None:
+def carried_node(elements) -> Node:
     """URDF elements this project does not read, carried as SDF custom content in one
     ``<urdf:carried>`` (a container without a name: libsdformat 14 wants the names of a
     model's children unique, custom ones included, and a URDF ``<sensor>`` may share its
     name with a frame)."""
+    return (CARRIED, {}, [namespaced_copy(el) for el in elements])
+
+
+def carry(parent_el, elements) -> None:
+    """:func:`carried_node` appended to ``parent_el`` (nothing when there are none)."""
     if elements:
-        container = sub(parent_el, qname("carried"))
-        for el in elements:
-            container.append(namespaced_copy(el))
+        to_element(carried_node(elements), parent_el)
+
+
+def append_node(parent_el, tree: Node | None) -> None:
+    if tree is not None:
+        to_element(tree, parent_el)
 
 
 def gazebo_references(model: Model) -> set[str]:
@@ -216,6 +223,9 @@ class Writer:
         self.diagnostics = diagnostics
         # The written link, joint and frame elements by name, for the <gazebo> blocks.
         self.elements: dict[str, object] = {}
+        # The links and joints written as text into the serialised document, when it is
+        # streamed (a large robot's elements are not built only to be serialised).
+        self.text: TextChildren | None = None
 
     def warn(self, message: str, source) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source)
@@ -226,7 +236,10 @@ class Writer:
         (``core.write.stream``): a large robot's SDF tree is never whole in memory."""
         root = new_document(self.plan.version)
         model_el = sub(root, "model", name=self.model.name)
-        stream = None if self.model.gazebo else ChildStream(root, model_el, to_bytes)
+        stream = None
+        if not self.model.gazebo:
+            stream = ChildStream(root, model_el, self.serialise)
+            self.text = TextChildren(depth=2, prefixes={URDF_NS: PREFIX})
         for link in self.model.links:
             if link.name not in self.plan.frame_links:
                 self.remember(link.name, self.write_link(model_el, link), stream)
@@ -256,6 +269,18 @@ class Writer:
                                 self.plan.version, self.model.source.file)
         return to_bytes(root)
 
+    def serialise(self, root) -> bytes:
+        return self.text.expand(to_bytes(root))
+
+    def add(self, model_el, tree: Node, plain: bool):
+        """Append a link or joint to the model: as text when the document is streamed and
+        ``tree`` is ``plain`` (holds no lxml element copied from the source), else as an
+        element (returned, for the <gazebo> blocks)."""
+        if self.text is not None and plain:
+            self.text.place(model_el, tree)
+            return None
+        return to_element(tree, model_el)
+
     def remember(self, name: str, element, stream: ChildStream | None) -> None:
         """Keep a written element for the <gazebo> blocks; when streaming (there are
         none), let a full batch of the model's children go to the output instead."""
@@ -271,45 +296,46 @@ class Writer:
         return pose_text(pose)
 
     def write_link(self, model_el, link: Link):
-        link_el = _SubElement(model_el, "link", {"name": link.name})
+        children: list = []
         joint = self.plan.parent_joint.get(link.name)
         if joint is not None:
             if self.options.relative:
                 if joint.type in FREE_JOINT_TYPES:
-                    pose_from_origin(link_el, joint.pose, self.joint_parent_frame(joint))
+                    children.append(pose_node(joint.pose, self.joint_parent_frame(joint)))
                 else:
-                    _SubElement(link_el, "pose", {"relative_to": joint.name})
+                    children.append(("pose", {"relative_to": joint.name}, []))
             else:
-                _SubElement(link_el, "pose").text = self.computed_pose(link.name)
-        if link.inertial is not None:
-            self.write_link_inertial(link_el, link)
-        else:
-            write_massless_inertial(link_el)
+                children.append(("pose", {}, self.computed_pose(link.name)))
+        children.append(self.link_inertial(link) if link.inertial is not None else
+                        massless_inertial_node())
+        plain = True
         taken: dict[str, set[str]] = {"collision": set(), "visual": set()}  # names written
         for kind, shapes in (("collision", link.collisions), ("visual", link.visuals)):
             for shape in shapes:
                 if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
-                    self.write_shape(link_el, kind, shape, link, taken)
-        carry(link_el, link.carried)
-        return link_el
+                    plain &= self.write_shape(children, kind, shape, link, taken)
+        if link.carried:
+            children.append(carried_node(link.carried))
+            plain = False
+        return self.add(model_el, ("link", {"name": link.name}, children), plain)
 
-    def write_link_inertial(self, link_el, link: Link) -> None:
+    def link_inertial(self, link: Link) -> Node:
         """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
         kept as written and marked ``urdf:inertia="invalid"`` (the reader warned)."""
         inertial = link.inertial
         problem = inertia_problem(inertial)
         if problem is None or mass_problem(inertial) is not None:
-            write_inertial(link_el, inertial)
-            return
+            return inertial_node(inertial)
         if not self.options.fix_inertia:
-            write_inertial(link_el, inertial).set(qname("inertia"), "invalid")
-            return
+            tree = inertial_node(inertial)
+            tree[1][qname("inertia")] = "invalid"
+            return tree
         fixed = repaired(inertial)
         self.warn(f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
                   f"{numbers_text(principal_moments(inertial))} became "
                   f"{numbers_text(principal_moments(fixed))}, mass and principal axes kept",
                   inertial.source)
-        write_inertial(link_el, fixed)
+        return inertial_node(fixed)
 
     def joint_parent_frame(self, joint: Joint) -> str:
         """The frame a joint's pose is relative to: its parent link, or the model frame
@@ -325,15 +351,16 @@ class Writer:
         if inertial_xml is not None:  # a zero-mass inertial, kept for sdf2urdf
             frame_el.append(namespaced_copy(inertial_xml))
         if self.options.relative:
-            pose_from_origin(frame_el, joint.pose, self.joint_parent_frame(joint))
+            append_node(frame_el, pose_node(joint.pose, self.joint_parent_frame(joint)))
         else:
             sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
         carry(frame_el, link.carried + joint.carried)
         return frame_el
 
-    def write_shape(self, link_el, kind: str, shape: Shape, link: Link,
-                    taken: dict[str, set[str]]) -> None:
-        """A visual or collision; its URDF name is kept unless SDFormat forbids it: a name
+    def write_shape(self, children: list, kind: str, shape: Shape, link: Link,
+                    taken: dict[str, set[str]]) -> bool:
+        """A visual or collision appended to ``children`` (its link's); False when it
+        holds an lxml element (a geometry SDF lacks, copied). Its URDF name is kept unless SDFormat forbids it: a name
         repeated within a kind, and from 1.7 a visual named like a collision (sibling names
         are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back.
         ``taken``: the names of the link's shapes written so far, by kind."""
@@ -353,20 +380,29 @@ class Writer:
                 self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]{rule}; "
                           f"renamed [{name}]", shape.source)
         taken[kind].add(name)
-        shape_el = _SubElement(link_el, kind, {"name": name})
+        attributes = {"name": name}
         if not shape.name:
-            shape_el.set(qname("unnamed"), "true")
+            attributes[UNNAMED] = "true"
         elif shape.name != name:
-            shape_el.set(qname("name"), shape.name)
-        pose_from_origin(shape_el, shape.pose)
+            attributes[NAME] = shape.name
+        parts: list = []
+        pose = pose_node(shape.pose)
+        if pose is not None:
+            parts.append(pose)
+        plain = True
         geometry = shape.geometry
-        if geometry is not None and not write_geometry(shape_el, geometry,
-                                                       self.mesh_uri(geometry)):
-            shape_el.find("geometry").append(namespaced_copy(geometry.xml))
-            self.warn(f"geometry <{geometry.kind}> has no SDF counterpart; kept as a custom "
-                      "element", geometry.source)
+        if geometry is not None:
+            tree = geometry_node(geometry, self.mesh_uri(geometry))
+            if tree is None:
+                tree = ("geometry", {}, [namespaced_copy(geometry.xml)])
+                plain = False
+                self.warn(f"geometry <{geometry.kind}> has no SDF counterpart; kept as a "
+                          "custom element", geometry.source)
+            parts.append(tree)
         if kind == "visual" and shape.material is not None:
-            write_material(shape_el, shape.material)
+            parts.append(material_node(shape.material))
+        children.append((kind, attributes, parts))
+        return plain
 
     def mesh_uri(self, geometry) -> str:
         """The mesh URI as written: ``--uri-scheme model`` rewrites ``package://``; a
@@ -379,19 +415,23 @@ class Writer:
     # ---- joints -----------------------------------------------------------------------
 
     def write_joint(self, model_el, joint: Joint):
-        joint_el = _SubElement(model_el, "joint", {"name": joint.name, "type": joint.type})
+        attributes = {"name": joint.name, "type": joint.type}
         if joint.urdf_name is not None:
-            joint_el.set(qname("name"), joint.urdf_name)
+            attributes[NAME] = joint.urdf_name
+        children: list = []
         if self.options.relative:
-            pose_from_origin(joint_el, joint.pose, self.joint_parent_frame(joint))
-        _SubElement(joint_el, "parent").text = joint.parent
-        _SubElement(joint_el, "child").text = joint.child
+            children.append(pose_node(joint.pose, self.joint_parent_frame(joint)))
+        children.append(("parent", {}, joint.parent))
+        children.append(("child", {}, joint.child))
+        plain = True
         if joint.type != "fixed" and joint.axes:
-            self.write_axis(joint_el, joint)
-        for extra in joint.extras.values():
-            joint_el.append(namespaced_copy(extra))
-        carry(joint_el, joint.carried)
-        return joint_el
+            plain = self.write_axis(children, joint)
+        if joint.extras or joint.carried:
+            children.extend(namespaced_copy(extra) for extra in joint.extras.values())
+            if joint.carried:
+                children.append(carried_node(joint.carried))
+            plain = False
+        return self.add(model_el, ("joint", attributes, children), plain)
 
     def write_drake_frame(self, model_el, frame) -> None:
         """Drake's URDF ``<frame>``: an SDF frame fixed in its link (``urdf:element``
@@ -399,11 +439,13 @@ class Writer:
         frame_el = sub(model_el, "frame", name=frame.name, attached_to=frame.attached_to)
         frame_el.set(qname("element"), "frame")
         if self.options.relative:
-            pose_from_origin(frame_el, frame.pose, frame.attached_to)
+            append_node(frame_el, pose_node(frame.pose, frame.attached_to))
         else:
             sub(frame_el, "pose", self.computed_pose(frame.name), relative_to="__model__")
 
-    def write_axis(self, joint_el, joint: Joint) -> None:
+    def write_axis(self, children: list, joint: Joint) -> bool:
+        """The joint's ``<axis>`` appended to ``children`` (its joint's); False when a
+        ``<urdf:mimic>`` (an lxml element) follows it."""
         axis = joint.axes[0]
         if self.plan.version_key < (1, 5):
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
@@ -411,13 +453,15 @@ class Writer:
             xyz_text = numbers_text(rotate(rotation, axis.xyz))
         else:
             xyz_text = axis.xyz_text if axis.xyz_text is not None else "1 0 0"
-        axis_el = write_axis(joint_el, xyz_text, joint)
+        axis = axis_node(xyz_text, joint)
+        children.append(axis)
         if joint.mimic is None:
-            return
+            return True
         if self.plan.mimic_in_axis:
-            write_axis_mimic(axis_el, joint.mimic)
-        else:  # below SDFormat 1.11: kept as <urdf:mimic>
-            joint_el.append(namespaced_copy(joint.xml.find("mimic")))
+            axis[2].append(axis_mimic_node(joint.mimic))
+            return True
+        children.append(namespaced_copy(joint.xml.find("mimic")))  # below SDFormat 1.11
+        return False
 
     def write_free_joint(self, model_el, joint: Joint) -> None:
         """Floating and planar joints have no SDF counterpart: the child link is free

@@ -43,7 +43,8 @@ from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
-from urdf_sdf.core.write.sdf import pose_from_origin
+from urdf_sdf.core.write.sdf import pose_node
+from urdf_sdf.core.write.text import to_element
 
 LUMP_INFIX = "_fixed_joint_lump__"
 KEEP_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
@@ -377,7 +378,7 @@ def frame_element(name: str, survivor: str, pose: PoseSpec, what: str):
     frame.set("name", name)
     frame.set("attached_to", survivor)
     frame.set(qname("lumped"), what)
-    pose_from_origin(frame, pose, relative_to=survivor)
+    to_element(pose_node(pose, relative_to=survivor), frame)
     return frame
 
 

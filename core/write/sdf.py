@@ -1,153 +1,130 @@
 """SDFormat elements from ``core.model`` values: the serialisation ``urdf2sdf`` uses.
 
-Pure writing: every function appends the SDF form of a value it is given and decides
-nothing about what is converted where (that is ``urdf2sdf``'s policy). Numbers that
+Pure writing: every function makes the SDF form of a value it is given, as a
+``core.write.text`` node, and decides nothing about what is converted where (that is
+``urdf2sdf``'s policy). Numbers that
 came from a source file are written as the source's text; computed numbers with
 ``core.write.common.number_text``.
 """
 from __future__ import annotations
 
-from lxml import etree
-
 from urdf_sdf.core.custom import qname
 from urdf_sdf.core.model import Geometry, Inertial, Material, Mimic, PoseSpec
-from urdf_sdf.core.write.common import leaf, number_text, sub
+from urdf_sdf.core.write.common import number_text
+from urdf_sdf.core.write.text import Node
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 ORIGIN, XYZ, RPY = qname("origin"), qname("xyz"), qname("rpy")
-_SubElement = etree.SubElement
+IMPLICIT, TEXTURE = qname("implicit"), qname("texture")
 
 
-def origin_text(pose: PoseSpec) -> str:
-    """``xyz rpy`` as written in the URDF (``0 0 0`` for an absent attribute), or ``""``
-    when there was no ``<origin>``."""
-    if pose.xyz_text is None and pose.rpy_text is None:
-        return ""
-    return f"{pose.xyz_text if pose.xyz_text is not None else '0 0 0'} " \
-           f"{pose.rpy_text if pose.rpy_text is not None else '0 0 0'}"
-
-
-def pose_from_origin(parent_el, pose: PoseSpec, relative_to: str | None = None,
-                     keep_empty: bool = False):
+def pose_node(pose: PoseSpec, relative_to: str | None = None,
+              keep_empty: bool = False) -> Node | None:
     """``<pose>`` with the URDF origin's text; ``urdf:origin`` lists the attributes the
-    origin had when it lacked one, so that sdf2urdf writes back exactly the same. No
-    element for an absent origin (unless ``relative_to`` or ``keep_empty``)."""
+    origin had when it lacked one, so that sdf2urdf writes back exactly the same. None for
+    an absent origin (unless ``relative_to`` or ``keep_empty``)."""
     xyz, rpy = pose.xyz_text, pose.rpy_text
-    if xyz is None and rpy is None and not keep_empty and relative_to is None:
-        return None
-    pose_el = _SubElement(parent_el, "pose") if relative_to is None else \
-        _SubElement(parent_el, "pose", {"relative_to": relative_to})
-    if xyz is not None or rpy is not None:
-        pose_el.text = f"{xyz if xyz is not None else '0 0 0'} " \
-                       f"{rpy if rpy is not None else '0 0 0'}"
-        if xyz is None or rpy is None:
-            pose_el.set(ORIGIN, "xyz" if rpy is None else "rpy")
+    if xyz is None and rpy is None:
+        if not keep_empty and relative_to is None:
+            return None
+        return ("pose", {} if relative_to is None else {"relative_to": relative_to}, [])
+    attributes = {} if relative_to is None else {"relative_to": relative_to}
+    text = f"{xyz if xyz is not None else '0 0 0'} {rpy if rpy is not None else '0 0 0'}"
+    if xyz is None or rpy is None:
+        attributes[ORIGIN] = "xyz" if rpy is None else "rpy"
     if xyz is not None and xyz != " ".join(xyz.split()):
-        pose_el.set(XYZ, xyz)  # spacing SDF's token list cannot keep
+        attributes[XYZ] = xyz  # spacing SDF's token list cannot keep
     if rpy is not None and rpy != " ".join(rpy.split()):
-        pose_el.set(RPY, rpy)
-    return pose_el
+        attributes[RPY] = rpy
+    return ("pose", attributes, text)
 
 
-def write_inertial(link_el, inertial: Inertial):
+def inertial_node(inertial: Inertial) -> Node:
     """``<inertial>``: the origin's text as the pose, mass and inertia as their text (or,
     for a computed value without text, its shortest round-trip form)."""
-    inertial_el = _SubElement(link_el, "inertial")
-    pose_from_origin(inertial_el, inertial.pose)
     texts = inertial.texts
-    _SubElement(inertial_el, "mass").text = texts.get("mass") or repr(inertial.mass)
-    inertia_el = _SubElement(inertial_el, "inertia")
-    for key in INERTIA_KEYS:
-        _SubElement(inertia_el, key).text = texts.get(key) or number_text(getattr(inertial,
-                                                                                   key))
-    return inertial_el
+    pose = pose_node(inertial.pose)
+    children = [] if pose is None else [pose]
+    children.append(("mass", {}, texts.get("mass") or repr(inertial.mass)))
+    children.append(("inertia", {}, [(key, {}, texts.get(key) or number_text(getattr(inertial, key)))
+                                     for key in INERTIA_KEYS]))
+    return ("inertial", {}, children)
 
 
-def write_massless_inertial(link_el) -> None:
+def massless_inertial_node() -> Node:
     """What a URDF link without ``<inertial>`` means, stated explicitly: mass 0 and a zero
     inertia (an SDF link without ``<inertial>`` would weigh 1 kg). ``urdf:implicit`` tells
     sdf2urdf that the URDF had no ``<inertial>`` element."""
-    inertial_el = sub(link_el, "inertial")
-    inertial_el.set(qname("implicit"), "true")
-    leaf(inertial_el, "mass", "0")
-    inertia_el = sub(inertial_el, "inertia")
-    for key in INERTIA_KEYS:
-        leaf(inertia_el, key, "0")
+    return ("inertial", {IMPLICIT: "true"},
+            [("mass", {}, "0"), ("inertia", {}, [(key, {}, "0") for key in INERTIA_KEYS])])
 
 
-def write_geometry(shape_el, geometry: Geometry, mesh_uri: str) -> bool:
-    """``<geometry>`` of a URDF primitive or mesh (``mesh_uri`` as given); False, with an
-    empty ``<geometry>``, for a shape SDF has no element for."""
-    geometry_el = _SubElement(shape_el, "geometry")
+def geometry_node(geometry: Geometry, mesh_uri: str) -> Node | None:
+    """``<geometry>`` of a URDF primitive or mesh (``mesh_uri`` as given); None for a
+    shape SDF has no element for."""
     texts = geometry.texts
     kind = geometry.kind
     if kind == "box":
-        _text(_SubElement(_SubElement(geometry_el, "box"), "size"), texts.get("size"))
+        shape = ("box", {}, _values(("size", texts.get("size"))))
     elif kind == "cylinder":
-        cylinder = _SubElement(geometry_el, "cylinder")
-        _text(_SubElement(cylinder, "radius"), texts.get("radius"))
-        _text(_SubElement(cylinder, "length"), texts.get("length"))
+        shape = ("cylinder", {}, _values(("radius", texts.get("radius")),
+                                        ("length", texts.get("length"))))
     elif kind == "sphere":
-        _text(_SubElement(_SubElement(geometry_el, "sphere"), "radius"), texts.get("radius"))
+        shape = ("sphere", {}, _values(("radius", texts.get("radius"))))
     elif kind == "mesh":
-        mesh = _SubElement(geometry_el, "mesh")
-        _SubElement(mesh, "uri").text = mesh_uri
+        values = [("uri", {}, mesh_uri)]
         if "scale" in texts:
-            _SubElement(mesh, "scale").text = texts["scale"]
+            values.append(("scale", {}, texts["scale"]))
+        shape = ("mesh", {}, values)
     else:
-        return False
-    return True
+        return None
+    return ("geometry", {}, [shape])
 
 
-def _text(el, text: str | None) -> None:
-    if text is not None:
-        el.text = text
+def _values(*pairs: tuple[str, str | None]) -> list[Node]:
+    """An element for each value that has a text (an empty one for one that has none)."""
+    return [(tag, {}, text if text is not None else []) for tag, text in pairs]
 
 
-def write_material(shape_el, material: Material) -> None:
+def material_node(material: Material) -> Node:
     """URDF rgba -> SDF ``<ambient>`` and ``<diffuse>`` (the same text in both); the
     material's name, a reference to a robot-level material and a texture travel as
     ``urdf:`` markup."""
-    material_el = sub(shape_el, "material")
+    attributes = {}
     if material.name:
-        material_el.set(qname("name"), material.name)
+        attributes[qname("name")] = material.name
     if material.reference:
-        material_el.set(qname("reference"), "true")
+        attributes[qname("reference")] = "true"
+    children = []
     if material.color_text is not None:
-        sub(material_el, "ambient", material.color_text)
-        sub(material_el, "diffuse", material.color_text)
+        children += [("ambient", {}, material.color_text), ("diffuse", {}, material.color_text)]
     if material.texture is not None:
-        texture = sub(material_el, qname("texture"))
-        texture.set("filename", material.texture)
+        children.append((TEXTURE, {"filename": material.texture}, []))
+    return ("material", attributes, children)
 
 
-def write_axis(joint_el, xyz_text: str, joint):
+def axis_node(xyz_text: str, joint) -> Node:
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
     URDF's default lower and upper of 0 when the URDF gave none) and dynamics."""
-    axis_el = _SubElement(joint_el, "axis")
-    _SubElement(axis_el, "xyz").text = xyz_text
+    children = [("xyz", {}, xyz_text)]
     limit = joint.limit
     bounded = joint.type in ("revolute", "prismatic")
     if limit is not None or bounded:
-        limit_el = _SubElement(axis_el, "limit")
         texts = limit.texts if limit is not None else {}
-        if bounded:
-            _SubElement(limit_el, "lower").text = texts.get("lower", "0")
-            _SubElement(limit_el, "upper").text = texts.get("upper", "0")
-        for key in ("effort", "velocity"):
-            if key in texts:
-                _SubElement(limit_el, key).text = texts[key]
+        bounds = [("lower", {}, texts.get("lower", "0")),
+                  ("upper", {}, texts.get("upper", "0"))] if bounded else []
+        bounds += [(key, {}, texts[key]) for key in ("effort", "velocity") if key in texts]
+        children.append(("limit", {}, bounds))
     if joint.dynamics is not None:
-        dynamics_el = _SubElement(axis_el, "dynamics")
-        for key in ("damping", "friction"):
-            if key in joint.dynamics.texts:
-                _SubElement(dynamics_el, key).text = joint.dynamics.texts[key]
-    return axis_el
+        texts = joint.dynamics.texts
+        children.append(("dynamics", {}, [(key, {}, texts[key]) for key in ("damping", "friction")
+                                          if key in texts]))
+    return ("axis", {}, children)
 
 
-def write_axis_mimic(axis_el, mimic: Mimic) -> None:
+def axis_mimic_node(mimic: Mimic) -> Node:
     """``//axis/mimic`` (SDFormat 1.11) with the URDF's multiplier and offset text."""
-    mimic_el = sub(axis_el, "mimic", joint=mimic.joint, axis="axis")
-    sub(mimic_el, "multiplier", mimic.texts.get("multiplier", "1"))
-    sub(mimic_el, "offset", mimic.texts.get("offset", "0"))
+    return ("mimic", {"joint": mimic.joint, "axis": "axis"},
+            [("multiplier", {}, mimic.texts.get("multiplier", "1")),
+             ("offset", {}, mimic.texts.get("offset", "0"))])

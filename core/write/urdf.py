@@ -2,8 +2,9 @@
 
 Pure writing: ``sdf2urdf`` decides which pose an ``<origin>`` holds (a copied text or a
 computed pose), which name an element gets and what is kept elsewhere; these functions
-write what they are given. Copied numbers keep their text; computed ones are written
-with ``core.write.common.number_text`` (shortest round trip, no negative zero).
+make the elements of what they are given, as ``core.write.text`` nodes. Copied numbers
+keep their text; computed ones are written with ``core.write.common.number_text``
+(shortest round trip, no negative zero).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from urdf_sdf.core.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.pose import Pose
 from urdf_sdf.core.write.common import (document_bytes, has_undeclared_prefixes, number_text,
                                        numbers_text)
+from urdf_sdf.core.write.text import Node
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
@@ -43,74 +45,73 @@ def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
     return texts
 
 
-def copied_origin(parent_el, spec: PoseSpec | None) -> None:
-    """``<origin>`` with the pose's text; nothing for an identity pose without text."""
+def copied_origin(spec: PoseSpec | None) -> Node | None:
+    """``<origin>`` with the pose's text; None for an identity pose without text."""
     texts = split_pose_text(spec)
-    if texts is not None:
-        etree.SubElement(parent_el, "origin", **texts)
+    return None if texts is None else ("origin", texts, [])
 
 
-def computed_origin(parent_el, pose: Pose) -> None:
-    """A computed ``<origin>`` with shortest round-trip numbers; none for the identity."""
+def computed_origin(pose: Pose) -> Node | None:
+    """A computed ``<origin>`` with shortest round-trip numbers; None for the identity."""
     if pose.position == (0.0, 0.0, 0.0) and pose.rotation == (1.0, 0.0, 0.0, 0.0):
-        return
+        return None
     rpy = pose.rpy()
-    etree.SubElement(parent_el, "origin", xyz=numbers_text(pose.position), rpy=numbers_text(rpy))
+    return ("origin", {"xyz": numbers_text(pose.position), "rpy": numbers_text(rpy)}, [])
 
 
-def write_inertial_values(inertial_el, inertial: Inertial) -> None:
-    """``<mass>`` and ``<inertia>`` of an ``<inertial>`` (its origin written before)."""
-    etree.SubElement(inertial_el, "mass", value=number_text(inertial.mass))
-    etree.SubElement(inertial_el, "inertia", **{
-        key: number_text(getattr(inertial, key)) for key in INERTIA_KEYS})
+def inertial_value_nodes(inertial: Inertial) -> list[Node]:
+    """``<mass>`` and ``<inertia>`` of an ``<inertial>`` (its origin comes before)."""
+    return [("mass", {"value": number_text(inertial.mass)}, []),
+            ("inertia", {key: number_text(getattr(inertial, key)) for key in INERTIA_KEYS}, [])]
 
 
-def write_geometry(shape_el, geometry: Geometry, mesh_uri: str) -> None:
+def geometry_node(geometry: Geometry, mesh_uri: str) -> Node:
     """``<geometry>`` of a primitive (URDF's defaults for missing sizes) or a mesh."""
-    geometry_el = etree.SubElement(shape_el, "geometry")
     texts = geometry.texts
     if geometry.kind == "box":
-        etree.SubElement(geometry_el, "box", size=texts.get("size", "1 1 1"))
+        shape = ("box", {"size": texts.get("size", "1 1 1")}, [])
     elif geometry.kind == "cylinder":
-        etree.SubElement(geometry_el, "cylinder", radius=texts.get("radius", "1"),
-                         length=texts.get("length", "1"))
+        shape = ("cylinder", {"radius": texts.get("radius", "1"),
+                              "length": texts.get("length", "1")}, [])
     elif geometry.kind == "sphere":
-        etree.SubElement(geometry_el, "sphere", radius=texts.get("radius", "1"))
+        shape = ("sphere", {"radius": texts.get("radius", "1")}, [])
     else:
-        mesh = etree.SubElement(geometry_el, "mesh", filename=mesh_uri)
+        attributes = {"filename": mesh_uri}
         if "scale" in texts:
-            mesh.set("scale", texts["scale"])
+            attributes["scale"] = texts["scale"]
+        shape = ("mesh", attributes, [])
+    return ("geometry", {}, [shape])
 
 
-def write_material(shape_el, material: Material, name: str) -> None:
+def material_node(material: Material, name: str) -> Node:
     """``<material name=...>`` with its colour (the SDF text when it is four numbers) and
     texture; only the name for a reference to a robot-level material."""
-    material_el = etree.SubElement(shape_el, "material", name=name)
-    if markup(material, "reference") == "true":
-        return
-    if material.color is not None:
-        etree.SubElement(material_el, "color",
-                         rgba=material.color_text if material.color_text and
-                         len(material.color_text.split()) == 4 else numbers_text(material.color))
-    if material.texture is not None:
-        etree.SubElement(material_el, "texture", filename=material.texture)
+    children: list[Node] = []
+    if markup(material, "reference") != "true":
+        if material.color is not None:
+            rgba = material.color_text if material.color_text and \
+                len(material.color_text.split()) == 4 else numbers_text(material.color)
+            children.append(("color", {"rgba": rgba}, []))
+        if material.texture is not None:
+            children.append(("texture", {"filename": material.texture}, []))
+    return ("material", {"name": name}, children)
 
 
-def write_dynamics(joint_el, dynamics) -> None:
+def dynamics_node(dynamics) -> Node | None:
     """``<dynamics>`` with the damping and friction that are set (source text kept)."""
     if dynamics is None or (dynamics.damping is None and dynamics.friction is None):
-        return
+        return None
     attributes = {k: dynamics.texts.get(k, number_text(v)) for k, v in
                   (("damping", dynamics.damping), ("friction", dynamics.friction))
                   if v is not None}
-    etree.SubElement(joint_el, "dynamics", **attributes)
+    return ("dynamics", attributes, [])
 
 
-def write_mimic(joint_el, joint_name: str, mimic) -> None:
+def mimic_node(joint_name: str, mimic) -> Node:
     """``<mimic>`` of joint ``joint_name`` (its URDF name), source text kept."""
-    etree.SubElement(joint_el, "mimic", joint=joint_name,
-                     multiplier=mimic.texts.get("multiplier", number_text(mimic.multiplier)),
-                     offset=mimic.texts.get("offset", number_text(mimic.offset)))
+    return ("mimic", {"joint": joint_name,
+                      "multiplier": mimic.texts.get("multiplier", number_text(mimic.multiplier)),
+                      "offset": mimic.texts.get("offset", number_text(mimic.offset))}, [])
 
 
 def copy_element(el):

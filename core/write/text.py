@@ -1,0 +1,188 @@
+"""Elements written as text, without building lxml elements for them.
+
+A writer that makes tens of thousands of small elements (a large robot's links and
+joints) spends most of its time building lxml elements that are serialised once and
+thrown away. Here such an element is a :data:`Node`, a plain ``(tag, attributes,
+children)`` tuple, and a :class:`TextChildren` places it in the lxml tree as a marker
+comment: the tree keeps its order, its indentation and its other (lxml) children, and
+the serialised bytes get each marker replaced by its node's text, which is exactly what
+lxml writes for the same element (``etree.indent(space="  ")`` then ``tostring``),
+escaping included. A node that needs lxml after all (content copied from the source
+is added to it) is turned into an element in place (:meth:`TextChildren.realise`).
+
+A node holds child nodes or, in place of the list, its text (SDFormat values); a name
+in ``{uri}local`` form is written with the prefix the document declares for ``uri``.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+
+from lxml import etree
+
+# (tag, {attribute: value}, [child nodes] or text): what the writer hands over.
+Node = tuple[str, dict[str, str], "list | str"]
+
+# What libxml2 escapes in an attribute value and in text (UTF-8 output: everything else
+# as is).
+ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                   "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+NEEDS_ESCAPE = re.compile(r'[&<>"\n\r\t]')
+SLOW_ATTRIBUTES = re.compile(r'[&<>\n\r\t{]')
+TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+TEXT_NEEDS_ESCAPE = re.compile(r'[&<>\r]')
+INDENT = "  "
+# The line break and indentation before a child at each depth.
+BREAKS = tuple("\n" + INDENT * depth for depth in range(64))
+
+
+def node(tag: str, attributes: dict[str, str], children: list | None = None) -> Node:
+    return (tag, attributes, children if children is not None else [])
+
+
+def attribute_text(value: str) -> str:
+    """``value`` as it appears between the quotes of an attribute."""
+    return value.translate(ATTRIBUTE_ESCAPES) if NEEDS_ESCAPE.search(value) else value
+
+
+def content_text(value: str) -> str:
+    """``value`` as it appears as an element's text."""
+    return value.translate(TEXT_ESCAPES) if TEXT_NEEDS_ESCAPE.search(value) else value
+
+
+class Renderer:
+    """Writes nodes as lxml would in a document that declares ``prefixes`` (namespace
+    URI -> prefix)."""
+
+    def __init__(self, prefixes: dict[str, str] | None = None):
+        self.prefixes = prefixes or {}
+
+    def render(self, tree: Node, depth: int) -> str:
+        """The text of ``tree`` at ``depth`` (its own indentation is its parent's)."""
+        out: list[str] = []
+        self._render(tree, depth, out)
+        return "".join(out)
+
+    def _render(self, tree: Node, depth: int, out: list[str]) -> None:
+        tag, attributes, children = tree
+        if children.__class__ is str:
+            out.append(self.text_element(tag, attributes, children))
+            return
+        if not children:
+            out.append(self.start_tag(tag, attributes) + "/>")
+            return
+        out.append(self.start_tag(tag, attributes) + ">")
+        inner = BREAKS[depth + 1] if depth + 1 < len(BREAKS) else "\n" + INDENT * (depth + 1)
+        search = TEXT_NEEDS_ESCAPE.search
+        for child in children:
+            child_tag, child_attributes, content = child
+            if content.__class__ is str:  # a value, the most common child: written here
+                if child_attributes or child_tag[0] == "{" or search(content):
+                    out.append(inner + self.text_element(child_tag, child_attributes, content))
+                else:
+                    out.append(f"{inner}<{child_tag}>{content}</{child_tag}>")
+            elif content:
+                out.append(inner)
+                self._render(child, depth + 1, out)
+            else:
+                out.append(inner + self.start_tag(child_tag, child_attributes) + "/>")
+        out.append(f"{inner[:-len(INDENT)]}</{self.name(tag)}>")
+
+    def text_element(self, tag: str, attributes: dict[str, str], text: str) -> str:
+        return f"{self.start_tag(tag, attributes)}>{content_text(text)}</{self.name(tag)}>"
+
+    def start_tag(self, tag: str, attributes: dict[str, str]) -> str:
+        """``<tag name="value" ...`` (not closed)."""
+        start = "<" + tag if tag[0] != "{" else "<" + self.name(tag)
+        if not attributes:
+            return start
+        text = "".join([f' {name}="{value}"' for name, value in attributes.items()])
+        # Written as is unless a value needs escaping (a quote of its own makes more
+        # quotes than the attributes') or a name is qualified ("{").
+        if SLOW_ATTRIBUTES.search(text) or text.count('"') != 2 * len(attributes):
+            text = "".join([f' {self.name(name)}="{attribute_text(value)}"'
+                            for name, value in attributes.items()])
+        return start + text
+
+    def name(self, name: str) -> str:
+        """``prefix:local`` of a ``{uri}local`` name."""
+        if name[0] != "{":
+            return name
+        uri, _, local = name[1:].partition("}")
+        return f"{self.prefixes[uri]}:{local}"
+
+
+def to_element(tree: Node, parent=None):
+    """``tree`` as an lxml element (appended to ``parent`` when given); a child may be
+    an lxml element already (copied content)."""
+    tag, attributes, children = tree
+    el = etree.Element(tag, attributes) if parent is None else \
+        etree.SubElement(parent, tag, attributes)
+    if children.__class__ is str:
+        el.text = children
+        return el
+    for child in children or ():
+        if child.__class__ is tuple:
+            to_element(child, el)
+        else:
+            el.append(child)
+    return el
+
+
+class TextChildren:
+    """Nodes placed in an lxml tree as marker comments, ``depth`` levels below the root,
+    and written as text when the tree is serialised (:meth:`expand`).
+
+    A node is forgotten once it is written, but its text is kept until the next
+    expansion: ``core.write.stream`` serialises the last child of a batch twice (with its
+    batch, then with the next one); a marker expanded in neither of the last two
+    serialisations is a bug (KeyError)."""
+
+    def __init__(self, depth: int, prefixes: dict[str, str] | None = None):
+        self.depth = depth
+        self.renderer = Renderer(prefixes)
+        self.token = f"urdf-sdf-text-{secrets.token_hex(8)}-"
+        self.marker = re.compile(b"<!--" + self.token.encode("ascii") + rb"(\d+)-->")
+        self.nodes: dict[int, Node] = {}
+        self.count = 0
+        self.written: dict[int, bytes] = {}  # the texts of the last expansion
+        self.writing: dict[int, bytes] = {}
+
+    def place(self, parent, tree: Node):
+        """Append ``tree`` to ``parent`` (an lxml element at ``depth - 1``); the marker."""
+        key = self.count
+        self.count += 1
+        self.nodes[key] = tree
+        marker = etree.Comment(self.token + str(key))
+        parent.append(marker)
+        return marker
+
+    def realise(self, marker):
+        """The node behind ``marker`` made an lxml element, in the marker's place."""
+        tree = self.nodes.pop(int(marker.text[len(self.token):]))
+        el = to_element(tree)
+        el.tail = marker.tail
+        marker.getparent().replace(marker, el)
+        return el
+
+    def realise_all(self, parent) -> None:
+        """Every marker among ``parent``'s children made an element (a tree that is not
+        serialised here, e.g. merged with others)."""
+        for child in list(parent):
+            if child.tag is etree.Comment and child.text.startswith(self.token):
+                self.realise(child)
+
+    def expand(self, data: bytes) -> bytes:
+        """``data`` (a serialised tree) with each marker replaced by its node's text."""
+        self.writing = {}
+        expanded = self.marker.sub(self._text_of, data)
+        self.written, self.writing = self.writing, {}
+        return expanded
+
+    def _text_of(self, match) -> bytes:
+        key = int(match.group(1))
+        tree = self.nodes.pop(key, None)
+        text = self.written[key] if tree is None else \
+            self.renderer.render(tree, self.depth).encode("utf-8")
+        self.writing[key] = text
+        return text
