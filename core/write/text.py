@@ -28,16 +28,12 @@ Node = tuple[str, dict[str, str], "list | str"]
 ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                                    "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 NEEDS_ESCAPE = re.compile(r'[&<>"\n\r\t]')
-SLOW_ATTRIBUTES = re.compile(r'[&<>\n\r\t{]')
 TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 TEXT_NEEDS_ESCAPE = re.compile(r'[&<>\r]')
 INDENT = "  "
-# The line break and indentation before a child at each depth.
+# The line break and indentation before an element at each depth (a writer's nodes are
+# a few levels deep).
 BREAKS = tuple("\n" + INDENT * depth for depth in range(64))
-
-
-def node(tag: str, attributes: dict[str, str], children: list | None = None) -> Node:
-    return (tag, attributes, children if children is not None else [])
 
 
 def attribute_text(value: str) -> str:
@@ -56,60 +52,76 @@ class Renderer:
 
     def __init__(self, prefixes: dict[str, str] | None = None):
         self.prefixes = prefixes or {}
+        self.qualified: dict[str, str] = {}  # {uri}local -> prefix:local, as met
 
     def render(self, tree: Node, depth: int) -> str:
-        """The text of ``tree`` at ``depth`` (its own indentation is its parent's)."""
+        """The text of ``tree`` at ``depth`` (its own indentation is its parent's).
+
+        Written first as if no value needed escaping (what a converter's values almost
+        always are), every value gathered; one search of them all says whether it must
+        be written again from an escaped copy."""
         out: list[str] = []
-        self._render(tree, depth, out)
+        values: list[str] = []
+        self._render(tree, depth, out, values)
+        # A value escaped in an attribute (a text needs fewer escapes, but one with a
+        # quote or a line break is merely written from the escaped copy too).
+        if NEEDS_ESCAPE.search("".join(values)):
+            out = []
+            self._render(escaped(tree), depth, out, [])
         return "".join(out)
 
-    def _render(self, tree: Node, depth: int, out: list[str]) -> None:
+    def _render(self, tree: Node, depth: int, out: list[str], values: list[str]) -> None:
+        """Append the text of ``tree``, values as they are, to ``out``; and its values to
+        ``values``."""
         tag, attributes, children = tree
+        if tag[0] == "{":
+            tag = self.name(tag)
+        if attributes:
+            values += attributes.values()
+            text = "".join([f' {name}="{value}"' for name, value in attributes.items()])
+            if "{" in text:  # a qualified name (or a value with a brace)
+                text = "".join([f' {self.name(name)}="{value}"'
+                                for name, value in attributes.items()])
+            start = "<" + tag + text
+        else:
+            start = "<" + tag
         if children.__class__ is str:
-            out.append(self.text_element(tag, attributes, children))
+            values.append(children)
+            out.append(f"{start}>{children}</{tag}>")
             return
         if not children:
-            out.append(self.start_tag(tag, attributes) + "/>")
+            out.append(start + "/>")
             return
-        out.append(self.start_tag(tag, attributes) + ">")
-        inner = BREAKS[depth + 1] if depth + 1 < len(BREAKS) else "\n" + INDENT * (depth + 1)
-        search = TEXT_NEEDS_ESCAPE.search
+        out.append(start + ">")
+        inner = BREAKS[depth + 1]
         for child in children:
             child_tag, child_attributes, content = child
-            if content.__class__ is str:  # a value, the most common child: written here
-                if child_attributes or child_tag[0] == "{" or search(content):
-                    out.append(inner + self.text_element(child_tag, child_attributes, content))
-                else:
-                    out.append(f"{inner}<{child_tag}>{content}</{child_tag}>")
-            elif content:
-                out.append(inner)
-                self._render(child, depth + 1, out)
+            if content.__class__ is str and not child_attributes and child_tag[0] != "{":
+                values.append(content)  # a value, the most common child: written here
+                out.append(f"{inner}<{child_tag}>{content}</{child_tag}>")
             else:
-                out.append(inner + self.start_tag(child_tag, child_attributes) + "/>")
-        out.append(f"{inner[:-len(INDENT)]}</{self.name(tag)}>")
-
-    def text_element(self, tag: str, attributes: dict[str, str], text: str) -> str:
-        return f"{self.start_tag(tag, attributes)}>{content_text(text)}</{self.name(tag)}>"
-
-    def start_tag(self, tag: str, attributes: dict[str, str]) -> str:
-        """``<tag name="value" ...`` (not closed)."""
-        start = "<" + tag if tag[0] != "{" else "<" + self.name(tag)
-        if not attributes:
-            return start
-        text = "".join([f' {name}="{value}"' for name, value in attributes.items()])
-        # Written as is unless a value needs escaping (a quote of its own makes more
-        # quotes than the attributes') or a name is qualified ("{").
-        if SLOW_ATTRIBUTES.search(text) or text.count('"') != 2 * len(attributes):
-            text = "".join([f' {self.name(name)}="{attribute_text(value)}"'
-                            for name, value in attributes.items()])
-        return start + text
+                out.append(inner)
+                self._render(child, depth + 1, out, values)
+        out.append(f"{BREAKS[depth]}</{tag}>")
 
     def name(self, name: str) -> str:
         """``prefix:local`` of a ``{uri}local`` name."""
         if name[0] != "{":
             return name
-        uri, _, local = name[1:].partition("}")
-        return f"{self.prefixes[uri]}:{local}"
+        written = self.qualified.get(name)
+        if written is None:
+            uri, _, local = name[1:].partition("}")
+            written = self.qualified[name] = f"{self.prefixes[uri]}:{local}"
+        return written
+
+
+def escaped(tree: Node) -> Node:
+    """A copy of ``tree`` with its values escaped for writing."""
+    tag, attributes, children = tree
+    attributes = {name: attribute_text(value) for name, value in attributes.items()}
+    if children.__class__ is str:
+        return (tag, attributes, content_text(children))
+    return (tag, attributes, [escaped(child) for child in children or ()])
 
 
 def to_element(tree: Node, parent=None):
