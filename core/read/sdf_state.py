@@ -80,6 +80,21 @@ class ReadState:
             self.known_numbers[text] = result
         return result
 
+    def checked_numbers(self, text: str) -> tuple[float, ...] | None:
+        """:meth:`numbers` for the value checks (``core.read.values``), which see each
+        value before the reader reads it: what they parse is remembered whatever the
+        number of texts (not only the first ``KNOWN_TEXTS``), so that a value written
+        once (a link's mass) is parsed once, not once more by the reader. It costs a
+        dictionary entry per distinct value text, less than the elements holding them."""
+        known = self.known_numbers
+        try:
+            return known[text]
+        except KeyError:
+            pass
+        values = parse_doubles(text)
+        result = known[text] = tuple(values) if values is not None else None
+        return result
+
 
 def children(el, tag: str):
     return [c for c in el if c.tag == tag]

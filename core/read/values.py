@@ -69,7 +69,7 @@ def check_values(root, state) -> None:
     does not report such an element again (``state.reported``)."""
     check_materials(root, state)
     check_link_pose_frames(root, state)
-    numbers = state.numbers
+    numbers = state.checked_numbers
     for el in root.iter(*CHECKED_TAGS):
         text = el.text
         if not text or len(el):
