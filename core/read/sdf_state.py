@@ -20,6 +20,9 @@ from urdf_sdf.core.read.xmlio import first_children
 
 # Distinct number texts remembered: enough for the repeated ones.
 KNOWN_TEXTS = 4096
+# Makes a Source as ``Source(file, line)`` does, without the Python-level ``__new__`` of
+# a named tuple: the reader makes one per element it reads.
+_new_tuple = tuple.__new__
 
 
 @dataclass
@@ -39,6 +42,8 @@ class ReadState:
     consumer: Consumer | None = None
     # Number texts already parsed, and what they parsed to (None: not numbers).
     known_numbers: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
+    # The same for numbers that may be infinite (joint limits; ``read_double``).
+    known_limits: dict[str, float | None] = field(default_factory=dict)
     # Value elements core.read.values found unreadable (and reported).
     reported: set = field(default_factory=set)
     # Counts the elements read that hold what the model does not and a converter copies
@@ -51,7 +56,7 @@ class ReadState:
             self.consumer = Consumer(self.context.keep_xml)
 
     def src(self, el) -> Source:
-        return Source(self.file, el.sourceline if el is not None else None)
+        return _new_tuple(Source, (self.file, el.sourceline if el is not None else None))
 
     def error(self, code: Code, message: str, el=None) -> None:
         self.diagnostics.error_at(code, message, self.src(el))
@@ -161,15 +166,29 @@ def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
 def read_double(el, state: ReadState, default: float, allow_infinite: bool = False) -> float:
     if el is None:
         return default
+    text = el.text or ""
     if allow_infinite:
-        value = parse_double(el.text or "", allow_infinite=True)
+        value = infinite_allowed(text, state)
         if value is not None:
             return value
-    numbers = state.numbers(el.text or "")
+    numbers = state.known_numbers.get(text)  # None: not known, or known not numbers
+    if numbers is None:
+        numbers = state.numbers(text)
     if numbers is None or len(numbers) != 1:
         report_unreadable(el, "a number", state)
         return default
     return numbers[0]
+
+
+def infinite_allowed(text: str, state: ReadState) -> float | None:
+    """``parse_double(text, allow_infinite=True)``, once per distinct text."""
+    known = state.known_limits
+    if text in known:
+        return known[text]
+    value = parse_double(text, allow_infinite=True)
+    if len(known) < KNOWN_TEXTS:
+        known[text] = value
+    return value
 
 
 def report_unreadable(el, what: str, state: ReadState) -> None:
