@@ -23,6 +23,8 @@ KNOWN_TEXTS = 4096
 # Makes a Source as ``Source(file, line)`` does, without the Python-level ``__new__`` of
 # a named tuple: the reader makes one per element it reads.
 _new_tuple = tuple.__new__
+# What ``ReadState.known_numbers`` answers for a text not parsed yet.
+_UNKNOWN = object()
 
 
 @dataclass
@@ -75,10 +77,9 @@ class ReadState:
     def numbers(self, text: str) -> tuple[float, ...] | None:
         """The finite numbers of a blank-separated ``text`` (``core.read.numbers``), or
         None when it is not a list of numbers; parsed once per distinct text."""
-        try:
-            return self.known_numbers[text]
-        except KeyError:
-            pass
+        known = self.known_numbers.get(text, _UNKNOWN)  # most pose texts are not known
+        if known is not _UNKNOWN:
+            return known
         values = parse_doubles(text)
         result = tuple(values) if values is not None else None
         if len(self.known_numbers) < KNOWN_TEXTS:
@@ -92,10 +93,9 @@ class ReadState:
         once (a link's mass) is parsed once, not once more by the reader. It costs a
         dictionary entry per distinct value text, less than the elements holding them."""
         known = self.known_numbers
-        try:
-            return known[text]
-        except KeyError:
-            pass
+        found = known.get(text, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
         values = parse_doubles(text)
         result = known[text] = tuple(values) if values is not None else None
         return result
