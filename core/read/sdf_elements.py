@@ -55,9 +55,7 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
     spec = PoseSpec(IDENTITY, None, text, False, "euler_rpy", state.src(el), xml=el)
     if not text or text.isspace():
         return spec
-    numbers = state.known_numbers.get(text)  # None: not known, or known not numbers
-    if numbers is None:
-        numbers = state.numbers(text)
+    numbers = state.pose_numbers(text)
     if numbers is not None and len(numbers) == 6:
         spec.value = Pose.from_rpy(numbers[:3], numbers[3:])
         return spec
@@ -70,7 +68,7 @@ def read_pose_value(el, spec: PoseSpec, state: ReadState) -> PoseSpec:
     rotation_format, degrees = spec.rotation_format, spec.degrees
     if not text or text.isspace():
         return spec
-    numbers = state.numbers(text)
+    numbers = state.pose_numbers(text)
     if rotation_format == "euler_rpy":
         if numbers is None or len(numbers) != 6:
             state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not six numbers "

@@ -42,8 +42,11 @@ class ReadState:
     include_reader: Callable[[Any, "ReadState", Any], None] | None = None
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer | None = None
-    # Number texts already parsed, and what they parsed to (None: not numbers).
+    # Number texts already parsed, and what they parsed to (None: not numbers); how many
+    # of them the reader added (``numbers``); pose texts apart (``pose_numbers``).
     known_numbers: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
+    remembered: int = 0
+    known_poses: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
     # The same for numbers that may be infinite (joint limits; ``read_double``).
     known_limits: dict[str, float | None] = field(default_factory=dict)
     # Value elements core.read.values found unreadable (and reported).
@@ -76,14 +79,29 @@ class ReadState:
 
     def numbers(self, text: str) -> tuple[float, ...] | None:
         """The finite numbers of a blank-separated ``text`` (``core.read.numbers``), or
-        None when it is not a list of numbers; parsed once per distinct text."""
-        known = self.known_numbers.get(text, _UNKNOWN)  # most pose texts are not known
-        if known is not _UNKNOWN:
-            return known
-        values = parse_doubles(text)
-        result = tuple(values) if values is not None else None
-        if len(self.known_numbers) < KNOWN_TEXTS:
+        None when it is not a list of numbers; parsed once per distinct text (of the
+        texts the reader parses, the first ``KNOWN_TEXTS`` are remembered, besides all
+        those the value checks parsed: :meth:`checked_numbers`)."""
+        found = self.known_numbers.get(text, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        result = parsed(text)
+        if self.remembered < KNOWN_TEXTS:
             self.known_numbers[text] = result
+            self.remembered += 1
+        return result
+
+    def pose_numbers(self, text: str) -> tuple[float, ...] | None:
+        """:meth:`numbers` of a ``<pose>`` text, remembered apart (the first
+        ``KNOWN_TEXTS``): a model's poses are mostly written once each, and would take
+        the place of the values written again and again (a joint axis ``0 0 1``)."""
+        known = self.known_poses
+        found = known.get(text, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        result = parsed(text)
+        if len(known) < KNOWN_TEXTS:
+            known[text] = result
         return result
 
     def checked_numbers(self, text: str) -> tuple[float, ...] | None:
@@ -96,9 +114,14 @@ class ReadState:
         found = known.get(text, _UNKNOWN)
         if found is not _UNKNOWN:
             return found
-        values = parse_doubles(text)
-        result = known[text] = tuple(values) if values is not None else None
+        result = known[text] = parsed(text)
         return result
+
+
+def parsed(text: str) -> tuple[float, ...] | None:
+    """``core.read.numbers.parse_doubles`` as a tuple (None: not a list of numbers)."""
+    values = parse_doubles(text)
+    return tuple(values) if values is not None else None
 
 
 def children(el, tag: str):
