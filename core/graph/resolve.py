@@ -93,13 +93,19 @@ def edge_pose(graph: FrameGraph, vid: int) -> Pose | None:
     return vertex.pose
 
 
-def relative_pose(graph: FrameGraph, frame: int, relative_to: int) -> Pose | None:
+def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
+                  first_steps: dict[int, Pose] | None = None) -> Pose | None:
     """``X_RF``: the pose of ``frame`` relative to ``relative_to``.
 
     Composes the relative_to edges between the two frames and their nearest
     common ancestor, so that frames posed on one another resolve exactly (an
     identity chain gives exactly the identity); far-apart frames go through the
     root-relative poses.
+
+    ``first_steps``, given by a caller resolving many pairs (the kinematic tree: each
+    joint in its parent link, each child link in its joint), remembers the first
+    composition of a walk from each frame, ``X_TV * IDENTITY`` (not ``X_TV`` itself: the
+    product can differ in the sign of a zero): walks from one frame begin with it.
     """
     if frame == relative_to:
         return IDENTITY
@@ -117,10 +123,20 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int) -> Pose | Non
             target = graph.vertices[current].relative_to
             if graph.vertices[current].scope is None or target is None:
                 continue
-            edge = edge_pose(graph, current)
-            if edge is None:
-                return None
-            mine[target] = edge * mine[current]
+            below = mine[current]
+            if below is IDENTITY and first_steps is not None:  # the walk's first step
+                pose = first_steps.get(current)
+                if pose is None:
+                    edge = edge_pose(graph, current)
+                    if edge is None:
+                        return None
+                    pose = first_steps[current] = edge * below
+                mine[target] = pose
+            else:
+                edge = edge_pose(graph, current)
+                if edge is None:
+                    return None
+                mine[target] = edge * below
             ends[side] = target
             if target in theirs:
                 return theirs[target].inverse() * mine[target] if side == 0 else \

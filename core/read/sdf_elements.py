@@ -21,8 +21,7 @@ from urdf_sdf.core.read.xmlio import first_children
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
 AXIS_JOINTS = SINGLE_AXIS_JOINTS | {"universal", "revolute2"}
-INERTIA_DEFAULTS = (("ixx", 1.0), ("ixy", 0.0), ("ixz", 0.0), ("iyy", 1.0), ("iyz", 0.0),
-                    ("izz", 1.0))
+MOMENTS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # A link's children whose names must be unique among their kind, in the order checked.
 UNIQUE_NAMED = ("collision", "visual", "sensor", "light")
 TEXTURE = qname("texture")
@@ -51,13 +50,25 @@ def pose_of(el, parent_el, state: ReadState) -> PoseSpec:
 def read_pose_element(el, state: ReadState) -> PoseSpec:
     text = el.text or ""
     if el.attrib:
-        spec = pose_with_attributes(el, text, state)
-    else:  # most poses: no attribute to read
-        spec = PoseSpec(IDENTITY, None, text, False, "euler_rpy", state.src(el), xml=el)
+        return read_pose_value(el, pose_with_attributes(el, text, state), state)
+    # Most poses: no attribute to read, six numbers.
+    spec = PoseSpec(IDENTITY, None, text, False, "euler_rpy", state.src(el), xml=el)
+    if not text or text.isspace():
+        return spec
+    numbers = state.pose_numbers(text)
+    if numbers is not None and len(numbers) == 6:
+        spec.value = Pose.from_rpy(numbers[:3], numbers[3:])
+        return spec
+    return read_pose_value(el, spec, state)
+
+
+def read_pose_value(el, spec: PoseSpec, state: ReadState) -> PoseSpec:
+    """``spec`` (of ``<pose>`` ``el``, its attributes read) with the value of its text."""
+    text = spec.text
     rotation_format, degrees = spec.rotation_format, spec.degrees
     if not text or text.isspace():
         return spec
-    numbers = state.numbers(text)
+    numbers = state.pose_numbers(text)
     if rotation_format == "euler_rpy":
         if numbers is None or len(numbers) != 6:
             state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not six numbers "
@@ -165,9 +176,10 @@ def read_shape(el, state: ReadState) -> Shape:
                   source=state.src(el), xml=el, markup=markup_of(el))
     geometry_el = parts.get("geometry")
     if geometry_el is not None:
-        kind = next((c for c in geometry_el if isinstance(c.tag, str)), None)
-        if kind is not None:
-            shape.geometry = read_geometry(kind, state)
+        for kind in geometry_el:  # the first element child
+            if isinstance(kind.tag, str):
+                shape.geometry = read_geometry(kind, state)
+                break
     if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
         state.extra_content += 1  # a shape sdf2urdf copies whole
     material_el = parts.get("material")
@@ -184,7 +196,8 @@ def read_geometry(el, state: ReadState) -> Geometry:
         if isinstance(tag, str):
             tag = sys.intern(tag)
             texts[tag] = (c.text or "").strip()
-            first.setdefault(tag, c)
+            if tag not in first:
+                first[tag] = c
     kind = sys.intern(el.tag)
     geometry = Geometry(kind=kind, texts=texts, source=state.src(el), xml=el)
     if kind == "box" and "size" in first:
@@ -228,9 +241,14 @@ def read_inertial(el, state: ReadState) -> Inertial:
     inertial.mass = read_double(parts.get("mass"), state, 1.0)
     inertia = parts.get("inertia")
     if inertia is not None:
-        moments = first_children(inertia, ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
-        for key, default in INERTIA_DEFAULTS:
-            setattr(inertial, key, read_double(moments.get(key), state, default))
+        moments = first_children(inertia, MOMENTS)
+        get = moments.get
+        inertial.ixx = read_double(get("ixx"), state, 1.0)
+        inertial.ixy = read_double(get("ixy"), state, 0.0)
+        inertial.ixz = read_double(get("ixz"), state, 0.0)
+        inertial.iyy = read_double(get("iyy"), state, 1.0)
+        inertial.iyz = read_double(get("iyz"), state, 0.0)
+        inertial.izz = read_double(get("izz"), state, 1.0)
     return inertial
 
 
@@ -284,9 +302,19 @@ def read_joint(el, state: ReadState) -> Joint | None:
     return joint
 
 
-def child_texts(el) -> dict[str, str]:
-    """The stripped text of each child, by tag (the last of a tag wins)."""
-    return {sys.intern(c.tag): (c.text or "").strip() for c in el if isinstance(c.tag, str)}
+def child_texts(el) -> tuple[dict[str, str], dict]:
+    """The stripped text of each child by tag (the last of a tag wins), and the first
+    child of each tag (one pass over the children)."""
+    texts: dict[str, str] = {}
+    first: dict = {}
+    for c in el:
+        tag = c.tag
+        if isinstance(tag, str):
+            tag = sys.intern(tag)
+            texts[tag] = (c.text or "").strip()
+            if tag not in first:
+                first[tag] = c
+    return texts, first
 
 
 def read_axis(el, joint: Joint, state: ReadState) -> Axis:
@@ -294,21 +322,26 @@ def read_axis(el, joint: Joint, state: ReadState) -> Axis:
     parts = first_children(el, ("limit", "dynamics", "mimic", "xyz", "use_parent_model_frame"))
     limit_el = parts.get("limit")
     if limit_el is not None:
-        bounds = first_children(limit_el, ("lower", "upper", "effort", "velocity"))
-        axis.limit = Limit(*(read_double(bounds.get(key), state, None, allow_infinite=True)
-                             for key in ("lower", "upper", "effort", "velocity")),
-                           texts=child_texts(limit_el))
+        texts, bounds = child_texts(limit_el)
+        get = bounds.get
+        axis.limit = Limit(read_double(get("lower"), state, None, allow_infinite=True),
+                           read_double(get("upper"), state, None, allow_infinite=True),
+                           read_double(get("effort"), state, None, allow_infinite=True),
+                           read_double(get("velocity"), state, None, allow_infinite=True),
+                           texts=texts)
     dynamics_el = parts.get("dynamics")
     if dynamics_el is not None:
-        axis.dynamics = Dynamics(read_double(child(dynamics_el, "damping"), state, None),
-                                 read_double(child(dynamics_el, "friction"), state, None),
-                                 texts=child_texts(dynamics_el))
+        texts, first = child_texts(dynamics_el)
+        axis.dynamics = Dynamics(read_double(first.get("damping"), state, None),
+                                 read_double(first.get("friction"), state, None),
+                                 texts=texts)
     mimic_el = parts.get("mimic")
     if mimic_el is not None and mimic_el.get("joint"):
+        texts, first = child_texts(mimic_el)
         axis.mimic = Mimic(mimic_el.get("joint"),
-                           read_double(child(mimic_el, "multiplier"), state, 1.0),
-                           read_double(child(mimic_el, "offset"), state, 0.0),
-                           texts=child_texts(mimic_el))
+                           read_double(first.get("multiplier"), state, 1.0),
+                           read_double(first.get("offset"), state, 0.0),
+                           texts=texts)
     xyz_el = parts.get("xyz")
     if xyz_el is not None:
         read_axis_xyz(axis, xyz_el, joint, state)

@@ -69,7 +69,8 @@ def check_values(root, state) -> None:
     does not report such an element again (``state.reported``)."""
     check_materials(root, state)
     check_link_pose_frames(root, state)
-    numbers = state.numbers
+    numbers = state.checked_numbers
+    known = state.known_numbers
     for el in root.iter(*CHECKED_TAGS):
         text = el.text
         if not text or len(el):
@@ -84,7 +85,9 @@ def check_values(root, state) -> None:
         if kind is None or text.isspace():
             continue
         if kind == DOUBLE:  # most of them: the inertia moments, radii and lengths
-            values = numbers(text)
+            values = known.get(text)  # None: not known, or known not numbers
+            if values is None:
+                values = numbers(text)
             if values is not None and len(values) == 1:
                 continue
         if value_problem(kind, text, numbers):
