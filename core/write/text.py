@@ -95,13 +95,24 @@ class Renderer:
         out.append(start + ">")
         inner = BREAKS[depth + 1]
         for child in children:
+            # The most common children written here: a value (SDFormat) and an empty
+            # element with plain attributes (URDF).
             child_tag, child_attributes, content = child
-            if content.__class__ is str and not child_attributes and child_tag[0] != "{":
-                values.append(content)  # a value, the most common child: written here
-                out.append(f"{inner}<{child_tag}>{content}</{child_tag}>")
-            else:
-                out.append(inner)
-                self._render(child, depth + 1, out, values)
+            if child_tag[0] != "{":
+                if content.__class__ is str:
+                    if not child_attributes:
+                        values.append(content)
+                        out.append(f"{inner}<{child_tag}>{content}</{child_tag}>")
+                        continue
+                elif not content:
+                    values += child_attributes.values()
+                    text = "".join([f' {name}="{value}"'
+                                    for name, value in child_attributes.items()])
+                    if "{" not in text:
+                        out.append(f"{inner}<{child_tag}{text}/>")
+                        continue
+            out.append(inner)
+            self._render(child, depth + 1, out, values)
         out.append(f"{BREAKS[depth]}</{tag}>")
 
     def name(self, name: str) -> str:
