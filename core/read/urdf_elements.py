@@ -24,6 +24,7 @@ KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
 SHAPE_PARTS = ("origin", "geometry", "material")
+MATERIAL_PARTS = ("color", "texture")
 NO_ROTATION = (1.0, 0.0, 0.0, 0.0)
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
 # same tuple, made three times faster; a large robot makes one for each of its elements.
@@ -98,9 +99,7 @@ def parsed_numbers(text: str, state: UrdfState) -> tuple[float, ...]:
     if parsed is None:
         return ()
     values = tuple(parsed)
-    known = state.known_numbers
-    if len(known) < KNOWN_TEXTS:
-        known[text] = values
+    state.remember(state.known_numbers, text, values)
     return values
 
 
@@ -300,14 +299,18 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
     material = Material(name=el.get("name"), source=state.src(el), xml=el)
-    parts = first_children(el, ("color", "texture"))
+    parts = first_children(el, MATERIAL_PARTS) if len(el) else {}
     color = parts.get("color")
     material.reference = len(parts) == 0
     if color is not None:
-        rgba = numbers(color, "rgba", 4, state, required=True)
-        if rgba is not None:
-            material.color = tuple(rgba)
-            material.color_text = color.get("rgba")
+        rgba_text = color.get("rgba")
+        if rgba_text is None:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{color.tag}> needs the attribute [rgba]",
+                        color)
+        else:
+            rgba = text_numbers(rgba_text, color, "rgba", 4, state)
+            if rgba is not None:
+                material.color, material.color_text = rgba, rgba_text
     texture = parts.get("texture")
     if texture is not None:
         material.texture = texture.get("filename")
