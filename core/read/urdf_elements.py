@@ -19,7 +19,7 @@ from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
-# Distinct number texts remembered (each kind): enough for the repeated ones.
+# Distinct number texts remembered at once (each kind): enough for the repeated ones.
 KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
@@ -45,8 +45,12 @@ class UrdfState:
     known_numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
     def remember(self, known: dict, text: str, value) -> None:
-        if len(known) < KNOWN_TEXTS:
-            known[text] = value
+        """Remember ``value`` for ``text``; when ``known`` is full it is emptied first, so
+        that a run of distinct texts (each link's mass) cannot keep the repeated ones
+        that follow (each joint's limits) from being remembered."""
+        if len(known) >= KNOWN_TEXTS:
+            known.clear()
+        known[text] = value
 
     def src(self, el) -> Source:
         return _tuple_new(Source, (self.file, el.sourceline))
@@ -94,7 +98,7 @@ def text_numbers(text: str, el, attribute: str, count: int,
 
 def parsed_numbers(text: str, state: UrdfState) -> tuple[float, ...]:
     """The numbers of ``text`` (``()`` when it is not a list of finite numbers), remembered
-    in ``state.known_numbers`` while there is room."""
+    in ``state.known_numbers``."""
     parsed = parse_doubles(text)
     if parsed is None:
         return ()
