@@ -23,7 +23,6 @@ ZERO3 = (0.0, 0.0, 0.0)
 KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
-SHAPE_PARTS = ("origin", "geometry", "material")
 MATERIAL_PARTS = ("color", "texture")
 NO_ROTATION = (1.0, 0.0, 0.0, 0.0)
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
@@ -193,11 +192,26 @@ def read_inertial(el, state: UrdfState) -> Inertial:
     if inertia is None:
         state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
     else:
-        texts = dict(inertia.items())  # one call for the six attributes
-        inertial.ixx, inertial.ixy, inertial.ixz, inertial.iyy, inertial.iyz, inertial.izz = [
-            read_moment(texts.get(key), inertia, key, key, inertial, state)
-            for key in INERTIA_KEYS]
+        read_inertia(inertia, inertial, state)
     return inertial
+
+
+def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
+    """The six moments of ``<inertia>`` (each as :func:`read_moment` reads a number; the
+    attributes taken in one call, the loop written out: one for each link)."""
+    attributes = dict(inertia.items())
+    texts, known, values = inertial.texts, state.known_number, []
+    for key in INERTIA_KEYS:
+        text = attributes.get(key)
+        if text is None:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{inertia.tag}> needs the attribute [{key}]",
+                        inertia)
+            values.append(0.0)
+            continue
+        texts[key] = text
+        value = known.get(text)
+        values.append(value if value is not None else text_number(text, inertia, key, state, 0.0))
+    inertial.ixx, inertial.ixy, inertial.ixz, inertial.iyy, inertial.iyz, inertial.izz = values
 
 
 def read_moment(text: str | None, el, attribute: str, key: str, inertial: Inertial,
@@ -234,15 +248,21 @@ def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
 
 def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
-    parts = first_children(el, SHAPE_PARTS)
-    shape = Shape(name=el.get("name"), pose=read_origin(parts.get("origin"), el, state, None),
+    origin = geometry = material = None
+    for child in el:  # the first of each (first_children, written out: one for each shape)
+        tag = child.tag
+        if tag == "origin":
+            origin = child if origin is None else origin
+        elif tag == "geometry":
+            geometry = child if geometry is None else geometry
+        elif tag == "material":
+            material = child if material is None else material
+    shape = Shape(name=el.get("name"), pose=read_origin(origin, el, state, None),
                   source=state.src(el), xml=el)
-    geometry = parts.get("geometry")
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
     else:
         shape.geometry = read_geometry(geometry, state)
-    material = parts.get("material")
     if material is not None:
         shape.material = read_material(material, state, materials)
     return shape
