@@ -377,6 +377,7 @@ def read_joint(el, parts: dict, carried: list, state: UrdfState,
 
 
 def read_mimic(mimic, joint: Joint, state: UrdfState) -> None:
+    """``<mimic joint multiplier offset>`` (its attributes taken once)."""
     texts = interned_attributes(mimic)
     if not texts.get("joint"):
         state.error(Code.ATTRIBUTE_MISSING, f"<mimic> of joint [{joint.name}] needs a joint",
