@@ -28,6 +28,7 @@ NO_ROTATION = (1.0, 0.0, 0.0, 0.0)
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
 # same tuple, made three times faster; a large robot makes one for each of its elements.
 _tuple_new = tuple.__new__
+_intern = sys.intern
 
 
 @dataclass
@@ -64,7 +65,10 @@ class UrdfState:
 def interned_attributes(el) -> dict[str, str]:
     """``el``'s attributes as a dict whose names are shared strings (lxml makes a new string
     for every name it returns; a large robot has hundreds of thousands of them)."""
-    return {sys.intern(name): value for name, value in el.attrib.items()}
+    texts = {}
+    for name, value in el.items():  # a loop: a comprehension is one more call, per element
+        texts[_intern(name)] = value
+    return texts
 
 
 # ---- numbers -------------------------------------------------------------------------
@@ -269,7 +273,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
 
 
 def read_geometry(el, state: UrdfState) -> Geometry | None:
-    shapes = [c for c in el if isinstance(c.tag, str)]
+    shapes = only_element(el) or [c for c in el if isinstance(c.tag, str)]
     if not shapes:
         state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
         return None
@@ -303,6 +307,16 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
     else:
         state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
     return geometry
+
+
+def only_element(el) -> list:
+    """``[child]`` when ``el``'s one child is an element (the common case, found without a
+    loop), else ``[]``."""
+    if len(el) == 1:
+        child = el[0]
+        if isinstance(child.tag, str):
+            return [child]
+    return []
 
 
 def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
