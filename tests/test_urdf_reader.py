@@ -94,3 +94,38 @@ def test_joint_named_like_a_link_is_renamed_and_keeps_its_urdf_name(diagnostics_
     assert (joint.name, joint.urdf_name) == ("arm_joint", "arm")
     assert pose_gap(result.pose("arm"), Pose.from_rpy((0, 0, 0.5), (0, 0, 0.3))) < 1e-12
     assert pose_gap(result.pose("arm_joint"), result.pose("arm")) < 1e-12
+
+
+def test_numbers_read_alike_before_and_after_the_number_caches_fill():
+    """More distinct number texts than the reader remembers (each link's mass and origin),
+    then texts every joint repeats: each value is read as written, and the caches stay
+    within their bound (emptied when full, then filled again)."""
+    from urdf_sdf.core.diagnostics import Diagnostics
+    from urdf_sdf.core.read.urdf import read_urdf_string
+    from urdf_sdf.core.read.urdf_elements import KNOWN_TEXTS, UrdfState
+
+    count = KNOWN_TEXTS + 300
+    links = "".join(f'<link name="l{i}"><inertial><origin xyz="{i}.5 0 -{i}e-3"/>'
+                    f'<mass value="1.{i:05d}"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+                    'iyz="0" izz="0.01"/></inertial></link>' for i in range(count))
+    joints = "".join(f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/>'
+                     f'<child link="l{i}"/><axis xyz="0 0 2"/><limit lower="-1.5" upper="-0" '
+                     'effort="10" velocity="1"/></joint>' for i in range(1, count))
+    diagnostics = Diagnostics()
+    document = read_urdf_string(f'<robot name="r">{links}{joints}</robot>'.encode(), None,
+                                diagnostics)
+    assert not list(diagnostics)
+    model = document.model
+    for i, link in enumerate(model.links):
+        assert link.inertial.mass == float(f"1.{i:05d}")
+        assert link.inertial.pose.value.position == (i + 0.5, 0.0, -float(f"{i}e-3"))
+        assert link.inertial.texts["mass"] == f"1.{i:05d}"
+    for joint in model.joints:
+        assert joint.axes[0].xyz == (0.0, 0.0, 1.0)
+        assert (joint.limit.lower, joint.limit.effort) == (-1.5, 10.0)
+        assert math.copysign(1.0, joint.limit.upper) == -1.0  # -0 stays -0.0
+
+    state = UrdfState(None, Diagnostics())
+    for i in range(2 * KNOWN_TEXTS + 5):
+        state.remember(state.known_number, str(i), float(i))
+        assert len(state.known_number) <= KNOWN_TEXTS and state.known_number[str(i)] == i

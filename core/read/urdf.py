@@ -27,10 +27,10 @@ from urdf_sdf.core.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
-from urdf_sdf.core.read.urdf_elements import (UrdfState, check_inertia, interned_attributes,
-                                              number, numbers, read_inertial, read_limit,
-                                              read_material, read_origin, read_shape,
-                                              read_xyz_rpy)
+from urdf_sdf.core.read.urdf_elements import (UrdfState, attribute_number, check_inertia,
+                                              interned_attributes, number, read_inertial,
+                                              read_limit, read_material, read_origin,
+                                              read_shape, read_xyz_rpy, text_numbers)
 from urdf_sdf.core.read.version import NEWEST_VERSION
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
@@ -80,7 +80,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
         if material.name:
             model.materials[material.name] = material
     links = read_links(root, parts["link"], state, model)
-    add_implicit_world(parts["joint"], state, links)
+    add_implicit_world(root, parts["joint"], state, links)
     joints = read_joints(root, parts["joint"], state, links)
     check_tree(root, state, links, joints)
     attach_frames(model, links, joints)
@@ -150,6 +150,7 @@ def check_xacro_expanded(root, state: UrdfState) -> bool:
 
 def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str, Link]:
     links: dict[str, Link] = {}
+    keep_xml = state.consumer.keep_xml
     for i, el in enumerate(elements):
         elements[i] = None  # no reference may keep a consumed element alive
         name = el.get("name")
@@ -158,10 +159,10 @@ def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str
         elif name in links:
             state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
         else:
-            links[name] = read_link(el, name, state, model)
-            if needs_its_xml(links[name]) or state.consumer.keep_xml:
+            link = links[name] = read_link(el, name, state, model)
+            if keep_xml or needs_its_xml(link):
                 continue
-            forget_link_xml(links[name])
+            forget_link_xml(link)
         state.consumer.done(root, el)
     return links
 
@@ -184,9 +185,13 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
         check_inertia(name, link.inertial, inertial_el, state)
-    link.carried = carry(carried, "link", state, f"link [{name}]")
-    link.visuals = [read_shape(v, state, model.materials) for v in visuals]
-    link.collisions = [read_shape(c, state, model.materials) for c in collisions]
+    if carried:
+        link.carried = carry(carried, "link", state, f"link [{name}]")
+    materials = model.materials
+    if visuals:
+        link.visuals = [read_shape(v, state, materials) for v in visuals]
+    if collisions:
+        link.collisions = [read_shape(c, state, materials) for c in collisions]
     return link
 
 
@@ -201,31 +206,44 @@ def needs_its_xml(link: Link) -> bool:
     URDF does not define, a zero-mass inertial (a massless link may become a frame, which
     carries it)."""
     return bool(link.carried) or (link.inertial is not None and link.inertial.mass == 0) \
-        or any(shape.geometry is not None and shape.geometry.kind not in GEOMETRY_KINDS
-               for shape in link.visuals + link.collisions)
+        or has_other_geometry(link.visuals) or has_other_geometry(link.collisions)
 
 
-def joint_needs_its_xml(joint: Joint) -> bool:
+def has_other_geometry(shapes: list) -> bool:
+    """Whether a shape has a geometry URDF does not define."""
+    for shape in shapes:
+        if shape.geometry is not None and shape.geometry.kind not in GEOMETRY_KINDS:
+            return True
+    return False
+
+
+def joint_needs_its_xml(joint: Joint, has_mimic: bool) -> bool:
     """A joint copied whole (floating, planar) or in part (mimic, calibration,
-    safety_controller, carried elements)."""
+    safety_controller, carried elements; ``has_mimic``: its element has a ``<mimic>``)."""
     return joint.type in FREE_JOINT_TYPES or bool(joint.carried) or bool(joint.extras) \
-        or joint.xml.find("mimic") is not None
+        or has_mimic
 
 
 def forget_link_xml(link: Link) -> None:
-    for shape in link.visuals + link.collisions:
-        shape.xml = None
-        if shape.geometry is not None:
-            shape.geometry.xml = None
-        if shape.material is not None:
-            shape.material.xml = None
+    for shapes in (link.visuals, link.collisions):
+        for shape in shapes:
+            shape.xml = None
+            if shape.geometry is not None:
+                shape.geometry.xml = None
+            if shape.material is not None:
+                shape.material.xml = None
     link.xml = None
 
 
-def add_implicit_world(joints: list, state: UrdfState, links: dict[str, Link]) -> None:
+# Whether some joint has a <parent link="world">: the common answer (no) without a
+# Python loop over the joints.
+_WORLD_PARENT = etree.XPath(f"boolean(joint/parent/@link[. = '{WORLD}'])")
+
+
+def add_implicit_world(root, joints: list, state: UrdfState, links: dict[str, Link]) -> None:
     """A joint whose parent is ``world`` with no ``<link name="world">`` declared: Drake
     reads that as the world (urdfdom wants the link declared); so do we, with a warning."""
-    if WORLD in links:
+    if WORLD in links or not _WORLD_PARENT(root):
         return
     for el in joints:
         parent = el.find("parent")
@@ -273,14 +291,16 @@ def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) 
 def read_joints(root, elements: list, state: UrdfState,
                 links: dict[str, Link]) -> dict[str, Joint]:
     joints: dict[str, Joint] = {}
+    keep_xml = state.consumer.keep_xml
     for i, el in enumerate(elements):
         elements[i] = None  # no reference may keep a consumed element alive
-        joint = read_joint(el, state, links)
+        parts, carried = joint_children(el)
+        joint = read_joint(el, parts, carried, state, links)
         if joint is not None and joint.name in joints:
             state.error(Code.DUPLICATE_NAME, f"joint with name[{joint.name}] already exists", el)
         elif joint is not None:
             joints[joint.name] = joint
-            if joint_needs_its_xml(joint) or state.consumer.keep_xml:
+            if keep_xml or joint_needs_its_xml(joint, "mimic" in parts):
                 continue
             joint.xml = None
             for axis in joint.axes:
@@ -316,7 +336,9 @@ def rename_joints_named_like_links(joints: dict[str, Joint], links: dict[str, Li
     return {joint.name: joint for joint in joints.values()}
 
 
-def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
+def read_joint(el, parts: dict, carried: list, state: UrdfState,
+               links: dict[str, Link]) -> Joint | None:
+    """The joint ``el`` (``parts``, ``carried``: its children, :func:`joint_children`)."""
     name = el.get("name")
     if not name:
         state.error(Code.ATTRIBUTE_MISSING, "<joint> needs a name", el)
@@ -327,7 +349,6 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
                     f"joint [{name}] has type [{joint_type}], not one of {', '.join(JOINT_TYPES)}",
                     el)
         return None
-    parts, carried = joint_children(el)
     parent = joint_end(parts, "parent", Code.JOINT_PARENT_LINK_INVALID, name, el, state, links)
     if parent is None:
         return None
@@ -337,21 +358,39 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
     joint = Joint(name=name, type=joint_type, parent=parent, child=child,
                   pose=read_origin(parts.get("origin"), el, state, parent),
                   source=state.src(el), xml=el)
-    if joint_type not in ("fixed", "floating"):
+    if joint_type != "fixed" and joint_type != "floating":
         joint.axes.append(read_axis(parts.get("axis"), name, el, state))
     joint.limit = read_limit(parts.get("limit"), joint, el, state)
     dynamics = parts.get("dynamics")
     if dynamics is not None:
-        joint.dynamics = Dynamics(number(dynamics, "damping", state, 0.0),
-                                  number(dynamics, "friction", state, 0.0),
-                                  interned_attributes(dynamics))
+        texts = interned_attributes(dynamics)
+        joint.dynamics = Dynamics(
+            attribute_number(texts.get("damping"), dynamics, "damping", state, 0.0),
+            attribute_number(texts.get("friction"), dynamics, "friction", state, 0.0), texts)
     mimic = parts.get("mimic")
     if mimic is not None:
-        if not mimic.get("joint"):
-            state.error(Code.ATTRIBUTE_MISSING, f"<mimic> of joint [{name}] needs a joint", mimic)
-        else:
-            joint.mimic = Mimic(mimic.get("joint"), number(mimic, "multiplier", state, 1.0),
-                                number(mimic, "offset", state, 0.0), interned_attributes(mimic))
+        read_mimic(mimic, joint, state)
+    if "calibration" in parts or "safety_controller" in parts:
+        read_joint_extras(parts, joint, state)
+    joint.carried = carry(carried, "joint", state, f"joint [{name}]") if carried else carried
+    return joint
+
+
+def read_mimic(mimic, joint: Joint, state: UrdfState) -> None:
+    """``<mimic joint multiplier offset>`` (its attributes taken once)."""
+    texts = interned_attributes(mimic)
+    if not texts.get("joint"):
+        state.error(Code.ATTRIBUTE_MISSING, f"<mimic> of joint [{joint.name}] needs a joint",
+                    mimic)
+        return
+    joint.mimic = Mimic(texts["joint"],
+                        attribute_number(texts.get("multiplier"), mimic, "multiplier", state, 1.0),
+                        attribute_number(texts.get("offset"), mimic, "offset", state, 0.0), texts)
+
+
+def read_joint_extras(parts: dict, joint: Joint, state: UrdfState) -> None:
+    """``<calibration>`` and ``<safety_controller>``: their numbers checked, their XML
+    kept."""
     for tag, attributes in JOINT_EXTRAS:
         extra = parts.get(tag)
         if extra is not None:
@@ -360,8 +399,6 @@ def read_joint(el, state: UrdfState, links: dict[str, Link]) -> Joint | None:
             if tag == "safety_controller":
                 number(extra, "k_velocity", state, required=True)
             joint.extras[tag] = extra
-    joint.carried = carry(carried, "joint", state, f"joint [{name}]")
-    return joint
 
 
 def joint_children(el) -> tuple[dict, list]:
@@ -397,16 +434,17 @@ def joint_end(parts: dict, role: str, code: Code, name: str, el, state: UrdfStat
 
 def read_axis(axis_el, name: str, el, state: UrdfState) -> Axis:
     """The unit axis of a moving joint (URDF's default: x)."""
-    xyz = numbers(axis_el, "xyz", 3, state, "1 0 0") if axis_el is not None else None
+    if axis_el is None:
+        return Axis((1.0, 0.0, 0.0), None, None, state.src(el), None)
+    xyz_text = axis_el.get("xyz")
+    xyz = text_numbers(xyz_text if xyz_text is not None else "1 0 0", axis_el, "xyz", 3, state)
     x, y, z = xyz or (1.0, 0.0, 0.0)
     norm = math.sqrt(x * x + y * y + z * z)
     if norm == 0:
         state.error(Code.ATTRIBUTE_INVALID, f"the axis of joint [{name}] has zero length",
                     axis_el)
         norm = 1.0
-    return Axis((x / norm, y / norm, z / norm), None,
-                axis_el.get("xyz") if axis_el is not None else None,
-                state.src(axis_el if axis_el is not None else el), axis_el)
+    return Axis((x / norm, y / norm, z / norm), None, xyz_text, state.src(axis_el), axis_el)
 
 
 def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str, Joint]) -> None:

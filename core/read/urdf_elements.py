@@ -13,15 +13,22 @@ from dataclasses import dataclass, field
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.pose import IDENTITY, Pose, quat_from_rpy
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
-# Distinct number texts remembered (each kind): enough for the repeated ones.
+# Distinct number texts remembered at once (each kind): enough for the repeated ones.
 KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+INERTIAL_PARTS = ("origin", "mass", "inertia")
+MATERIAL_PARTS = ("color", "texture")
+NO_ROTATION = (1.0, 0.0, 0.0, 0.0)
+# ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
+# same tuple, made three times faster; a large robot makes one for each of its elements.
+_tuple_new = tuple.__new__
+_intern = sys.intern
 
 
 @dataclass
@@ -38,23 +45,30 @@ class UrdfState:
     known_numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
     def remember(self, known: dict, text: str, value) -> None:
-        if len(known) < KNOWN_TEXTS:
-            known[text] = value
+        """Remember ``value`` for ``text``; when ``known`` is full it is emptied first, so
+        that a run of distinct texts (each link's mass) cannot keep the repeated ones
+        that follow (each joint's limits) from being remembered."""
+        if len(known) >= KNOWN_TEXTS:
+            known.clear()
+        known[text] = value
 
     def src(self, el) -> Source:
-        return Source(self.file, el.sourceline)
+        return _tuple_new(Source, (self.file, el.sourceline))
 
     def error(self, code: Code, message: str, el) -> None:
-        self.diagnostics.error_at(code, message, Source(self.file, el.sourceline))
+        self.diagnostics.error_at(code, message, self.src(el))
 
     def warning(self, code: Code, message: str, el) -> None:
-        self.diagnostics.warning_at(code, message, Source(self.file, el.sourceline))
+        self.diagnostics.warning_at(code, message, self.src(el))
 
 
 def interned_attributes(el) -> dict[str, str]:
     """``el``'s attributes as a dict whose names are shared strings (lxml makes a new string
     for every name it returns; a large robot has hundreds of thousands of them)."""
-    return {sys.intern(name): value for name, value in el.attrib.items()}
+    texts = {}
+    for name, value in el.items():  # a loop: a comprehension is one more call, per element
+        texts[_intern(name)] = value
+    return texts
 
 
 # ---- numbers -------------------------------------------------------------------------
@@ -70,12 +84,14 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
         if default is None:
             return None
         text = default
-    values = state.known_numbers.get(text)
-    if values is None:
-        parsed = parse_doubles(text)
-        values = tuple(parsed) if parsed is not None else ()
-        if parsed is not None:
-            state.remember(state.known_numbers, text, values)
+    return text_numbers(text, el, attribute, count, state)
+
+
+def text_numbers(text: str, el, attribute: str, count: int,
+                 state: UrdfState) -> tuple[float, ...] | None:
+    """The ``count`` finite numbers ``text`` (``el/@attribute``); a diagnostic when
+    unreadable."""
+    values = state.known_numbers.get(text) or parsed_numbers(text, state)
     if len(values) != count:
         state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
@@ -83,14 +99,34 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
     return values
 
 
+def parsed_numbers(text: str, state: UrdfState) -> tuple[float, ...]:
+    """The numbers of ``text`` (``()`` when it is not a list of finite numbers), remembered
+    in ``state.known_numbers``."""
+    parsed = parse_doubles(text)
+    if parsed is None:
+        return ()
+    values = tuple(parsed)
+    state.remember(state.known_numbers, text, values)
+    return values
+
+
 def number(el, attribute: str, state: UrdfState, default: float | None = None,
            required: bool = False) -> float | None:
-    text = el.get(attribute)
+    return attribute_number(el.get(attribute), el, attribute, state, default, required)
+
+
+def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
+                     default: float | None = None, required: bool = False) -> float | None:
+    """:func:`number` of the text of ``el/@attribute`` already read (None: no attribute):
+    elements whose attributes are all kept read each text once."""
     if text is None:
         if required:
             state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
                         el)
         return default
+    value = state.known_number.get(text)
+    if value is not None:
+        return value
     return text_number(text, el, attribute, state, default)
 
 
@@ -121,48 +157,78 @@ def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
     """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
     Drake's ``<frame>``), keeping their text."""
     xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
+    known = state.known_numbers
     xyz = rpy = ZERO3
     if xyz_text is not None:
-        xyz = numbers(origin, "xyz", 3, state) or ZERO3
+        xyz = known.get(xyz_text) or parsed_numbers(xyz_text, state)
+        if len(xyz) != 3:
+            xyz = text_numbers(xyz_text, origin, "xyz", 3, state) or ZERO3
     if rpy_text is not None:
-        rpy = numbers(origin, "rpy", 3, state) or ZERO3
-    return PoseSpec(Pose.from_rpy(xyz, rpy), relative_to,
+        rpy = known.get(rpy_text) or parsed_numbers(rpy_text, state)
+        if len(rpy) != 3:
+            rpy = text_numbers(rpy_text, origin, "rpy", 3, state) or ZERO3
+    return PoseSpec(pose_from_rpy(xyz, rpy), relative_to,
                     f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}",
-                    source=Source(state.file, origin.sourceline),
-                    xyz_text=xyz_text, rpy_text=rpy_text)
+                    source=state.src(origin), xyz_text=xyz_text, rpy_text=rpy_text)
+
+
+def pose_from_rpy(xyz: tuple[float, ...], rpy: tuple[float, ...]) -> Pose:
+    """``Pose.from_rpy`` for numbers that are floats already: the same pose, without
+    copying each coordinate (one origin in every element of a robot)."""
+    roll, pitch, yaw = rpy
+    if roll == pitch == yaw == 0:
+        return Pose(xyz, NO_ROTATION)
+    return Pose(xyz, quat_from_rpy(roll, pitch, yaw))
 
 
 # ---- inertials -----------------------------------------------------------------------
 
 def read_inertial(el, state: UrdfState) -> Inertial:
-    parts = first_children(el, ("origin", "mass", "inertia"))
+    parts = first_children(el, INERTIAL_PARTS)
     inertial = Inertial(source=state.src(el),
                         pose=read_origin(parts.get("origin"), el, state, None))
     mass = parts.get("mass")
     if mass is None:
         state.error(Code.ELEMENT_MISSING, "<inertial> needs a <mass>", el)
     else:
-        inertial.mass = read_moment(mass, "value", "mass", inertial, state)
+        inertial.mass = read_moment(mass.get("value"), mass, "value", "mass", inertial, state)
     inertia = parts.get("inertia")
     if inertia is None:
         state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
     else:
-        inertial.ixx = read_moment(inertia, "ixx", "ixx", inertial, state)
-        inertial.ixy = read_moment(inertia, "ixy", "ixy", inertial, state)
-        inertial.ixz = read_moment(inertia, "ixz", "ixz", inertial, state)
-        inertial.iyy = read_moment(inertia, "iyy", "iyy", inertial, state)
-        inertial.iyz = read_moment(inertia, "iyz", "iyz", inertial, state)
-        inertial.izz = read_moment(inertia, "izz", "izz", inertial, state)
+        read_inertia(inertia, inertial, state)
     return inertial
 
 
-def read_moment(el, attribute: str, key: str, inertial: Inertial, state: UrdfState) -> float:
-    """A required number of an inertial (0 when missing or unreadable), its text kept."""
-    text = el.get(attribute)
+def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
+    """The six moments of ``<inertia>`` (each as :func:`read_moment` reads a number; the
+    attributes taken in one call, the loop written out: one for each link)."""
+    attributes = dict(inertia.items())
+    texts, known, values = inertial.texts, state.known_number, []
+    for key in INERTIA_KEYS:
+        text = attributes.get(key)
+        if text is None:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{inertia.tag}> needs the attribute [{key}]",
+                        inertia)
+            values.append(0.0)
+            continue
+        texts[key] = text
+        value = known.get(text)
+        values.append(value if value is not None else text_number(text, inertia, key, state, 0.0))
+    inertial.ixx, inertial.ixy, inertial.ixz, inertial.iyy, inertial.iyz, inertial.izz = values
+
+
+def read_moment(text: str | None, el, attribute: str, key: str, inertial: Inertial,
+                state: UrdfState) -> float:
+    """A required number of an inertial (``text``: ``el/@attribute``; 0 when missing or
+    unreadable), its text kept."""
     if text is None:
         state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]", el)
         return 0.0
     inertial.texts[key] = text
+    value = state.known_number.get(text)
+    if value is not None:
+        return value
     return text_number(text, el, attribute, state, 0.0)
 
 
@@ -186,22 +252,28 @@ def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
 
 def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
-    parts = first_children(el, ("origin", "geometry", "material"))
-    shape = Shape(name=el.get("name"), pose=read_origin(parts.get("origin"), el, state, None),
+    origin = geometry = material = None
+    for child in el:  # the first of each (first_children, written out: one for each shape)
+        tag = child.tag
+        if tag == "origin":
+            origin = child if origin is None else origin
+        elif tag == "geometry":
+            geometry = child if geometry is None else geometry
+        elif tag == "material":
+            material = child if material is None else material
+    shape = Shape(name=el.get("name"), pose=read_origin(origin, el, state, None),
                   source=state.src(el), xml=el)
-    geometry = parts.get("geometry")
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
     else:
         shape.geometry = read_geometry(geometry, state)
-    material = parts.get("material")
     if material is not None:
         shape.material = read_material(material, state, materials)
     return shape
 
 
 def read_geometry(el, state: UrdfState) -> Geometry | None:
-    shapes = [c for c in el if isinstance(c.tag, str)]
+    shapes = only_element(el) or [c for c in el if isinstance(c.tag, str)]
     if not shapes:
         state.error(Code.ELEMENT_INVALID, "<geometry> needs exactly one shape", el)
         return None
@@ -211,24 +283,40 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
                       f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
                       "(as urdfdom and Drake do)", shapes[1])
     kind = sys.intern(shape.tag)
-    geometry = Geometry(kind=kind, source=state.src(shape), xml=shape,
-                        texts=interned_attributes(shape))
+    texts = interned_attributes(shape)  # each number below read from these texts
+    geometry = Geometry(kind=kind, source=state.src(shape), xml=shape, texts=texts)
     if kind == "box":
-        size = numbers(shape, "size", 3, state, required=True)
-        geometry.size = tuple(size) if size else None
+        size = texts.get("size")
+        if size is None:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{shape.tag}> needs the attribute [size]", shape)
+        else:
+            geometry.size = text_numbers(size, shape, "size", 3, state)
     elif kind == "cylinder":
-        geometry.radius = number(shape, "radius", state, required=True)
-        geometry.length = number(shape, "length", state, required=True)
+        geometry.radius = attribute_number(texts.get("radius"), shape, "radius", state,
+                                           required=True)
+        geometry.length = attribute_number(texts.get("length"), shape, "length", state,
+                                           required=True)
     elif kind == "sphere":
-        geometry.radius = number(shape, "radius", state, required=True)
+        geometry.radius = attribute_number(texts.get("radius"), shape, "radius", state,
+                                           required=True)
     elif kind == "mesh":
-        geometry.uri = shape.get("filename")
+        geometry.uri = texts.get("filename")
         if not geometry.uri:
             state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
         read_mesh_scale(shape, geometry, state)
     else:
         state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
     return geometry
+
+
+def only_element(el) -> list:
+    """``[child]`` when ``el``'s one child is an element (the common case, found without a
+    loop), else ``[]``."""
+    if len(el) == 1:
+        child = el[0]
+        if isinstance(child.tag, str):
+            return [child]
+    return []
 
 
 def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
@@ -249,14 +337,18 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:
     material = Material(name=el.get("name"), source=state.src(el), xml=el)
-    parts = first_children(el, ("color", "texture"))
+    parts = first_children(el, MATERIAL_PARTS) if len(el) else {}
     color = parts.get("color")
     material.reference = len(parts) == 0
     if color is not None:
-        rgba = numbers(color, "rgba", 4, state, required=True)
-        if rgba is not None:
-            material.color = tuple(rgba)
-            material.color_text = color.get("rgba")
+        rgba_text = color.get("rgba")
+        if rgba_text is None:
+            state.error(Code.ATTRIBUTE_MISSING, f"<{color.tag}> needs the attribute [rgba]",
+                        color)
+        else:
+            rgba = text_numbers(rgba_text, color, "rgba", 4, state)
+            if rgba is not None:
+                material.color, material.color_text = rgba, rgba_text
     texture = parts.get("texture")
     if texture is not None:
         material.texture = texture.get("filename")
@@ -281,10 +373,14 @@ def read_limit(limit_el, joint, el, state: UrdfState) -> Limit | None:
                         el)
         return None
     needs_all = joint.type in ("revolute", "prismatic")
-    limit = Limit(number(limit_el, "lower", state, 0.0), number(limit_el, "upper", state, 0.0),
-                  number(limit_el, "effort", state, None, required=needs_all),
-                  number(limit_el, "velocity", state, None, required=needs_all),
-                  interned_attributes(limit_el))
+    texts = interned_attributes(limit_el)  # each number read from these texts
+    limit = Limit(attribute_number(texts.get("lower"), limit_el, "lower", state, 0.0),
+                  attribute_number(texts.get("upper"), limit_el, "upper", state, 0.0),
+                  attribute_number(texts.get("effort"), limit_el, "effort", state, None,
+                                   required=needs_all),
+                  attribute_number(texts.get("velocity"), limit_el, "velocity", state, None,
+                                   required=needs_all),
+                  texts)
     if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
             and needs_all:
         # urdfdom reads it, pybullet means "no limit", libsdformat swaps the two, Drake
