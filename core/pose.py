@@ -43,10 +43,16 @@ class Pose:
     @staticmethod
     def from_rpy(xyz: Vec3, rpy: Vec3) -> "Pose":
         x, y, z = xyz
+        return Pose.from_float_rpy((float(x), float(y), float(z)), rpy)
+
+    @staticmethod
+    def from_float_rpy(xyz: tuple[float, float, float], rpy: Vec3) -> "Pose":
+        """:meth:`from_rpy` of a position that is a tuple of floats already, kept as it is
+        (a reader makes one for every origin of a robot)."""
         roll, pitch, yaw = rpy
-        rotation = (1.0, 0.0, 0.0, 0.0) if roll == pitch == yaw == 0 else \
-            quat_from_rpy(roll, pitch, yaw)
-        return Pose((float(x), float(y), float(z)), rotation)
+        if roll == pitch == yaw == 0:
+            return Pose(xyz, (1.0, 0.0, 0.0, 0.0))
+        return Pose(xyz, quat_from_rpy(roll, pitch, yaw))
 
     @staticmethod
     def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> "Pose":

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
-from urdf_sdf.core.pose import IDENTITY, Pose, quat_from_rpy
+from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import parse_double, parse_doubles
 from urdf_sdf.core.read.xmlio import first_children
@@ -24,7 +24,6 @@ KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
 MATERIAL_PARTS = ("color", "texture")
-NO_ROTATION = (1.0, 0.0, 0.0, 0.0)
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
 # same tuple, made three times faster; a large robot makes one for each of its elements.
 _tuple_new = tuple.__new__
@@ -167,18 +166,9 @@ def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
         rpy = known.get(rpy_text) or parsed_numbers(rpy_text, state)
         if len(rpy) != 3:
             rpy = text_numbers(rpy_text, origin, "rpy", 3, state) or ZERO3
-    return PoseSpec(pose_from_rpy(xyz, rpy), relative_to,
+    return PoseSpec(Pose.from_float_rpy(xyz, rpy), relative_to,
                     f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}",
                     source=state.src(origin), xyz_text=xyz_text, rpy_text=rpy_text)
-
-
-def pose_from_rpy(xyz: tuple[float, ...], rpy: tuple[float, ...]) -> Pose:
-    """``Pose.from_rpy`` for numbers that are floats already: the same pose, without
-    copying each coordinate (one origin in every element of a robot)."""
-    roll, pitch, yaw = rpy
-    if roll == pitch == yaw == 0:
-        return Pose(xyz, NO_ROTATION)
-    return Pose(xyz, quat_from_rpy(roll, pitch, yaw))
 
 
 # ---- inertials -----------------------------------------------------------------------
