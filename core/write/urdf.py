@@ -35,6 +35,8 @@ def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
     if len(tokens) != 6:
         return None
     texts = {"xyz": " ".join(tokens[:3]), "rpy": " ".join(tokens[3:])}
+    if not spec.markup:  # most poses: nothing urdf2sdf kept of the URDF's attributes
+        return texts
     for name in texts:
         raw = markup(spec, name)
         if raw is not None and raw.split() == texts[name].split():
