@@ -189,15 +189,7 @@ def read_shape(el, state: ReadState) -> Shape:
 
 
 def read_geometry(el, state: ReadState) -> Geometry:
-    texts: dict[str, str] = {}
-    first: dict = {}
-    for c in el:
-        tag = c.tag
-        if isinstance(tag, str):
-            tag = sys.intern(tag)
-            texts[tag] = (c.text or "").strip()
-            if tag not in first:
-                first[tag] = c
+    texts, first = child_texts(el)
     kind = sys.intern(el.tag)
     geometry = Geometry(kind=kind, texts=texts, source=state.src(el), xml=el)
     if kind == "box" and "size" in first:
