@@ -18,10 +18,8 @@ it (elements and attributes); elements and attributes in a namespace (custom con
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
 
 Version = tuple[int, int]
@@ -81,6 +79,8 @@ def parse_version(text: str) -> Version:
 @lru_cache(maxsize=1)
 def table() -> dict:
     """The shipped table's versions, as JSON (read once)."""
+    import json
+    from importlib import resources  # here, as json: a run needing no table is spared 3 ms
     text = resources.files(__package__).joinpath(TABLE).read_text(encoding="utf-8")
     return json.loads(text)["versions"]
 

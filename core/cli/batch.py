@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -229,6 +228,7 @@ def default_jobs() -> int:
 
 def picklable(convert: Converter) -> bool:
     """Can ``convert`` be sent to a worker process?"""
+    import pickle  # here: only a batch run by worker processes needs it
     try:
         pickle.dumps(convert)
     except Exception:  # PicklingError, AttributeError, TypeError: a lambda, a closure...

@@ -5,7 +5,6 @@ SIGTERM, SIGINT and SIGHUP remove the temporary folder (``core.cli.output``)."""
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 from pathlib import Path
 
@@ -17,7 +16,7 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=()) ->
     _check_target(target, inputs)
     parent = target.parent if str(target.parent) else Path(".")
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = parent / f".{target.name}.urdf-sdf-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    tmp = parent / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp"
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):

@@ -12,7 +12,6 @@ which line of the *expanded* document it is, and the snippet shows that expanded
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -187,4 +186,5 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
 
 
 def print_json(data) -> None:
+    import json  # here: a run printing no JSON does not import it
     print(json.dumps(data, indent=None))

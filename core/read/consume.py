@@ -10,15 +10,15 @@ never holds a whole tree beside a whole model.
 """
 from __future__ import annotations
 
-import ctypes
-
 # Elements deleted between two returns of the free memory (a few hundred kilobytes of
 # tree; each return costs well under a millisecond).
 TRIM_EVERY = 1000
+_NOT_LOOKED_UP = object()
 
 
 def _malloc_trim():
     """glibc's ``malloc_trim``, or None where there is none."""
+    import ctypes  # here: a small file, deleting fewer than TRIM_EVERY, never needs it
     try:
         return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
@@ -31,7 +31,7 @@ class Consumer:
     def __init__(self, keep_xml: bool):
         self.keep_xml = keep_xml
         self.deleted = 0
-        self.trim = None if keep_xml else _malloc_trim()
+        self.trim = _NOT_LOOKED_UP
 
     def done(self, parent, el) -> None:
         """``el`` (a child of ``parent``) is read: delete it unless the XML is kept."""
@@ -39,5 +39,11 @@ class Consumer:
             return
         parent.remove(el)
         self.deleted += 1
-        if self.trim is not None and self.deleted % TRIM_EVERY == 0:
+        if self.deleted % TRIM_EVERY == 0:
+            self.give_back_free_memory()
+
+    def give_back_free_memory(self) -> None:
+        if self.trim is _NOT_LOOKED_UP:
+            self.trim = _malloc_trim()
+        if self.trim is not None:
             self.trim(0)

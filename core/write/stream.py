@@ -24,7 +24,7 @@ flushed; what the writer does to the whole tree at the end is done to each batch
 from __future__ import annotations
 
 import io
-import secrets
+import os
 from typing import Callable
 
 from lxml import etree
@@ -47,7 +47,7 @@ class ChildStream:
         # the whole tree at the end), or says False: from then on nothing is streamed.
         self.prepare = prepare
         self.holding = False
-        token = secrets.token_hex(12)
+        token = os.urandom(12).hex()
         self.head = f"urdf-sdf-stream-{token}-head"
         self.tail = f"urdf-sdf-stream-{token}-tail"
         # The document up to the first child, then the batches, once one is flushed.

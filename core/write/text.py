@@ -15,8 +15,8 @@ in ``{uri}local`` form is written with the prefix the document declares for ``ur
 """
 from __future__ import annotations
 
+import os
 import re
-import secrets
 
 from lxml import etree
 
@@ -164,7 +164,7 @@ class TextChildren:
     def __init__(self, depth: int, prefixes: dict[str, str] | None = None):
         self.depth = depth
         self.renderer = Renderer(prefixes)
-        self.token = f"urdf-sdf-text-{secrets.token_hex(8)}-"
+        self.token = f"urdf-sdf-text-{os.urandom(8).hex()}-"
         self.marker = re.compile(b"<!--" + self.token.encode("ascii") + rb"(\d+)-->")
         self.nodes: dict[int, Node] = {}
         self.count = 0
