@@ -335,6 +335,8 @@ def test_a_plain_conversion_imports_nothing_numeric_nor_typer(prog, source, tmp_
     assert code == 0 and (tmp_path / "out").stat().st_size > 0
     assert heavy(modules) == []
     assert heavy(modules, START_UP_COSTLY) == []
+    # No source here is a URDF with <gazebo> blocks: none needs their code or SDFormat's table.
+    assert heavy(modules, ("urdf_sdf.urdf2sdf.gazebo", "urdf_sdf.core.sdformat_tree")) == []
 
 
 def test_version_imports_no_converter(tmp_path):

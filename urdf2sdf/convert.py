@@ -22,6 +22,7 @@ from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.gc_pause import gc_paused
 from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.model import Joint, Link, Model, Shape
 from urdf_sdf.core.pose import rotate
@@ -31,8 +32,12 @@ from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, 
 from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.text import Node, TextChildren, to_element
 from urdf_sdf.core.write.uris import relocated_mesh
-from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
+
+# <gazebo> blocks are applied (and checked against SDFormat's element table) only when the
+# URDF has some: a run without them does not import that code.
+_GAZEBO = Later({"apply_gazebo_extensions": ("urdf_sdf.urdf2sdf.gazebo",
+                                             "apply_gazebo_extensions")})
 
 CARRIED, NAME, UNNAMED = qname("carried"), qname("name"), qname("unnamed")
 SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
@@ -265,7 +270,7 @@ class Writer:
         carry(model_el, self.model.carried)
         if stream is not None:
             return stream.finish()
-        apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
+        _GAZEBO.apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
                                 self.plan.version, self.model.source.file)
         return to_bytes(root)
 
