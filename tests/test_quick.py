@@ -34,8 +34,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
 COMMANDS = {"urdf2sdf": (quick.URDF2SDF, urdf2sdf_app),
             "sdf2urdf": (quick.SDF2URDF, sdf2urdf_app),
             "urdf-sdf": (quick.URDF_SDF, urdf_sdf_app),
-            "urdf-sdf check": (quick.SUBCOMMANDS["check"],
-                               typer.main.get_command(urdf_sdf_app).commands["check"])}
+            **{f"urdf-sdf {name}": (spec, typer.main.get_command(urdf_sdf_app).commands[name])
+               for name, spec in quick.SUBCOMMANDS.items()}}
 NUMERIC_OR_HEAVY = ("numpy", "scipy", "typer", "click", "rich", "pydantic", "hypothesis",
                     "multiprocessing", "concurrent", "importlib.metadata")
 # Light, but worth 1-3 ms each of a small file's start-up, and needed only on some paths
@@ -95,7 +95,7 @@ def test_spec_names_the_apps_options_exactly(prog):
 
 def test_version_line_is_what_the_apps_print(capsys):
     for prog, (spec, app) in COMMANDS.items():
-        if prog in ("urdf-sdf check",):
+        if prog.startswith("urdf-sdf "):
             continue  # a subcommand has no --version
         with pytest.raises(typer.Exit) as exited:
             click_command(app).make_context(prog, ["--version"])
@@ -130,6 +130,21 @@ ACCEPTED = {
         ["robot.urdf", "-p", "models", "--path=more", "--package-path", "ws", "--meshes", "-q",
          "--strict"],
     ],
+    "urdf-sdf frames": [
+        ["robot.urdf"],
+        ["world.sdf", "--model", "arm", "--json", "-q", "--strict"],
+        ["-", "-p", "models", "--path=more"],
+    ],
+    "urdf-sdf graph": [
+        ["robot.urdf"],
+        ["robot.sdf", "--kind", "TREE", "-o", "g.svg", "-q", "--strict"],
+        ["-", "-k", "Attached_To", "--output=g.dot", "-p", "models"],
+    ],
+    "urdf-sdf print": [
+        ["robot.sdf"],
+        ["robot.sdf", "-o", "out.sdf", "--preserve-includes", "--strict"],
+        ["--output=out.sdf", "robot.urdf", "-p", "models"],
+    ],
 }
 DECLINED = {
     "urdf2sdf": [
@@ -148,6 +163,12 @@ DECLINED = {
     "urdf-sdf check": [[], ["--help"], ["robot.urdf", "--version"], ["robot.urdf", "--model"],
                        ["robot.urdf", "--bogus"], ["robot.urdf", "--json", "--json"],
                        ["robot.urdf", "--model", "a", "--model", "b"]],
+    "urdf-sdf frames": [[], ["a.sdf", "b.sdf"], ["robot.urdf", "--version"],
+                        ["robot.urdf", "-o", "x"], ["robot.urdf", "--model"]],
+    "urdf-sdf graph": [[], ["robot.sdf", "--kind", "x"], ["robot.sdf", "-k", "tre"],
+                       ["robot.sdf", "--kind=both", "-k", "tree"], ["robot.sdf", "--json"]],
+    "urdf-sdf print": [[], ["a.sdf", "b.sdf"], ["robot.sdf", "--json"], ["robot.sdf", "-q"],
+                       ["robot.sdf", "-o"], ["robot.sdf", "--help"]],
 }
 
 
@@ -184,6 +205,9 @@ def pieces(spec):
     """Pieces of a command line: an option with or without its value, ``--opt=value``,
     a FILE, or noise; mostly what a user types, now and then what typer must refuse."""
     value = st.sampled_from(VALUES) | st.text(max_size=3)
+    choices = [choice for listed in spec.choices.values() for choice in listed]
+    if choices:  # most other values are refused: a choice, as listed or in capitals
+        value = value | st.sampled_from(choices + [choice.upper() for choice in choices])
     takes_value = sorted([*spec.values, *spec.repeated])
     flag = st.sampled_from(sorted(spec.flags)).map(lambda f: [f])
     if not takes_value:
@@ -197,7 +221,7 @@ def pieces(spec):
     return st.one_of(flag, separate, separate, joined, odd)
 
 
-@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf", "urdf-sdf check"])
+@pytest.mark.parametrize("prog", sorted(COMMANDS))
 def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
     spec, app = COMMANDS[prog]
     accepted = []
@@ -277,6 +301,21 @@ CASES = [
     ("urdf-sdf", ["check", "-", "-"]),  # usage error
     ("urdf-sdf", ["check", str(SAMPLES / "pendulum.sdf"), str(SAMPLES / "arm6.sdf"),
                   "--model", "arm"]),  # usage error
+    ("urdf-sdf", ["frames", str(SAMPLES / "pendulum.urdf")]),
+    ("urdf-sdf", ["frames", str(SAMPLES / "arm6.sdf"), "--json"]),
+    ("urdf-sdf", ["frames", str(FIXTURES / "massless_link_warning.urdf"), "--strict"]),
+    ("urdf-sdf", ["frames", str(SAMPLES / "arm6.sdf"), "--model", "nope"]),
+    ("urdf-sdf", ["frames", str(ROOT / "nowhere.urdf")]),
+    ("urdf-sdf", ["graph", str(SAMPLES / "pendulum.urdf")]),
+    ("urdf-sdf", ["graph", str(SAMPLES / "arm6.sdf"), "--kind", "Tree", "-o", "out/g.dot"]),
+    ("urdf-sdf", ["graph", str(SAMPLES / "arm6.sdf"), "-k", "x"]),  # usage error
+    ("urdf-sdf", ["graph", str(SAMPLES / "arm6.sdf"), "-o", "out/g.txt"]),
+    ("urdf-sdf", ["graph", str(FIXTURES / "duplicate_link.urdf"), "-q"]),
+    ("urdf-sdf", ["print", str(SAMPLES / "diff_drive.sdf")]),
+    ("urdf-sdf", ["print", str(SAMPLES / "pendulum.urdf"), "-o", "out/p.sdf"]),
+    ("urdf-sdf", ["print", str(FIXTURES / "duplicate_link.urdf")]),
+    ("urdf-sdf", ["print", str(SAMPLES / "arm6.sdf"), "-o", str(SAMPLES / "arm6.sdf")]),
+    ("urdf-sdf", ["print", str(ROOT / "nowhere.sdf")]),
 ]
 
 
@@ -348,8 +387,12 @@ def test_version_imports_no_converter(tmp_path):
         assert heavy(modules) == []
 
 
-def test_a_check_imports_nothing_numeric_nor_typer(tmp_path):
-    code, modules = imported("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf")], tmp_path)
+@pytest.mark.parametrize("argv", [["check", str(SAMPLES / "pendulum.urdf")],
+                                  ["frames", str(SAMPLES / "pendulum.urdf")],
+                                  ["print", str(SAMPLES / "arm6.sdf")],
+                                  ["graph", str(SAMPLES / "arm6.sdf")]])
+def test_an_inspecting_command_imports_nothing_numeric_nor_typer(argv, tmp_path):
+    code, modules = imported("urdf-sdf", argv, tmp_path)
     assert code == 0
     assert heavy(modules) == []
     assert heavy(modules, START_UP_COSTLY) == []

@@ -14,7 +14,6 @@ importing this module.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -25,19 +24,18 @@ from urdf_sdf.core.cli.check import inspection_context as _context
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option,
                                        version_option)
-from urdf_sdf.core.cli.output import OutputError, StdoutError, stdout_checked, write_output
+from urdf_sdf.core.cli.output import stdout_checked
 from urdf_sdf.core.cli.quick import URDF_SDF, urdf_sdf
-from urdf_sdf.core.cli.render import SourceLines, emit
+from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = URDF_SDF.prog
 _LATER = Later({
-    "graph_command": ("urdf_sdf.core.cli.graph", "graph_command"),
-    "print_document": ("urdf_sdf.core.cli.printing", "print_document"),
+    "graph_code": ("urdf_sdf.core.cli.inspect_commands", "graph_code"),
+    "print_code": ("urdf_sdf.core.cli.inspect_commands", "print_code"),
+    "frames_code": ("urdf_sdf.core.cli.inspect_commands", "frames_code"),
     "diff_loaded": ("urdf_sdf.core.diff", "diff_loaded"),
-    "frames_report": ("urdf_sdf.core.report", "frames_report"),
-    "model_vertex": ("urdf_sdf.core.report", "model_vertex"),
     "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
     "view_command": ("urdf_sdf.core.cli.view", "view_command"),
 })
@@ -56,16 +54,6 @@ def _options(version: bool = version_option("urdf-sdf")) -> None:
     """Inspect and check robot descriptions (SDFormat and URDF)."""
 
 
-def _load(file: Path, paths: Optional[List[Path]], sources: SourceLines, strict: bool):
-    """Load a FILE argument (``-``: standard input; ``*.xacro``: expanded first)."""
-    return load_input(file, _context(paths, strict), sources)
-
-
-def _print_diagnostics(result, stream, sources: SourceLines | None = None,
-                       quiet: bool = False) -> None:
-    emit(result.diagnostics, stream, sources, quiet)
-
-
 @app.command()
 @stdout_checked(PROG)
 def frames(file: Path = typer.Argument(..., help=FILE_HELP),
@@ -77,30 +65,7 @@ def frames(file: Path = typer.Argument(..., help=FILE_HELP),
                                                     "one of a world's), posed in its frame."),
            path: Optional[List[Path]] = PathOption) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
-    sources = SourceLines()
-    result = _load(file, path, sources, strict)
-    if model is not None and result.graph is not None and \
-            _LATER.model_vertex(result.graph, model) is None:
-        print(f"{label(file)}: error[ELEMENT_MISSING]: --model {model}: the file has no such "
-              "model", file=sys.stderr)
-        raise typer.Exit(1)
-    report = _LATER.frames_report(result, model)
-    if as_json:
-        print(json.dumps(report))
-    else:
-        _print_diagnostics(result, sys.stderr, sources, quiet)
-        print(format_table(report))
-    raise typer.Exit(0 if result.ok else 1)
-
-
-def format_table(report: dict) -> str:
-    rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
-    for section in ("models", "links", "joints", "frames"):
-        for name, pose in report[section].items():
-            rows.append((section[:-1], name, *(f"{v:.6g}" for v in pose)))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
-                     for row in rows)
+    raise typer.Exit(_LATER.frames_code(file, as_json, quiet, model, _context(path, strict)))
 
 
 @app.command()
@@ -199,22 +164,8 @@ def print_command(file: Path = typer.Argument(..., help="SDFormat or URDF file")
                   path: Optional[List[Path]] = PathOption) -> None:
     """Print the composed model as one SDFormat file, every <include> inlined (like
     `gz sdf -p`); diagnostics go to stderr."""
-    context = _context(path, strict)
-    data, diagnostics = _LATER.print_document(file, context, preserve_includes)
-    for diagnostic in diagnostics:
-        print(diagnostic.format(), file=sys.stderr)
-    if data is None:
-        raise typer.Exit(1)
-    try:
-        write_output(data, str(output) if output else None, [str(file)])
-    except OutputError as exc:
-        print(f"urdf-sdf print: {exc}", file=sys.stderr)
-        raise typer.Exit(2)
-    except (StdoutError, BrokenPipeError):
-        raise  # stdout_checked reports them
-    except OSError as exc:  # disk full, permissions: the old file is intact
-        print(f"urdf-sdf print: cannot write {output}: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
+    raise typer.Exit(_LATER.print_code(file, output, preserve_includes,
+                                       _context(path, strict)))
 
 
 @app.command()
@@ -232,11 +183,7 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
           path: Optional[List[Path]] = PathOption) -> None:
     """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
     DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
-    sources = SourceLines()
-    raise typer.Exit(_LATER.graph_command(
-        file, kind, output, path,
-        loader=lambda f, p: _load(f, p, sources, strict),
-        report=lambda result, stream: _print_diagnostics(result, stream, sources, quiet)))
+    raise typer.Exit(_LATER.graph_code(file, kind, output, quiet, strict, path))
 
 
 @app.command()

@@ -14,9 +14,10 @@ app accepts, with the same meaning:
   numbers for the integer options.
 
 Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
-the command refuses, an ``urdf-sdf`` subcommand but ``check``, shell completion, Windows,
-where click expands wildcards) goes to the typer app, which reads the command line again
-and answers as it always has: the quick path never prints a usage error of its own.
+the command refuses, an ``urdf-sdf`` subcommand not in :data:`SUBCOMMANDS`, shell
+completion, Windows, where click expands wildcards) goes to the typer app, which reads the
+command line again and answers as it always has: the quick path never prints a usage error
+of its own.
 ``tests/test_quick.py`` checks that each :class:`CommandSpec` names its app's options
 exactly and that every command line the quick parser accepts gets the same values from
 the app. ``--version`` imports nothing more; a conversion imports its command's module
@@ -51,6 +52,9 @@ class CommandSpec:
     repeated: dict[str, str] = field(default_factory=dict)  # option -> parameter (a list)
     paths: frozenset[str] = frozenset()                     # parameters holding paths
     integers: frozenset[str] = frozenset()                  # parameters holding an int
+    # parameter -> the values it takes, matched as click's Choice(case_sensitive=False)
+    # matches them (casefolded); the parameter holds the value as spelt here.
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     defaults: dict[str, object] = field(default_factory=dict)  # of the options not given
 
 
@@ -99,7 +103,32 @@ SUBCOMMANDS = {"check": CommandSpec(
     repeated={"--package-path": "package_path", "--path": "path", "-p": "path"},
     paths=frozenset({"files", "package_path", "path"}),
     defaults={"urdf_parity": False, "model": None, "meshes": False, "package_path": None,
-              "as_json": False, "quiet": False, "strict": False, "path": None})}
+              "as_json": False, "quiet": False, "strict": False, "path": None}),
+    "frames": CommandSpec(
+        prog="urdf-sdf", argument="file",
+        flags={"--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+        values={"--model": "model"},
+        repeated={"--path": "path", "-p": "path"},
+        paths=frozenset({"file", "path"}),
+        defaults={"as_json": False, "quiet": False, "strict": False, "model": None,
+                  "path": None}),
+    "print": CommandSpec(
+        prog="urdf-sdf", argument="file",
+        flags={"--preserve-includes": "preserve_includes", "--strict": "strict"},
+        values={"-o": "output", "--output": "output"},
+        repeated={"--path": "path", "-p": "path"},
+        paths=frozenset({"file", "output", "path"}),
+        defaults={"output": None, "preserve_includes": False, "strict": False,
+                  "path": None}),
+    "graph": CommandSpec(
+        prog="urdf-sdf", argument="file",
+        flags={"--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+        values={"--kind": "kind", "-k": "kind", "-o": "output", "--output": "output"},
+        repeated={"--path": "path", "-p": "path"},
+        paths=frozenset({"file", "output", "path"}),
+        choices={"kind": ("attached_to", "relative_to", "both", "tree")},
+        defaults={"kind": "both", "output": None, "quiet": False, "strict": False,
+                  "path": None})}
 
 _COMMANDS = Later({
     "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),
@@ -108,6 +137,9 @@ _COMMANDS = Later({
     "sdf2urdf_app": ("urdf_sdf.core.cli.sdf2urdf_app", "app"),
     "urdf_sdf_app": ("urdf_sdf.core.cli.main", "app"),
     "check": ("urdf_sdf.core.cli.check", "quick_command"),
+    "frames": ("urdf_sdf.core.cli.inspect_commands", "frames_quick"),
+    "print": ("urdf_sdf.core.cli.inspect_commands", "print_quick"),
+    "graph": ("urdf_sdf.core.cli.inspect_commands", "graph_quick"),
 })
 
 
@@ -191,11 +223,15 @@ def _plain(value: str | None) -> bool:
 
 def _typed(spec: CommandSpec, name: str, value: str):
     """``value`` as the app's parameter ``name`` holds it; None for a value the quick
-    path leaves to typer (a number that is not plain digits)."""
+    path leaves to typer (a number that is not plain digits, a value not among the
+    choices)."""
     if name in spec.integers:
         return int(value) if value.isascii() and value.isdigit() else None
     if name in spec.paths:
         return Path(value)
+    if name in spec.choices:
+        return next((choice for choice in spec.choices[name]
+                     if choice.casefold() == value.casefold()), None)
     return value
 
 

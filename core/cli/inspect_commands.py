@@ -1,0 +1,116 @@
+"""``urdf-sdf frames``, ``print`` and ``graph``: the commands' bodies without typer.
+
+As :mod:`urdf_sdf.core.cli.check` holds ``check``'s: the typer commands in
+:mod:`urdf_sdf.core.cli.main` declare the interface and call :func:`frames_code`,
+:func:`print_code` and :func:`graph_code`; the console script's quick path
+(:mod:`urdf_sdf.core.cli.quick`) calls the ``*_quick`` functions for a plain command line,
+so that a pipeline that prints, poses or draws one file per process does not wait for
+typer's import.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from urdf_sdf.core.cli.check import inspection_context
+from urdf_sdf.core.cli.graph import graph_command
+from urdf_sdf.core.cli.inputs import label, load_input
+from urdf_sdf.core.cli.output import (OutputError, StdoutError, stdout_checked_code,
+                                      write_output)
+from urdf_sdf.core.cli.printing import print_document
+from urdf_sdf.core.cli.render import SourceLines, emit, print_json
+from urdf_sdf.core.context import Context
+from urdf_sdf.core.report import frames_report, model_vertex
+
+PROG = "urdf-sdf"
+
+
+def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
+                context: Context) -> int:
+    """``frames``: print the pose of every link, joint, frame and nested model relative to
+    the root (of ``model``, when given); the exit code."""
+    sources = SourceLines()
+    result = load_input(file, context, sources)
+    if model is not None and result.graph is not None and \
+            model_vertex(result.graph, model) is None:
+        print(f"{label(file)}: error[ELEMENT_MISSING]: --model {model}: the file has no such "
+              "model", file=sys.stderr)
+        return 1
+    report = frames_report(result, model)
+    if as_json:
+        print_json(report)
+    else:
+        emit(result.diagnostics, sys.stderr, sources, quiet)
+        print(format_table(report))
+    return 0 if result.ok else 1
+
+
+def format_table(report: dict) -> str:
+    """``frames``' table: one row per pose (kind, name, position, quaternion)."""
+    rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
+    for section in ("models", "links", "joints", "frames"):
+        for name, pose in report[section].items():
+            rows.append((section[:-1], name, *(f"{v:.6g}" for v in pose)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+                     for row in rows)
+
+
+def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
+               context: Context) -> int:
+    """``print``: write the composed document (stdout, or ``output`` atomically) and its
+    diagnostics (stderr); the exit code."""
+    data, diagnostics = print_document(file, context, preserve_includes)
+    for diagnostic in diagnostics:
+        print(diagnostic.format(), file=sys.stderr)
+    if data is None:
+        return 1
+    try:
+        write_output(data, str(output) if output else None, [str(file)])
+    except OutputError as exc:
+        print(f"{PROG} print: {exc}", file=sys.stderr)
+        return 2
+    except (StdoutError, BrokenPipeError):
+        raise  # the caller's stdout check reports them
+    except OSError as exc:  # disk full, permissions: the old file is intact
+        print(f"{PROG} print: cannot write {output}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def graph_code(file: Path, kind: str, output: Optional[Path], quiet: bool, strict: bool,
+               paths: Optional[Sequence[Path]]) -> int:
+    """``graph``: :func:`urdf_sdf.core.cli.graph.graph_command` with the command line's
+    loading (standard input, xacro) and diagnostics (with their source lines)."""
+    sources = SourceLines()
+    return graph_command(
+        file, kind, output, paths,
+        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources),
+        report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
+
+
+def context_of(params: dict) -> Context:
+    paths: Sequence[Path] | None = params["path"]
+    return inspection_context(paths, params["strict"])
+
+
+def frames_quick(params: dict) -> int:
+    """:func:`frames_code` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`)."""
+    context = context_of(params)
+    return stdout_checked_code(PROG, lambda: frames_code(
+        params["file"], params["as_json"], params["quiet"], params["model"], context))
+
+
+def print_quick(params: dict) -> int:
+    """:func:`print_code` for a plain command line."""
+    context = context_of(params)
+    return stdout_checked_code(PROG, lambda: print_code(
+        params["file"], params["output"], params["preserve_includes"], context))
+
+
+def graph_quick(params: dict) -> int:
+    """:func:`graph_code` for a plain command line."""
+    return stdout_checked_code(PROG, lambda: graph_code(
+        params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
+        params["path"]))
