@@ -90,7 +90,7 @@ def test_spec_names_the_apps_options_exactly(prog):
     assert spec.values == declared["values"]
     assert spec.repeated == declared["repeated"]
     assert spec.defaults == defaults
-    assert arguments == ([spec.argument] if spec.argument else [])
+    assert arguments == [name for name in (spec.argument, spec.second) if name]
 
 
 def test_version_line_is_what_the_apps_print(capsys):
@@ -140,6 +140,11 @@ ACCEPTED = {
         ["robot.sdf", "--kind", "TREE", "-o", "g.svg", "-q", "--strict"],
         ["-", "-k", "Attached_To", "--output=g.dot", "-p", "models"],
     ],
+    "urdf-sdf diff": [
+        ["a.urdf", "b.sdf"],
+        ["a.urdf", "--tol", "1e-6", "b.sdf", "--configurations", "5", "--seed=3", "--json"],
+        ["-", "b.sdf", "--model", "arm", "--strict", "-p", "models", "--tol=inf"],
+    ],
     "urdf-sdf print": [
         ["robot.sdf"],
         ["robot.sdf", "-o", "out.sdf", "--preserve-includes", "--strict"],
@@ -167,6 +172,9 @@ DECLINED = {
                         ["robot.urdf", "-o", "x"], ["robot.urdf", "--model"]],
     "urdf-sdf graph": [[], ["robot.sdf", "--kind", "x"], ["robot.sdf", "-k", "tre"],
                        ["robot.sdf", "--kind=both", "-k", "tree"], ["robot.sdf", "--json"]],
+    "urdf-sdf diff": [[], ["a.urdf"], ["a.urdf", "b.sdf", "c.sdf"], ["a", "b", "--tol", "x"],
+                      ["a", "b", "--tol", "-1"], ["a", "b", "--seed", "1.5"],
+                      ["a", "b", "-q"], ["a", "b", "--configurations"]],
     "urdf-sdf print": [[], ["a.sdf", "b.sdf"], ["robot.sdf", "--json"], ["robot.sdf", "-q"],
                        ["robot.sdf", "-o"], ["robot.sdf", "--help"]],
 }
@@ -204,10 +212,16 @@ NOISE = ["--", "-x", "--bogus", "-qo", "--help", "-h", "-o=x", "-j2", "--relativ
 def pieces(spec):
     """Pieces of a command line: an option with or without its value, ``--opt=value``,
     a FILE, or noise; mostly what a user types, now and then what typer must refuse."""
-    value = st.sampled_from(VALUES) | st.text(max_size=3)
+    # (no NUL: a command line cannot hold one)
+    value = st.sampled_from(VALUES) | st.text(st.characters(blacklist_characters="\x00"),
+                                              max_size=3)
+    # Values a typed option takes (most others are refused): a choice, as listed or in
+    # capitals; a number.
     choices = [choice for listed in spec.choices.values() for choice in listed]
-    if choices:  # most other values are refused: a choice, as listed or in capitals
+    if choices:
         value = value | st.sampled_from(choices + [choice.upper() for choice in choices])
+    if spec.integers or spec.floats:
+        value = value | st.sampled_from(["1", "20", "0.5", "1e-6", "inf"])
     takes_value = sorted([*spec.values, *spec.repeated])
     flag = st.sampled_from(sorted(spec.flags)).map(lambda f: [f])
     if not takes_value:
@@ -230,10 +244,9 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
     @given(st.lists(pieces(spec), max_size=4), st.sampled_from(["robot.urdf", "-", "a b"]),
            st.lists(pieces(spec), max_size=3))
     def check(before, file, after):
-        argv = [token for part in before for token in part] + [file] + \
+        files = [file, "b.sdf"] if spec.second else [file] if spec.argument else []
+        argv = [token for part in before for token in part] + files + \
             [token for part in after for token in part]
-        if spec.argument is None:
-            argv.remove(file)
         mine = quick_params(spec, argv)
         if mine is None or quick.parse(spec, argv).get("version"):
             return  # left to typer (or --version, checked above)
@@ -311,6 +324,12 @@ CASES = [
     ("urdf-sdf", ["graph", str(SAMPLES / "arm6.sdf"), "-k", "x"]),  # usage error
     ("urdf-sdf", ["graph", str(SAMPLES / "arm6.sdf"), "-o", "out/g.txt"]),
     ("urdf-sdf", ["graph", str(FIXTURES / "duplicate_link.urdf"), "-q"]),
+    ("urdf-sdf", ["diff", str(SAMPLES / "pendulum.urdf"), str(SAMPLES / "pendulum.sdf")]),
+    ("urdf-sdf", ["diff", str(SAMPLES / "arm6.urdf"), str(SAMPLES / "pendulum.sdf"), "--json",
+                  "--configurations", "3", "--seed", "7", "--tol", "1e-6"]),
+    ("urdf-sdf", ["diff", str(SAMPLES / "arm6.urdf"), str(SAMPLES / "arm6.sdf"), "--strict"]),
+    ("urdf-sdf", ["diff", "-", "-"]),  # usage error
+    ("urdf-sdf", ["diff", str(SAMPLES / "arm6.urdf"), str(ROOT / "nowhere.sdf")]),
     ("urdf-sdf", ["print", str(SAMPLES / "diff_drive.sdf")]),
     ("urdf-sdf", ["print", str(SAMPLES / "pendulum.urdf"), "-o", "out/p.sdf"]),
     ("urdf-sdf", ["print", str(FIXTURES / "duplicate_link.urdf")]),
@@ -396,3 +415,11 @@ def test_an_inspecting_command_imports_nothing_numeric_nor_typer(argv, tmp_path)
     assert code == 0
     assert heavy(modules) == []
     assert heavy(modules, START_UP_COSTLY) == []
+
+
+def test_diff_imports_numpy_but_not_typer(tmp_path):
+    code, modules = imported("urdf-sdf", ["diff", str(SAMPLES / "arm6.urdf"),
+                                          str(SAMPLES / "arm6.urdf")], tmp_path)
+    assert code == 0
+    assert "numpy" in modules  # forward kinematics over the sampled configurations
+    assert heavy(modules, ("typer", "click", "rich", "multiprocessing")) == []

@@ -1,11 +1,12 @@
-"""``urdf-sdf frames``, ``print`` and ``graph``: the commands' bodies without typer.
+"""``urdf-sdf frames``, ``print``, ``graph`` and ``diff``: the commands' bodies without
+typer.
 
 As :mod:`urdf_sdf.core.cli.check` holds ``check``'s: the typer commands in
 :mod:`urdf_sdf.core.cli.main` declare the interface and call :func:`frames_code`,
-:func:`print_code` and :func:`graph_code`; the console script's quick path
-(:mod:`urdf_sdf.core.cli.quick`) calls the ``*_quick`` functions for a plain command line,
-so that a pipeline that prints, poses or draws one file per process does not wait for
-typer's import.
+:func:`print_code`, :func:`graph_code` and :func:`diff_code`; the console script's quick
+path (:mod:`urdf_sdf.core.cli.quick`) calls the ``*_quick`` functions for a plain command
+line, so that a pipeline that prints, poses, draws or compares one file per process does
+not wait for typer's import. The diff (and numpy) is imported when ``diff`` runs.
 """
 from __future__ import annotations
 
@@ -15,15 +16,17 @@ from typing import Optional, Sequence
 
 from urdf_sdf.core.cli.check import inspection_context
 from urdf_sdf.core.cli.graph import graph_command
-from urdf_sdf.core.cli.inputs import label, load_input
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.output import (OutputError, StdoutError, stdout_checked_code,
                                       write_output)
 from urdf_sdf.core.cli.printing import print_document
 from urdf_sdf.core.cli.render import SourceLines, emit, print_json
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.report import frames_report, model_vertex
 
 PROG = "urdf-sdf"
+_DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff", "diff_loaded")})
 
 
 def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
@@ -90,6 +93,34 @@ def graph_code(file: Path, kind: str, output: Optional[Path], quiet: bool, stric
         report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
 
 
+def diff_usage_problem(a: Path, b: Path) -> str | None:
+    """Why ``diff`` cannot take these two files (a usage error), or None."""
+    if is_stdin(a) and is_stdin(b):
+        return "only one of A and B can be '-' (standard input)"
+    return None
+
+
+def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
+              model: Optional[str], as_json: bool, context: Context) -> int:
+    """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
+    the exit code (0 equivalent, 1 not)."""
+    sources = SourceLines()
+    # One file loaded at a time: A's model is gone before B is read.
+    differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources),
+                                    lambda: load_input(b, context, sources),
+                                    tol, configurations, seed, model)
+    if as_json:
+        print_json({"equivalent": not differences,
+                    "differences": [d.to_json() for d in differences]})
+    else:
+        for difference in differences:
+            print(difference.format())
+        print(f"{label(a)} and {label(b)} are "
+              + ("equivalent" if not differences else
+                 f"different ({len(differences)} differences)"))
+    return 0 if not differences else 1
+
+
 def context_of(params: dict) -> Context:
     paths: Sequence[Path] | None = params["path"]
     return inspection_context(paths, params["strict"])
@@ -114,3 +145,14 @@ def graph_quick(params: dict) -> int:
     return stdout_checked_code(PROG, lambda: graph_code(
         params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
         params["path"]))
+
+
+def diff_quick(params: dict) -> int | None:
+    """:func:`diff_code` for a plain command line; None for a usage error (typer says it)."""
+    a, b = params["a"], params["b"]
+    if diff_usage_problem(a, b) is not None:
+        return None
+    context = context_of(params)
+    return stdout_checked_code(PROG, lambda: diff_code(
+        a, b, params["tol"], params["configurations"], params["seed"], params["model"],
+        params["as_json"], context))

@@ -13,7 +13,6 @@ importing this module.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
@@ -21,12 +20,10 @@ import typer
 
 from urdf_sdf.core.cli.check import check_files, usage_problem
 from urdf_sdf.core.cli.check import inspection_context as _context
-from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option,
                                        version_option)
 from urdf_sdf.core.cli.output import stdout_checked
 from urdf_sdf.core.cli.quick import URDF_SDF, urdf_sdf
-from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.write.dot import GraphKind
 
@@ -35,7 +32,8 @@ _LATER = Later({
     "graph_code": ("urdf_sdf.core.cli.inspect_commands", "graph_code"),
     "print_code": ("urdf_sdf.core.cli.inspect_commands", "print_code"),
     "frames_code": ("urdf_sdf.core.cli.inspect_commands", "frames_code"),
-    "diff_loaded": ("urdf_sdf.core.diff", "diff_loaded"),
+    "diff_code": ("urdf_sdf.core.cli.inspect_commands", "diff_code"),
+    "diff_usage_problem": ("urdf_sdf.core.cli.inspect_commands", "diff_usage_problem"),
     "roundtrip_files": ("urdf_sdf.core.cli.roundtrip", "roundtrip_files"),
     "view_command": ("urdf_sdf.core.cli.view", "view_command"),
 })
@@ -117,24 +115,11 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
          path: Optional[List[Path]] = PathOption) -> None:
     """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not
     (with --strict, a description that loads with warnings does not load)."""
-    if is_stdin(a) and is_stdin(b):
-        raise typer.BadParameter("only one of A and B can be '-' (standard input)")
-    context = _context(path, strict)
-    sources = SourceLines()
-    # One file loaded at a time: A's model is gone before B is read.
-    differences = _LATER.diff_loaded(lambda: load_input(a, context, sources),
-                                     lambda: load_input(b, context, sources),
-                                     tol, configurations, seed, model)
-    if as_json:
-        print(json.dumps({"equivalent": not differences,
-                          "differences": [d.to_json() for d in differences]}))
-    else:
-        for difference in differences:
-            print(difference.format())
-        print(f"{label(a)} and {label(b)} are "
-              + ("equivalent" if not differences else
-                 f"different ({len(differences)} differences)"))
-    raise typer.Exit(0 if not differences else 1)
+    problem = _LATER.diff_usage_problem(a, b)
+    if problem is not None:
+        raise typer.BadParameter(problem)
+    raise typer.Exit(_LATER.diff_code(a, b, tol, configurations, seed, model, as_json,
+                                      _context(path, strict)))
 
 
 @app.command("roundtrip")

@@ -9,9 +9,10 @@ app accepts, with the same meaning:
 
 * options spelled out as the app declares them (``-o FILE``, ``--output FILE``,
   ``--output=FILE``, ``--relative``...), each at most once (repeatable ones any number of
-  times), before or after the one FILE argument (``urdf-sdf check``: FILE...);
+  times), before or after the one FILE argument (``urdf-sdf check``: FILE...;
+  ``urdf-sdf diff``: A B);
 * values that are not empty and do not start with ``-`` (``-`` itself is fine), whole
-  numbers for the integer options.
+  numbers for the integer options, what ``float()`` reads for the float ones.
 
 Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
 the command refuses, an ``urdf-sdf`` subcommand not in :data:`SUBCOMMANDS`, shell
@@ -46,12 +47,14 @@ class CommandSpec:
     function's parameter each one sets."""
     prog: str
     argument: str | None = None                             # the FILE argument
+    second: str | None = None                               # a second one (diff's B)
     many: bool = False                                      # FILE... (a list, one or more)
     flags: dict[str, str] = field(default_factory=dict)     # option -> parameter (True)
     values: dict[str, str] = field(default_factory=dict)    # option -> parameter (one value)
     repeated: dict[str, str] = field(default_factory=dict)  # option -> parameter (a list)
     paths: frozenset[str] = frozenset()                     # parameters holding paths
     integers: frozenset[str] = frozenset()                  # parameters holding an int
+    floats: frozenset[str] = frozenset()                    # parameters holding a float
     # parameter -> the values it takes, matched as click's Choice(case_sensitive=False)
     # matches them (casefolded); the parameter holds the value as spelt here.
     choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -128,7 +131,18 @@ SUBCOMMANDS = {"check": CommandSpec(
         paths=frozenset({"file", "output", "path"}),
         choices={"kind": ("attached_to", "relative_to", "both", "tree")},
         defaults={"kind": "both", "output": None, "quiet": False, "strict": False,
-                  "path": None})}
+                  "path": None}),
+    "diff": CommandSpec(
+        prog="urdf-sdf", argument="a", second="b",
+        flags={"--json": "as_json", "--strict": "strict"},
+        values={"--tol": "tol", "--configurations": "configurations", "--seed": "seed",
+                "--model": "model"},
+        repeated={"--path": "path", "-p": "path"},
+        paths=frozenset({"a", "b", "path"}),
+        integers=frozenset({"configurations", "seed"}),
+        floats=frozenset({"tol"}),
+        defaults={"tol": 1e-9, "configurations": 20, "seed": 0, "model": None,
+                  "as_json": False, "strict": False, "path": None})}
 
 _COMMANDS = Later({
     "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),
@@ -140,6 +154,7 @@ _COMMANDS = Later({
     "frames": ("urdf_sdf.core.cli.inspect_commands", "frames_quick"),
     "print": ("urdf_sdf.core.cli.inspect_commands", "print_quick"),
     "graph": ("urdf_sdf.core.cli.inspect_commands", "graph_quick"),
+    "diff": ("urdf_sdf.core.cli.inspect_commands", "diff_quick"),
 })
 
 
@@ -210,10 +225,14 @@ def parse(spec: CommandSpec, argv: Sequence[str]) -> dict | None:
         return None  # a subcommand: its own options follow it
     if params.get("version") and len(arguments) <= 1:
         return {**spec.defaults, **params}  # --version answers before FILE is looked at
-    if spec.argument is None or not arguments or (len(arguments) > 1 and not spec.many):
+    names = [spec.argument, spec.second] if spec.second else [spec.argument]
+    if spec.argument is None or not arguments or \
+            (not spec.many and len(arguments) != len(names)):
         return None
-    typed = [_typed(spec, spec.argument, argument) for argument in arguments]
-    params[spec.argument] = typed if spec.many else typed[0]
+    if spec.many:
+        params[spec.argument] = [_typed(spec, spec.argument, a) for a in arguments]
+    else:
+        params.update((name, _typed(spec, name, a)) for name, a in zip(names, arguments))
     return {**spec.defaults, **params}
 
 
@@ -223,12 +242,17 @@ def _plain(value: str | None) -> bool:
 
 def _typed(spec: CommandSpec, name: str, value: str):
     """``value`` as the app's parameter ``name`` holds it; None for a value the quick
-    path leaves to typer (a number that is not plain digits, a value not among the
-    choices)."""
+    path leaves to typer (a number that is not plain digits or not a float, a value not
+    among the choices)."""
     if name in spec.integers:
         return int(value) if value.isascii() and value.isdigit() else None
     if name in spec.paths:
         return Path(value)
+    if name in spec.floats:
+        try:
+            return float(value)  # what click's FLOAT does
+        except ValueError:
+            return None
     if name in spec.choices:
         return next((choice for choice in spec.choices[name]
                      if choice.casefold() == value.casefold()), None)
