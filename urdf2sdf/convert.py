@@ -33,6 +33,7 @@ from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.text import Node, TextChildren, to_element
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
+from urdf_sdf.urdf2sdf.names import check_padded_names
 
 # <gazebo> blocks are applied (and checked against SDFormat's element table) only when the
 # URDF has some: a run without them does not import that code.
@@ -108,6 +109,8 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     lumped_frames, lumped_elements = [], None
     if options.lump_fixed:
         model, lumped_frames, lumped_elements = lump_fixed_joints(model, diagnostics)
+    if not check_padded_names(model, diagnostics):
+        return Conversion(None, None, diagnostics)
     plan = make_plan(model, options, bool(lumped_frames), diagnostics)
     if plan is None:
         return Conversion(None, None, diagnostics)

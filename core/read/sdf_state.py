@@ -158,12 +158,14 @@ def parts_of(el, tags: tuple[str, ...], allowed) -> tuple[dict, bool]:
 
 
 def required_name(el, state: ReadState) -> str | None:
+    """The ``name`` attribute, without surrounding whitespace: libsdformat trims every
+    attribute value it reads (``<link name="a ">`` is link ``a``)."""
     name = el.get("name")
     if name is None:
         state.error(Code.ATTRIBUTE_MISSING,
                     f"required attribute [name] in element <{el.tag}> is not specified", el)
         return None
-    return name
+    return name.strip()
 
 
 def read_bool(el, state: ReadState, default: bool = False) -> bool:
