@@ -16,13 +16,11 @@ from urdf_sdf.core.model import Model
 def check_padded_names(model: Model, diagnostics: Diagnostics) -> bool:
     """Warn about each link and joint whose name has whitespace around it; report an error
     and return False when a trimmed name is already another link's or joint's."""
-    elements = [("link", link) for link in model.links] + \
-        [("joint", joint) for joint in model.joints]
-    padded = [(kind, element) for kind, element in elements
-              if element.name != element.name.strip()]
+    padded = [("link", link) for link in model.links if link.name != link.name.strip()] + \
+        [("joint", joint) for joint in model.joints if joint.name != joint.name.strip()]
     if not padded:
         return True
-    taken = {element.name for _, element in elements}
+    taken = {link.name for link in model.links} | {joint.name for joint in model.joints}
     ok = True
     for kind, element in padded:
         trimmed = element.name.strip()
