@@ -21,7 +21,8 @@ from urdf_sdf.core.pose import IDENTITY, Pose
 # repeats, element by element and in the same order, the float arithmetic of
 # ``core.pose`` (``Pose.__mul__``, ``Pose.inverse``, ``quat_from_axis_angle``; sines and
 # cosines from ``math``), so the results are bit for bit those of the scalar code: the
-# messages built from them stay the same, down to the sign of a zero.
+# messages built from them stay the same, down to the sign of a zero. (Not a NaN's sign
+# or payload, which numpy's loops may take from either operand: every NaN reads "nan".)
 
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096
@@ -54,59 +55,48 @@ _TERMS = (([1, 0, 3, 2], (-1.0, 1.0, -1.0, 1.0)),    # ax * (bx, bw, bz, by)
           ([2, 3, 0, 1], (-1.0, 1.0, 1.0, -1.0)),    # ay * (by, bz, bw, bx)
           ([3, 2, 1, 0], (-1.0, -1.0, 1.0, 1.0)))    # az * (bz, by, bx, bw)
 
-# A left operand of compose_stacked has nine rows: the pose's seven (x y z, w, qx qy qz)
-# then qx qy again, so that its vector part in the orders the cross products take (y z x,
-# z x y) are the slices 5:8 and 6:9 rather than gathered copies (a gather costs several
-# times a slice, and a deep chain's levels are so narrow that each costs mostly its call).
-LEFT_ROWS = 9
-# Rows of a right_operand: its position (3), the position as z x y (3) and y z x (3), its
-# quaternion (4), then the three signed quaternion terms (3 x 4).
-RIGHT_ROWS = 25
-
-
-def extended(pose: np.ndarray) -> np.ndarray:
-    """Fill rows 7:9 of a :data:`LEFT_ROWS` pose array (its qx, qy again); returns it."""
-    pose[7:9] = pose[4:6]
-    return pose
+# The rows of the left pose (x y z, w, qx qy qz) that multiply the rows 3: of a
+# right_operand, in order: w with its quaternion, (qy qz qx) with its position as z x y,
+# (qz qx qy) with it as y z x, then qx, qy, qz with the three quaternion terms. Rows 1:10
+# (w w w, qy qz qx, qz qx qy) are also those that multiply t, t as z x y and t as y z x.
+_LEFT = np.array([3, 3, 3, 3, 5, 6, 4, 6, 4, 5] + [4] * 4 + [5] * 4 + [6] * 4, dtype=np.intp)
+_T = np.array([0, 1, 2, 2, 0, 1, 1, 2, 0], dtype=np.intp)   # t, t as z x y, t as y z x
 
 
 def right_operand(b: np.ndarray) -> np.ndarray:
     """What :func:`compose_stacked` needs of its right operand ``b`` (``(7, K, n)``), as
-    one ``(RIGHT_ROWS, K, n)`` array: its position in the orders the cross products take
-    and its quaternion's terms, signed. Made once for every column of a constant operand
-    (a joint's ``X_PJ``, ``X_JC``) and sliced per level (one slice for all its parts)."""
+    one ``(25, K, n)`` array: its position, then what :data:`_LEFT` multiplies: its
+    quaternion, its position as z x y and y z x, and its quaternion's three terms, signed.
+    Made once for every column of a constant operand (a joint's ``X_PJ``, ``X_JC``) and
+    sliced per level (one slice for all its parts)."""
     v, r = b[0:3], b[3:7]
-    out = np.empty((RIGHT_ROWS,) + b.shape[1:])
-    out[0:3], out[3:6], out[6:9], out[9:13] = v, v[_ZXY], v[_YZX], r
+    out = np.empty((25,) + b.shape[1:])
+    out[0:3], out[3:7], out[7:10], out[10:13] = v, r, v[_ZXY], v[_YZX]
     for i, (order, signs) in enumerate(_TERMS):
         np.multiply(np.array(signs).reshape(4, 1, 1), r[order], out=out[13 + 4 * i:17 + 4 * i])
     return out
 
 
 def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`compose_components` on a :data:`LEFT_ROWS` pose array ``(9, K, n)`` and a
-    :func:`right_operand` (``(25, K or 1, n)``), as a new :data:`LEFT_ROWS` array. The
-    three (or four) components of a vector or quaternion are computed in one numpy
-    operation, the three quaternion terms in one product, and the results written in
-    place: the fewest calls, for the narrow levels of a deep chain where each costs mostly
-    its call. The same float operations in the same order for each component (a
-    subtraction is the addition of the negated product; ``x * -y`` is ``-(x * y)``), so
-    the same bits."""
-    v, v_zxy, v_yzx, r = b[0:3], b[3:6], b[6:9], b[9:13]
-    terms = b[13:25].reshape((3, 4) + b.shape[1:])
-    p, w, q, q1, q2 = a[0:3], a[3], a[4:7], a[5:8], a[6:9]
-    t = np.empty((5,) + a.shape[1:])              # t then tx, ty: t as z x y, y z x
-    np.subtract(q1 * v_zxy, q2 * v_yzx, out=t[0:3])
-    np.multiply(2, t[0:3], out=t[0:3])
-    t[3:5] = t[0:2]
+    """:func:`compose_components` on a ``(7, K, n)`` pose array and a
+    :func:`right_operand` (``(25, K or 1, n)``). The products of each stage are made in
+    one numpy operation (the left pose's components repeated as :data:`_LEFT` says, times
+    the right operand's rows), and each sum of a vector or quaternion in one operation: a
+    dozen operations, for the narrow levels of a deep chain where each costs mostly its
+    call. The same float operations in the same order for each component (a subtraction
+    is the addition of the negated product; ``x * -y`` is ``-(x * y)``), so the same
+    bits."""
+    left = np.take(a, _LEFT, axis=0)
+    products = left * b[3:25]
     out = np.empty(a.shape)
-    np.add(p, v + w * t[0:3] + (q1 * t[2:5] - q2 * t[1:4]), out=out[0:3])
-    products = q[:, None] * terms
-    rotation = w * r
-    rotation += products[0]
-    rotation += products[1]
-    np.add(rotation, products[2], out=out[3:7])
-    return extended(out)
+    rotation = products[0:4] + products[10:14]
+    rotation += products[14:18]
+    np.add(rotation, products[18:22], out=out[3:7])
+    t = products[4:7] - products[7:10]
+    t *= 2
+    turned = left[1:10] * np.take(t, _T, axis=0)
+    np.add(a[0:3], (b[0:3] + turned[0:3]) + (turned[3:6] - turned[6:9]), out=out[0:3])
+    return out
 
 
 def inverse_components(a) -> tuple:
@@ -367,15 +357,6 @@ def _oriented(array: np.ndarray, across: bool) -> np.ndarray:
     return array.transpose(0, 2, 1) if across else array
 
 
-def _gathered(table: np.ndarray, parents: np.ndarray, across: bool) -> np.ndarray:
-    """The poses of the ``parents`` rows of the ``(7, K, rows)`` table as a
-    :data:`LEFT_ROWS` array, oriented as :func:`_oriented` says."""
-    poses = _oriented(table[:, :, parents], across)
-    pose = np.empty((LEFT_ROWS,) + poses.shape[1:])
-    pose[:7] = poses
-    return extended(pose)
-
-
 def forward_compact(plans: list[CompactPlan],
                     configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every row of each plan at each configuration: positions ``(K, rows, 3)`` and
@@ -404,11 +385,11 @@ def forward_compact(plans: list[CompactPlan],
                     columns.names[first:last], columns.motions[first:last],
                     columns.axes[first:last], configurations))
             across = end - start < len(configurations)
-            pose = _gathered(table, columns.parents[start:end], across)
+            pose = _oriented(table[:, :, columns.parents[start:end]], across)
             for operand in (X_PJ[:, :, start:end], motion[:, :, start - first:end - first],
                             X_JC[:, :, start:end]):
                 pose = compose_stacked(pose, _oriented(operand, across))
-            table[:, :, columns.targets[start:end]] = _oriented(pose[:7], across)
+            table[:, :, columns.targets[start:end]] = _oriented(pose, across)
     return [(table[:3, :, o:o + plan.size].transpose(1, 2, 0),
              table[3:, :, o:o + plan.size].transpose(1, 2, 0))
             for plan, o in zip(plans, offsets)]
