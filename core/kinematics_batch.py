@@ -269,26 +269,35 @@ def joint_motions(names: list[str], motions: list[int], axes: np.ndarray,
     """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint column
     (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
     component table. Sines and cosines come from ``math``, as in
-    ``quat_from_axis_angle`` (numpy's may differ in the last bit)."""
+    ``quat_from_axis_angle`` (numpy's may differ in the last bit). The joint positions,
+    sines and cosines are found once per joint name: the two sides of a diff share their
+    names, so that halves the Python loops."""
     count = len(configurations)
-    values = np.array([[q.get(name, 0.0) for name in names] for q in configurations],
-                      dtype=float).reshape(count, len(names))
+    distinct = {name: None for name in names}
+    values = np.array([[q.get(name, 0.0) for name in distinct] for q in configurations],
+                      dtype=float).reshape(count, len(distinct))
+    at = dict(zip(distinct, range(len(distinct))))
+    column = np.array([at[name] for name in names], dtype=np.intp)
     table = np.zeros((7, count, len(names)))
     table[3] = 1.0
     sliding = [i for i, m in enumerate(motions) if m == MOTION_SLIDE]
     turning = [i for i, m in enumerate(motions) if m == MOTION_TURN]
-    for indices, offset in ((sliding, 0), (turning, 4)):
-        if not indices:
-            continue
-        axis = axes[indices].T[:, None, :]
-        if offset == 0:
-            table[0:3, :, indices] = axis * values[:, indices]
-            continue
-        half = (values[:, indices] / 2).ravel().tolist()
-        table[3, :, indices] = np.array([math.cos(h) for h in half]).reshape(count, -1).T
-        sines = np.array([math.sin(h) for h in half]).reshape(count, -1)
-        table[4:7, :, indices] = axis * sines
+    if sliding:
+        table[0:3, :, sliding] = axes[sliding].T[:, None, :] * values[:, column[sliding]]
+    if turning:
+        turned = np.unique(column[turning])
+        cosines, sines = half_angle_terms(values[:, turned])
+        of_column = np.searchsorted(turned, column[turning])
+        table[3, :, turning] = cosines[:, of_column].T
+        table[4:7, :, turning] = axes[turning].T[:, None, :] * sines[:, of_column]
     return table
+
+
+def half_angle_terms(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``math.cos`` and ``math.sin`` of half of each angle, as arrays of its shape."""
+    half = (angles / 2).ravel().tolist()
+    return (np.fromiter(map(math.cos, half), float, len(half)).reshape(angles.shape),
+            np.fromiter(map(math.sin, half), float, len(half)).reshape(angles.shape))
 
 
 def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
