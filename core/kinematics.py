@@ -9,6 +9,7 @@ kinematics over many configurations at once (numpy) is :mod:`urdf_sdf.core.kinem
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.custom import custom_joints
@@ -46,7 +47,7 @@ class KinematicJoint:
 class KinematicTree:
     links: list[str] = field(default_factory=list)
     joints: list[KinematicJoint] = field(default_factory=list)
-    link_poses: dict[str, Pose] = field(default_factory=dict)     # zero configuration
+    link_poses: MutableMapping[str, Pose] = field(default_factory=dict)  # zero configuration
     parent_joint: dict[str, KinematicJoint] = field(default_factory=dict)
     children: dict[str, list[KinematicJoint]] = field(default_factory=dict)
     extra_parents: list[KinematicJoint] = field(default_factory=list)
@@ -117,6 +118,49 @@ class KinematicTree:
         return poses
 
 
+_UNRESOLVED = object()
+
+
+class RestPoses(MutableMapping):
+    """Link name -> pose at the zero configuration, as a dict, each resolved in the frame
+    graph (``resolve(vertex id)``) when first asked for: forward kinematics needs only the
+    roots' and those of links no root reaches, and ``urdf-sdf diff`` of a deep chain would
+    otherwise resolve every link's for nothing. Read it while the graph is whole."""
+
+    def __init__(self, resolve: Callable[[int], Pose | None]):
+        self._resolve = resolve
+        self._poses: dict[str, object] = {}
+        self._vertices: dict[str, int] = {}
+
+    def defer(self, name: str, vertex: int) -> None:
+        """The pose of ``name`` is that of ``vertex``, resolved when asked for."""
+        self._poses[name] = _UNRESOLVED
+        self._vertices[name] = vertex
+
+    def __getitem__(self, name: str) -> Pose | None:
+        pose = self._poses[name]
+        if pose is _UNRESOLVED:
+            pose = self._poses[name] = self._resolve(self._vertices.pop(name))
+        return pose
+
+    def __setitem__(self, name: str, pose: Pose) -> None:
+        self._poses[name] = pose
+        self._vertices.pop(name, None)
+
+    def __delitem__(self, name: str) -> None:
+        del self._poses[name]
+        self._vertices.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._poses
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._poses)
+
+    def __len__(self) -> int:
+        return len(self._poses)
+
+
 def build_tree(result, scope=None) -> KinematicTree:
     """The kinematic tree of the model owning ``scope`` (default: the root scope) in
     ``result`` (a valid ``core.loader.LoadResult``). Names are scoped from that model;
@@ -125,11 +169,12 @@ def build_tree(result, scope=None) -> KinematicTree:
     scope = scope if scope is not None else graph.root
     view = _ScopeView(graph, scope)
     tree = KinematicTree()
+    tree.link_poses = rest = RestPoses(view.pose)
     vertices = graph.vertices
     for vertex in view.members(Kind.LINK):
         name = view.name(vertex.id)
         tree.links.append(name)
-        tree.link_poses[name] = view.pose(vertex.id)
+        rest.defer(name, vertex.id)
     for vertex in view.members(Kind.JOINT):
         if vertex.attached_to is None:
             continue

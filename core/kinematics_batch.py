@@ -21,7 +21,8 @@ from urdf_sdf.core.pose import IDENTITY, Pose
 # repeats, element by element and in the same order, the float arithmetic of
 # ``core.pose`` (``Pose.__mul__``, ``Pose.inverse``, ``quat_from_axis_angle``; sines and
 # cosines from ``math``), so the results are bit for bit those of the scalar code: the
-# messages built from them stay the same, down to the sign of a zero.
+# messages built from them stay the same, down to the sign of a zero. (Not a NaN's sign
+# or payload, which numpy's loops may take from either operand: every NaN reads "nan".)
 
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096
@@ -54,35 +55,47 @@ _TERMS = (([1, 0, 3, 2], (-1.0, 1.0, -1.0, 1.0)),    # ax * (bx, bw, bz, by)
           ([2, 3, 0, 1], (-1.0, 1.0, 1.0, -1.0)),    # ay * (by, bz, bw, bx)
           ([3, 2, 1, 0], (-1.0, -1.0, 1.0, 1.0)))    # az * (bz, by, bx, bw)
 
+# The rows of the left pose (x y z, w, qx qy qz) that multiply the rows 3: of a
+# right_operand, in order: w with its quaternion, (qy qz qx) with its position as z x y,
+# (qz qx qy) with it as y z x, then qx, qy, qz with the three quaternion terms. Rows 1:10
+# (w w w, qy qz qx, qz qx qy) are also those that multiply t, t as z x y and t as y z x.
+_LEFT = np.array([3, 3, 3, 3, 5, 6, 4, 6, 4, 5] + [4] * 4 + [5] * 4 + [6] * 4, dtype=np.intp)
+_T = np.array([0, 1, 2, 2, 0, 1, 1, 2, 0], dtype=np.intp)   # t, t as z x y, t as y z x
 
-def right_operand(b: np.ndarray) -> tuple:
-    """What :func:`compose_stacked` needs of its right operand ``b`` (``(7, K, n)``): its
-    position in the orders the cross products take and its quaternion's terms, signed.
+
+def right_operand(b: np.ndarray) -> np.ndarray:
+    """What :func:`compose_stacked` needs of its right operand ``b`` (``(7, K, n)``), as
+    one ``(25, K, n)`` array: its position, then what :data:`_LEFT` multiplies: its
+    quaternion, its position as z x y and y z x, and its quaternion's three terms, signed.
     Made once for every column of a constant operand (a joint's ``X_PJ``, ``X_JC``) and
-    sliced per level."""
+    sliced per level (one slice for all its parts)."""
     v, r = b[0:3], b[3:7]
-    terms = tuple(np.array(signs).reshape(4, 1, 1) * r[order] for order, signs in _TERMS)
-    return (v, v[_ZXY], v[_YZX], r) + terms
+    out = np.empty((25,) + b.shape[1:])
+    out[0:3], out[3:7], out[7:10], out[10:13] = v, r, v[_ZXY], v[_YZX]
+    for i, (order, signs) in enumerate(_TERMS):
+        np.multiply(np.array(signs).reshape(4, 1, 1), r[order], out=out[13 + 4 * i:17 + 4 * i])
+    return out
 
 
-def sliced_operand(operand: tuple, start: int, end: int) -> tuple:
-    return tuple(part[..., start:end] for part in operand)
-
-
-def compose_stacked(a: np.ndarray, b: tuple) -> np.ndarray:
-    """:func:`compose_components` on a ``(7, K, n)`` array and a :func:`right_operand`,
-    with the three (or four) components of a vector or quaternion computed in one numpy
-    operation: a third of the operations, for the narrow levels of a deep chain where
-    each costs mostly its call. The same float operations in the same order for each
-    component (a subtraction is the addition of the negated product; ``x * -y`` is
-    ``-(x * y)``), so the same bits."""
-    v, v_zxy, v_yzx, r, r1, r2, r3 = b
-    p, w, q = a[0:3], a[3], a[4:7]
-    q1, q2 = q[_YZX], q[_ZXY]
-    t = 2 * (q1 * v_zxy - q2 * v_yzx)
-    out = np.empty(np.broadcast_shapes(a.shape, (7,) + v.shape[1:]))
-    out[0:3] = p + (v + w * t + (q1 * t[_ZXY] - q2 * t[_YZX]))
-    out[3:7] = w * r + q[0] * r1 + q[1] * r2 + q[2] * r3
+def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`compose_components` on a ``(7, K, n)`` pose array and a
+    :func:`right_operand` (``(25, K or 1, n)``). The products of each stage are made in
+    one numpy operation (the left pose's components repeated as :data:`_LEFT` says, times
+    the right operand's rows), and each sum of a vector or quaternion in one operation: a
+    dozen operations, for the narrow levels of a deep chain where each costs mostly its
+    call. The same float operations in the same order for each component (a subtraction
+    is the addition of the negated product; ``x * -y`` is ``-(x * y)``), so the same
+    bits."""
+    left = np.take(a, _LEFT, axis=0)
+    products = left * b[3:25]
+    out = np.empty(a.shape)
+    rotation = products[0:4] + products[10:14]
+    rotation += products[14:18]
+    np.add(rotation, products[18:22], out=out[3:7])
+    t = products[4:7] - products[7:10]
+    t *= 2
+    turned = left[1:10] * np.take(t, _T, axis=0)
+    np.add(a[0:3], (b[0:3] + turned[0:3]) + (turned[3:6] - turned[6:9]), out=out[0:3])
     return out
 
 
@@ -256,26 +269,35 @@ def joint_motions(names: list[str], motions: list[int], axes: np.ndarray,
     """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint column
     (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
     component table. Sines and cosines come from ``math``, as in
-    ``quat_from_axis_angle`` (numpy's may differ in the last bit)."""
+    ``quat_from_axis_angle`` (numpy's may differ in the last bit). The joint positions,
+    sines and cosines are found once per joint name: the two sides of a diff share their
+    names, so that halves the Python loops."""
     count = len(configurations)
-    values = np.array([[q.get(name, 0.0) for name in names] for q in configurations],
-                      dtype=float).reshape(count, len(names))
+    distinct = {name: None for name in names}
+    values = np.array([[q.get(name, 0.0) for name in distinct] for q in configurations],
+                      dtype=float).reshape(count, len(distinct))
+    at = dict(zip(distinct, range(len(distinct))))
+    column = np.array([at[name] for name in names], dtype=np.intp)
     table = np.zeros((7, count, len(names)))
     table[3] = 1.0
     sliding = [i for i, m in enumerate(motions) if m == MOTION_SLIDE]
     turning = [i for i, m in enumerate(motions) if m == MOTION_TURN]
-    for indices, offset in ((sliding, 0), (turning, 4)):
-        if not indices:
-            continue
-        axis = axes[indices].T[:, None, :]
-        if offset == 0:
-            table[0:3, :, indices] = axis * values[:, indices]
-            continue
-        half = (values[:, indices] / 2).ravel().tolist()
-        table[3, :, indices] = np.array([math.cos(h) for h in half]).reshape(count, -1).T
-        sines = np.array([math.sin(h) for h in half]).reshape(count, -1)
-        table[4:7, :, indices] = axis * sines
+    if sliding:
+        table[0:3, :, sliding] = axes[sliding].T[:, None, :] * values[:, column[sliding]]
+    if turning:
+        turned = np.unique(column[turning])
+        cosines, sines = half_angle_terms(values[:, turned])
+        of_column = np.searchsorted(turned, column[turning])
+        table[3, :, turning] = cosines[:, of_column].T
+        table[4:7, :, turning] = axes[turning].T[:, None, :] * sines[:, of_column]
     return table
+
+
+def half_angle_terms(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``math.cos`` and ``math.sin`` of half of each angle, as arrays of its shape."""
+    half = (angles / 2).ravel().tolist()
+    return (np.fromiter(map(math.cos, half), float, len(half)).reshape(angles.shape),
+            np.fromiter(map(math.sin, half), float, len(half)).reshape(angles.shape))
 
 
 def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
@@ -336,6 +358,14 @@ def _runs(levels: list[int], width: int) -> list[tuple[int, int]]:
     return list(zip([0] + cuts[:-1], cuts))
 
 
+def _oriented(array: np.ndarray, across: bool) -> np.ndarray:
+    """``array`` (``(rows, K, n)``) with its last two axes swapped when ``across``: a level
+    narrower than the configurations is computed as ``(rows, n, K)``, so that numpy's
+    inner loops run over the configurations rather than over a handful of columns (a
+    constant operand, ``(rows, 1, n)``, then broadcasts along the inner loop)."""
+    return array.transpose(0, 2, 1) if across else array
+
+
 def forward_compact(plans: list[CompactPlan],
                     configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every row of each plan at each configuration: positions ``(K, rows, 3)`` and
@@ -363,11 +393,12 @@ def forward_compact(plans: list[CompactPlan],
                 motion = right_operand(joint_motions(
                     columns.names[first:last], columns.motions[first:last],
                     columns.axes[first:last], configurations))
-            pose = compose_stacked(table[:, :, columns.parents[start:end]],
-                                   sliced_operand(X_PJ, start, end))
-            pose = compose_stacked(pose, sliced_operand(motion, start - first, end - first))
-            table[:, :, columns.targets[start:end]] = compose_stacked(
-                pose, sliced_operand(X_JC, start, end))
+            across = end - start < len(configurations)
+            pose = _oriented(table[:, :, columns.parents[start:end]], across)
+            for operand in (X_PJ[:, :, start:end], motion[:, :, start - first:end - first],
+                            X_JC[:, :, start:end]):
+                pose = compose_stacked(pose, _oriented(operand, across))
+            table[:, :, columns.targets[start:end]] = _oriented(pose, across)
     return [(table[:3, :, o:o + plan.size].transpose(1, 2, 0),
              table[3:, :, o:o + plan.size].transpose(1, 2, 0))
             for plan, o in zip(plans, offsets)]
