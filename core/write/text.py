@@ -54,7 +54,8 @@ class Renderer:
 
     def __init__(self, prefixes: dict[str, str] | None = None):
         self.prefixes = prefixes or {}
-        self.qualified: dict[str, str] = {}  # {uri}local -> prefix:local, as met
+        # Each name as written (``{uri}local`` -> ``prefix:local``), as met.
+        self.written = WrittenNames(self.prefixes)
 
     def render(self, trees: list[Node], depth: int) -> str:
         """The text of sibling ``trees`` at ``depth`` (the first one's own indentation is
@@ -85,12 +86,13 @@ class Renderer:
         ``values``."""
         tag, attributes, children = tree
         if tag[0] == "{":
-            tag = self.name(tag)
+            tag = self.written[tag]
         if attributes:
             values += attributes.values()
             text = "".join([f' {name}="{value}"' for name, value in attributes.items()])
             if "{" in text:  # a qualified name (or a value with a brace)
-                text = "".join([f' {self.name(name)}="{value}"'
+                written = self.written
+                text = "".join([f' {written[name]}="{value}"'
                                 for name, value in attributes.items()])
             start = "<" + tag + text
         else:
@@ -125,14 +127,23 @@ class Renderer:
             self._render(child, depth + 1, out, values)
         out.append(f"{BREAKS[depth]}</{tag}>")
 
-    def name(self, name: str) -> str:
-        """``prefix:local`` of a ``{uri}local`` name."""
-        if name[0] != "{":
-            return name
-        written = self.qualified.get(name)
-        if written is None:
+
+class WrittenNames(dict):
+    """``names[name]``: ``name`` as written in a document that declares ``prefixes``
+    (namespace URI -> prefix): ``prefix:local`` for ``{uri}local``, a plain name as it is;
+    each worked out once."""
+    __slots__ = ("prefixes",)
+
+    def __init__(self, prefixes: dict[str, str]):
+        super().__init__()
+        self.prefixes = prefixes
+
+    def __missing__(self, name: str) -> str:
+        written = name
+        if name[0] == "{":
             uri, _, local = name[1:].partition("}")
-            written = self.qualified[name] = f"{self.prefixes[uri]}:{local}"
+            written = f"{self.prefixes[uri]}:{local}"
+        self[name] = written
         return written
 
 
