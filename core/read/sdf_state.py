@@ -143,7 +143,9 @@ def read_double(el, state: ReadState, default: float, allow_infinite: bool = Fal
         return default
     text = el.text or ""
     if allow_infinite:
-        value = state.limits.value(text)
+        value = state.limits.get(text)  # None: not known, or not a number
+        if value is None:
+            value = state.limits.read(text)
         if value is None:
             report_unreadable(el, "a number", state)
             return default

@@ -19,13 +19,15 @@ def number_text(value: float) -> str:
     """Shortest round-trip text of a float; integers without '.0'; no negative zero."""
     if value == 0:
         return "0"
+    if value.__class__ is float:  # the common case: float() of it is itself
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if float(value).is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(float(value))
 
 
 def numbers_text(values) -> str:
-    return " ".join(number_text(v) for v in values)
+    return " ".join(map(number_text, values))
 
 
 def pose_text(pose: Pose) -> str:
