@@ -27,7 +27,7 @@ from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
-from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
+from urdf_sdf.core.write.common import NumberTexts, declare_undeclared_prefixes, numbers_text
 from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.text import Node, TextChildren, to_element
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
@@ -96,8 +96,10 @@ class UrdfWriter:
         # The links and joints, written as text into the serialised robot (a large
         # robot's elements are not built as lxml elements only to be serialised).
         self.text = TextChildren(depth=1)
-        # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once.
+        # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once;
+        # the texts of the inertias' numbers, written once per value.
         self.numbers = NumberMemo(finite_numbers)
+        self.number_texts = NumberTexts()
 
     def name(self, scoped: str) -> str:
         if scoped == WORLD and self.prefix:
@@ -310,7 +312,7 @@ class UrdfWriter:
         """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
         inertia at the link origin) written out, since URDF's default is no mass."""
         origin = self.origin(X_UL, link_name, inertial.pose)
-        values = inertial_value_nodes(inertial)
+        values = inertial_value_nodes(inertial, self.number_texts)
         return ("inertial", {}, values if origin is None else [origin, *values])
 
     def write_shape(self, robot, children: list[Node], kind: str, shape: Shape, link_name: str,

@@ -26,6 +26,24 @@ def number_text(value: float) -> str:
     return repr(float(value))
 
 
+class NumberTexts(dict):
+    """``texts[value]``: :func:`number_text` of ``value``, worked out once per distinct value
+    (a robot's inertias repeat a few values); at most ``limit`` values, then it starts
+    again."""
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = 4096):
+        super().__init__()
+        self.limit = limit
+
+    def __missing__(self, value: float) -> str:
+        text = number_text(value)
+        if len(self) >= self.limit:
+            self.clear()
+        self[value] = text
+        return text
+
+
 def numbers_text(values) -> str:
     return " ".join(map(number_text, values))
 
