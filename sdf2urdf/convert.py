@@ -29,7 +29,7 @@ from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
 from urdf_sdf.core.write.common import NumberTexts, declare_undeclared_prefixes, numbers_text
 from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import Node, TextChildren, to_element
+from urdf_sdf.core.write.text import STREAM_BATCH, Node, TextChildren, to_element
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       dynamics_node, geometry_node, inertial_value_nodes,
                                       material_node, mimic_node, ready_to_serialise, to_bytes)
@@ -119,7 +119,8 @@ class UrdfWriter:
         robot's children are serialised a batch at a time as they are written
         (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
         robot = etree.Element("robot", name=self.scope.owner.name)
-        stream = ChildStream(robot, robot, self.serialise, prepare=ready_to_serialise)
+        stream = ChildStream(robot, robot, self.serialise, STREAM_BATCH,
+                             prepare=ready_to_serialise)
         return stream.finish() if self.fill(robot, stream.flush_if_full) else None
 
     def serialise(self, robot) -> bytes:

@@ -22,6 +22,8 @@ import secrets
 
 from lxml import etree
 
+from urdf_sdf.core.write.stream import BATCH
+
 # (tag, {attribute: value}, [child nodes] or text): what the writer hands over.
 Node = tuple[str, dict[str, str], "list | str"]
 
@@ -173,9 +175,12 @@ def to_element(tree: Node, parent=None):
     return el
 
 
-# Nodes behind one marker at most: a run's nodes are held until it is serialised, and a
-# streamed container (``core.write.stream``) counts its children in markers.
+# Nodes behind one marker at most: a run's nodes are held until it is serialised.
 RUN = 16
+# The batch of a streamed container of text children (``core.write.stream`` counts
+# children, markers here): about as many nodes as its batch of elements, so that a
+# batch's text takes no more memory than with one marker per node.
+STREAM_BATCH = BATCH // RUN
 
 
 class TextChildren:
