@@ -15,7 +15,6 @@ errors, or with ``approximate`` documented approximations with a warning each.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -27,45 +26,22 @@ from urdf_sdf.core.kinematics import WORLD, KinematicJoint, KinematicTree, build
 from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.pose import IDENTITY, Pose
-from urdf_sdf.core.read.numbers import parse_doubles
-from urdf_sdf.core.write.common import declare_undeclared_prefixes, numbers_text
+from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
+from urdf_sdf.core.write.common import NumberTexts, declare_undeclared_prefixes, numbers_text
 from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import Node, TextChildren, to_element
+from urdf_sdf.core.write.text import STREAM_BATCH, Node, TextChildren, to_element
 from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
                                       dynamics_node, geometry_node, inertial_value_nodes,
                                       material_node, mimic_node, ready_to_serialise, to_bytes)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.options import Conversion, Options
 from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
-
-
-@dataclass
-class Options:
-    model: str | None = None
-    # Every model of a world into one URDF under ``world`` (sdf2urdf.world).
-    all_models: bool = False
-    separator: str = "::"
-    drop_frames: bool = False
-    approximate: bool = False
-    uri_scheme: str | None = None
-    # The folder the output is written to (see urdf2sdf.Options.output_dir).
-    output_dir: str | None = None
-
-
-@dataclass
-class Conversion:
-    xml: bytes | None
-    diagnostics: Diagnostics = field(default_factory=Diagnostics)
-    parity_holds: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.xml is not None and not self.diagnostics.has_errors
 
 
 def convert_sdf(result, options: Options) -> Conversion:
@@ -120,6 +96,10 @@ class UrdfWriter:
         # The links and joints, written as text into the serialised robot (a large
         # robot's elements are not built as lxml elements only to be serialised).
         self.text = TextChildren(depth=1)
+        # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once;
+        # the texts of the inertias' numbers, written once per value.
+        self.numbers = NumberMemo(finite_numbers)
+        self.number_texts = NumberTexts()
 
     def name(self, scoped: str) -> str:
         if scoped == WORLD and self.prefix:
@@ -139,7 +119,8 @@ class UrdfWriter:
         robot's children are serialised a batch at a time as they are written
         (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
         robot = etree.Element("robot", name=self.scope.owner.name)
-        stream = ChildStream(robot, robot, self.serialise, prepare=ready_to_serialise)
+        stream = ChildStream(robot, robot, self.serialise, STREAM_BATCH,
+                             prepare=ready_to_serialise)
         return stream.finish() if self.fill(robot, stream.flush_if_full) else None
 
     def serialise(self, robot) -> bytes:
@@ -332,7 +313,7 @@ class UrdfWriter:
         """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
         inertia at the link origin) written out, since URDF's default is no mass."""
         origin = self.origin(X_UL, link_name, inertial.pose)
-        values = inertial_value_nodes(inertial)
+        values = inertial_value_nodes(inertial, self.number_texts)
         return ("inertial", {}, values if origin is None else [origin, *values])
 
     def write_shape(self, robot, children: list[Node], kind: str, shape: Shape, link_name: str,
@@ -425,9 +406,9 @@ class UrdfWriter:
                      ("child", {"link": self.name(joint.child)}, [])]
         if joint.type != "fixed" and joint.axes:
             children.append(self.axis(joint))
-        self.write_limits(children, joint)
-        marker = self.text.place(robot, ("joint", {"name": name, "type": urdf_joint_type(joint)},
-                                         children))
+        urdf_type = urdf_joint_type(joint)
+        self.write_limits(children, joint, urdf_type)
+        marker = self.text.place(robot, ("joint", {"name": name, "type": urdf_type}, children))
         if not has_namespaced_children(xml):
             return
         joint_el = self.text.realise(marker)
@@ -450,25 +431,26 @@ class UrdfWriter:
         axis = joint.axes[0]
         text = None
         for source in getattr(joint.element, "axes", [])[:1]:
-            written = parse_doubles(source.xyz_text or "")
+            written = self.numbers.value(source.xyz_text or "")
             if source.expressed_in is None and written is not None and \
                     abs(math.fsum(v * v for v in written) - 1.0) <= 1e-12 and \
                     math.dist(written, axis) <= 1e-12:
                 text = " ".join(source.xyz_text.split())
         return ("axis", {"xyz": text or numbers_text(axis)}, [])
 
-    def write_limits(self, children: list[Node], joint: KinematicJoint) -> None:
-        """A joint's ``<dynamics>``, ``<limit>`` and ``<mimic>``, appended to ``children``."""
+    def write_limits(self, children: list[Node], joint: KinematicJoint, urdf_type: str) -> None:
+        """A joint's ``<dynamics>``, ``<limit>`` and ``<mimic>``, appended to ``children``
+        (``urdf_type``: :func:`urdf_joint_type` of ``joint``, found once by the caller)."""
         element = joint.element
         limit = getattr(element, "limit", None)
         dynamics = dynamics_node(getattr(element, "dynamics", None))
         if dynamics is not None:
             children.append(dynamics)
         if joint.type in ("revolute", "prismatic", "continuous") and (
-                limit is not None or urdf_joint_type(joint) != "continuous"):
+                limit is not None or urdf_type != "continuous"):
             texts = limit.texts if limit is not None else {}
             attributes = {}
-            if urdf_joint_type(joint) != "continuous":
+            if urdf_type != "continuous":
                 attributes["lower"] = texts.get("lower", "-1e+16")
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
@@ -483,7 +465,7 @@ class UrdfWriter:
         negative value) becomes 1e+16: never negative (Drake aborts on it) nor 0 (a zero
         velocity limit locks the joint in Gazebo); urdfdom, libsdformat and Drake all read
         1e+16 as no limit, and none of them reads "inf"."""
-        value = parse_doubles(text or "")
+        value = self.numbers.value(text or "")
         if value is not None and len(value) == 1 and value[0] >= 0:
             return text
         said = "no" if text is None else f"the <{key}> {text}, that is no"

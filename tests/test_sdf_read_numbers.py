@@ -7,8 +7,7 @@ import math
 
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.loader import load_string
-from urdf_sdf.core.read.numbers import parse_double
-from urdf_sdf.core.read.sdf_state import KNOWN_TEXTS
+from urdf_sdf.core.read.numbers import KNOWN_TEXTS, parse_double
 
 
 def link(i: int) -> str:

@@ -88,3 +88,36 @@ def test_a_realised_node_takes_its_markers_place():
     etree.SubElement(b, "copied").text = "from the source"
     etree.SubElement(expected_model, "link", name="c")
     assert text.expand(to_bytes(root)) == to_bytes(expected_root)
+
+
+def test_runs_of_nodes_realised_first_last_or_all_keep_their_order():
+    """Nodes placed one after another share a marker (up to ``RUN`` of them): realising the
+    first or the last of a run, or every marker of a parent, keeps the document order."""
+    from urdf_sdf.core.write.text import RUN
+
+    def links(count):
+        return [("link", {"name": f"l{i}"}, [("pose", {}, f"{i} 0 0 0 0 0")])
+                for i in range(count)]
+
+    for pick in (0, RUN - 1, RUN, RUN + 2):
+        root, model = document()
+        text = TextChildren(depth=2, prefixes=PREFIXES)
+        placed = [text.place(model, tree) for tree in links(RUN + 3)]
+        assert len(model) == 2  # a run of RUN nodes, then one of three
+        text.realise(placed[pick]).set("picked", "yes")
+        expected_root, expected_model = document()
+        for i, tree in enumerate(links(RUN + 3)):
+            el = to_element(tree, expected_model)
+            if i == pick:
+                el.set("picked", "yes")
+        assert text.expand(to_bytes(root)) == to_bytes(expected_root)
+
+    root, model = document()
+    text = TextChildren(depth=2, prefixes=PREFIXES)
+    for tree in links(3):
+        text.place(model, tree)
+    etree.SubElement(model, "frame", name="f")
+    text.place(model, ("link", {"name": "after"}, []))
+    text.realise_all(model)
+    assert [child.get("name") for child in model] == ["l0", "l1", "l2", "f", "after"]
+    assert not text.nodes

@@ -102,7 +102,8 @@ def test_numbers_read_alike_before_and_after_the_number_caches_fill():
     within their bound (emptied when full, then filled again)."""
     from urdf_sdf.core.diagnostics import Diagnostics
     from urdf_sdf.core.read.urdf import read_urdf_string
-    from urdf_sdf.core.read.urdf_elements import KNOWN_TEXTS, UrdfState
+    from urdf_sdf.core.read.numbers import KNOWN_TEXTS
+    from urdf_sdf.core.read.urdf_elements import UrdfState
 
     count = KNOWN_TEXTS + 300
     links = "".join(f'<link name="l{i}"><inertial><origin xyz="{i}.5 0 -{i}e-3"/>'
@@ -127,5 +128,4 @@ def test_numbers_read_alike_before_and_after_the_number_caches_fill():
 
     state = UrdfState(None, Diagnostics())
     for i in range(2 * KNOWN_TEXTS + 5):
-        state.remember(state.known_number, str(i), float(i))
-        assert len(state.known_number) <= KNOWN_TEXTS and state.known_number[str(i)] == i
+        assert state.numbers.value(str(i)) == (float(i),) and len(state.numbers) <= KNOWN_TEXTS

@@ -30,7 +30,7 @@ from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, su
 from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
                                      massless_inertial_node, material_node, pose_node)
 from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import Node, TextChildren, to_element
+from urdf_sdf.core.write.text import STREAM_BATCH, Node, TextChildren, to_element
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
@@ -246,7 +246,7 @@ class Writer:
         model_el = sub(root, "model", name=self.model.name)
         stream = None
         if not self.model.gazebo:
-            stream = ChildStream(root, model_el, self.serialise)
+            stream = ChildStream(root, model_el, self.serialise, STREAM_BATCH)
             self.text = TextChildren(depth=2, prefixes={URDF_NS: PREFIX})
         for link in self.model.links:
             if link.name not in self.plan.frame_links:

@@ -114,33 +114,34 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
     up_frame = {frame: IDENTITY}      # ancestor -> X_ancestor_frame
     up_base = {relative_to: IDENTITY}
     ends = [frame, relative_to]
+    # Each side walks up in turn; where a walk meets the other, X_RF is
+    # up_base[meeting].inverse() * up_frame[meeting].
+    sides = ((up_frame, up_base), (up_base, up_frame))
+    vertices = graph.vertices
     for _ in range(NEAREST_ANCESTOR_STEPS):
-        for side, (mine, theirs) in enumerate(((up_frame, up_base), (up_base, up_frame))):
+        for side in (0, 1):
+            mine, theirs = sides[side]
             current = ends[side]
             if current in theirs:
-                return theirs[current].inverse() * mine[current] if side == 0 else \
-                    mine[current].inverse() * theirs[current]
-            target = graph.vertices[current].relative_to
-            if graph.vertices[current].scope is None or target is None:
+                return up_base[current].inverse() * up_frame[current]
+            vertex = vertices[current]
+            target = vertex.relative_to
+            if vertex.scope is None or target is None:
                 continue
             below = mine[current]
-            if below is IDENTITY and first_steps is not None:  # the walk's first step
-                pose = first_steps.get(current)
-                if pose is None:
-                    edge = edge_pose(graph, current)
-                    if edge is None:
-                        return None
-                    pose = first_steps[current] = edge * below
-                mine[target] = pose
-            else:
+            first = below is IDENTITY and first_steps is not None  # the walk's first step
+            pose = first_steps.get(current) if first else None
+            if pose is None:
                 edge = edge_pose(graph, current)
                 if edge is None:
                     return None
-                mine[target] = edge * below
+                pose = edge * below
+                if first:
+                    first_steps[current] = pose
+            mine[target] = pose
             ends[side] = target
             if target in theirs:
-                return theirs[target].inverse() * mine[target] if side == 0 else \
-                    mine[target].inverse() * theirs[target]
+                return up_base[target].inverse() * up_frame[target]
     a = root_pose(graph, relative_to)
     b = root_pose(graph, frame)
     if a is None or b is None:

@@ -112,7 +112,7 @@ def check_relative_cycles(graph: FrameGraph, diagnostics: Diagnostics) -> None:
                 continue
             stack.pop()
             state[vid] = DONE
-            if any(d in broken for d in deps):
+            if deps and not broken.isdisjoint(deps):  # a dependency cannot be resolved
                 broken.add(vid)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Callable
 
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _DOUBLE = re.compile(_NUMBER)
@@ -21,6 +22,9 @@ _INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
 # A character no number of the form above has (besides blanks): where ``float()`` reads
 # more than the form (``1_0``, ``inf``, ``nan``, non-ASCII digits), the text has one.
 _NOT_IN_A_NUMBER = re.compile(r"[^0-9eE.+\- \t\r\n]")
+# Distinct texts a :class:`NumberMemo` remembers before it starts again: more than the
+# distinct values (a link's mass, a pose) of a 10,000-link robot, a few megabytes at most.
+KNOWN_TEXTS = 16384
 
 
 def parse_double(text: str, allow_infinite: bool = False) -> float | None:
@@ -76,3 +80,59 @@ def matches_number_form(text: str) -> bool:
     """Whether ``text`` is a blank-separated list of numbers of the form above: the
     definition :func:`parse_doubles` agrees with (infinity aside)."""
     return _DOUBLES.fullmatch(text) is not None
+
+
+def finite_numbers(text: str) -> tuple[float, ...] | None:
+    """:func:`parse_doubles` of ``text`` (finite numbers only) as a tuple, what the readers
+    keep; the common case (number characters only) without a list in between."""
+    if text.isascii() and not _NOT_IN_A_NUMBER.search(text):
+        try:
+            values = tuple(map(float, text.split()))
+        except ValueError:
+            return None
+        if math.inf in values or -math.inf in values:
+            return None  # a number too large for a double
+        return values
+    values = parse_doubles(text)
+    return tuple(values) if values is not None else None
+
+
+def limit_number(text: str) -> float | None:
+    """The one number ``text`` where infinity is allowed (an SDFormat joint limit:
+    :func:`parse_double` with ``allow_infinite``), else the one finite number of a list
+    of one (:func:`finite_numbers`, which takes other blanks around it); None when it is
+    neither."""
+    value = parse_double(text, allow_infinite=True)
+    if value is None:
+        values = finite_numbers(text)
+        if values is not None and len(values) == 1:
+            value = values[0]
+    return value
+
+
+class NumberMemo(dict):
+    """What ``parse`` makes of each distinct text, parsed once: robots repeat a few texts
+    (``0``, ``0 0 1``, ``0.01``) everywhere, and a value check parses a text the reader
+    reads next. ``memo.get(text)`` (a plain dictionary look-up) or, when that is None (a
+    text not met yet, or one that is not numbers), ``memo.read(text)``. After
+    :data:`KNOWN_TEXTS` distinct texts the memo starts again, so that memory stays bounded
+    whatever the robot, and a run of texts written once (each link's mass) cannot keep
+    the repeated ones that follow from being remembered."""
+    __slots__ = ("parse",)
+
+    def __init__(self, parse: Callable[[str], object]):
+        super().__init__()
+        self.parse = parse
+
+    def read(self, text: str):
+        """``text`` parsed, and remembered."""
+        value = self.parse(text)
+        if len(self) >= KNOWN_TEXTS:
+            self.clear()
+        self[text] = value
+        return value
+
+    def value(self, text: str):
+        """What ``text`` parses to (:meth:`read` when it is not known)."""
+        value = self.get(text)
+        return self.read(text) if value is None else value

@@ -2,7 +2,7 @@
 visuals, collisions, geometry, materials), joints (axes, limits) and frames.
 
 Each element's children are looked up in one pass; numbers are parsed once per distinct
-text (``ReadState.numbers``) and checked where they are read.
+text (``ReadState.numbers``, a memo) and checked where they are read.
 """
 from __future__ import annotations
 
@@ -55,9 +55,9 @@ def read_pose_element(el, state: ReadState) -> PoseSpec:
     spec = PoseSpec(IDENTITY, None, text, False, "euler_rpy", state.src(el), xml=el)
     if not text or text.isspace():
         return spec
-    numbers = state.pose_numbers(text)
+    numbers = state.poses.get(text) or state.poses.read(text)
     if numbers is not None and len(numbers) == 6:
-        spec.value = Pose.from_rpy(numbers[:3], numbers[3:])
+        spec.value = Pose.from_float_rpy(numbers[:3], numbers[3:])
         return spec
     return read_pose_value(el, spec, state)
 
@@ -68,7 +68,7 @@ def read_pose_value(el, spec: PoseSpec, state: ReadState) -> PoseSpec:
     rotation_format, degrees = spec.rotation_format, spec.degrees
     if not text or text.isspace():
         return spec
-    numbers = state.pose_numbers(text)
+    numbers = state.poses.value(text)
     if rotation_format == "euler_rpy":
         if numbers is None or len(numbers) != 6:
             state.error(Code.ELEMENT_INVALID, f"<pose> value {text.strip()!r} is not six numbers "
@@ -215,7 +215,7 @@ def read_material(el, state: ReadState) -> Material:
         color_el = parts.get(tag)
         if color_el is None:
             continue
-        numbers = state.numbers(color_el.text or "")
+        numbers = state.numbers.value(color_el.text or "")
         if numbers is not None and len(numbers) in (3, 4):
             material.color = numbers + ((1.0,) if len(numbers) == 3 else ())
             material.color_text = (color_el.text or "").strip()

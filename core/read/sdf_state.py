@@ -4,8 +4,9 @@ where they are read.
 
 Numbers are parsed once per distinct text: ``core.read.values`` checks a value before
 the reader reads it, and robots repeat a few texts (``0``, ``0 0 0``, ``0.01``)
-everywhere; the state remembers what each text parsed to. A value the check found
-unreadable (``ReadState.reported``) is not reported a second time by the reader.
+everywhere; the state's memos (``core.read.numbers.NumberMemo``) remember what each text
+parsed to. A value the check found unreadable (``ReadState.reported``) is not reported a
+second time by the reader.
 """
 from __future__ import annotations
 
@@ -15,16 +16,12 @@ from typing import Any, Callable
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.consume import Consumer
-from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, limit_number
 from urdf_sdf.core.read.xmlio import first_children
 
-# Distinct number texts remembered: enough for the repeated ones.
-KNOWN_TEXTS = 4096
 # Makes a Source as ``Source(file, line)`` does, without the Python-level ``__new__`` of
 # a named tuple: the reader makes one per element it reads.
 _new_tuple = tuple.__new__
-# What ``ReadState.known_numbers`` answers for a text not parsed yet.
-_UNKNOWN = object()
 
 
 @dataclass
@@ -42,13 +39,14 @@ class ReadState:
     include_reader: Callable[[Any, "ReadState", Any], None] | None = None
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer | None = None
-    # Number texts already parsed, and what they parsed to (None: not numbers); how many
-    # of them the reader added (``numbers``); pose texts apart (``pose_numbers``).
-    known_numbers: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
-    remembered: int = 0
-    known_poses: dict[str, tuple[float, ...] | None] = field(default_factory=dict)
-    # The same for numbers that may be infinite (joint limits; ``read_double``).
-    known_limits: dict[str, float | None] = field(default_factory=dict)
+    # What each number text parsed to: ``numbers``, the finite numbers of a blank-separated
+    # text (None: not a list of numbers), for the value checks and the reader; ``poses``
+    # the same for ``<pose>`` texts, remembered apart (a model's poses are mostly written
+    # once each, and would take the place of the values written again and again);
+    # ``limits`` a number that may be infinite (joint limits).
+    numbers: NumberMemo = field(default_factory=lambda: NumberMemo(finite_numbers))
+    poses: NumberMemo = field(default_factory=lambda: NumberMemo(finite_numbers))
+    limits: NumberMemo = field(default_factory=lambda: NumberMemo(limit_number))
     # Value elements core.read.values found unreadable (and reported).
     reported: set = field(default_factory=set)
     # Counts the elements read that hold what the model does not and a converter copies
@@ -76,52 +74,6 @@ class ReadState:
                        "called without composition (use core.loader.load)", el)
             return
         self.include_reader(el, self, parent)
-
-    def numbers(self, text: str) -> tuple[float, ...] | None:
-        """The finite numbers of a blank-separated ``text`` (``core.read.numbers``), or
-        None when it is not a list of numbers; parsed once per distinct text (of the
-        texts the reader parses, the first ``KNOWN_TEXTS`` are remembered, besides all
-        those the value checks parsed: :meth:`checked_numbers`)."""
-        found = self.known_numbers.get(text, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found
-        result = parsed(text)
-        if self.remembered < KNOWN_TEXTS:
-            self.known_numbers[text] = result
-            self.remembered += 1
-        return result
-
-    def pose_numbers(self, text: str) -> tuple[float, ...] | None:
-        """:meth:`numbers` of a ``<pose>`` text, remembered apart (the first
-        ``KNOWN_TEXTS``): a model's poses are mostly written once each, and would take
-        the place of the values written again and again (a joint axis ``0 0 1``)."""
-        known = self.known_poses
-        found = known.get(text, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found
-        result = parsed(text)
-        if len(known) < KNOWN_TEXTS:
-            known[text] = result
-        return result
-
-    def checked_numbers(self, text: str) -> tuple[float, ...] | None:
-        """:meth:`numbers` for the value checks (``core.read.values``), which see each
-        value before the reader reads it: what they parse is remembered whatever the
-        number of texts (not only the first ``KNOWN_TEXTS``), so that a value written
-        once (a link's mass) is parsed once, not once more by the reader. It costs a
-        dictionary entry per distinct value text, less than the elements holding them."""
-        known = self.known_numbers
-        found = known.get(text, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found
-        result = known[text] = parsed(text)
-        return result
-
-
-def parsed(text: str) -> tuple[float, ...] | None:
-    """``core.read.numbers.parse_doubles`` as a tuple (None: not a list of numbers)."""
-    values = parse_doubles(text)
-    return tuple(values) if values is not None else None
 
 
 def children(el, tag: str):
@@ -181,7 +133,7 @@ def read_bool(el, state: ReadState, default: bool = False) -> bool:
 
 
 def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
-    numbers = state.numbers(el.text or "")
+    numbers = state.numbers.value(el.text or "")
     if numbers is None or len(numbers) != 3:
         report_unreadable(el, "three numbers", state)
         return None
@@ -193,27 +145,20 @@ def read_double(el, state: ReadState, default: float, allow_infinite: bool = Fal
         return default
     text = el.text or ""
     if allow_infinite:
-        value = infinite_allowed(text, state)
-        if value is not None:
-            return value
-    numbers = state.known_numbers.get(text)  # None: not known, or known not numbers
+        value = state.limits.get(text)  # None: not known, or not a number
+        if value is None:
+            value = state.limits.read(text)
+        if value is None:
+            report_unreadable(el, "a number", state)
+            return default
+        return value
+    numbers = state.numbers.get(text)
     if numbers is None:
-        numbers = state.numbers(text)
+        numbers = state.numbers.read(text)
     if numbers is None or len(numbers) != 1:
         report_unreadable(el, "a number", state)
         return default
     return numbers[0]
-
-
-def infinite_allowed(text: str, state: ReadState) -> float | None:
-    """``parse_double(text, allow_infinite=True)``, once per distinct text."""
-    known = state.known_limits
-    if text in known:
-        return known[text]
-    value = parse_double(text, allow_infinite=True)
-    if len(known) < KNOWN_TEXTS:
-        known[text] = value
-    return value
 
 
 def report_unreadable(el, what: str, state: ReadState) -> None:

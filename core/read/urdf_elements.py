@@ -15,12 +15,10 @@ from urdf_sdf.core.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
 from urdf_sdf.core.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
-from urdf_sdf.core.read.numbers import parse_double, parse_doubles
+from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, parse_doubles
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
-# Distinct number texts remembered at once (each kind): enough for the repeated ones.
-KNOWN_TEXTS = 4096
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
 MATERIAL_PARTS = ("color", "texture")
@@ -38,18 +36,10 @@ class UrdfState:
     unknown: dict = field(default_factory=dict)
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer = field(default_factory=lambda: Consumer(True))
-    # Attribute texts already read as numbers, and their values: robots repeat a few
-    # values (0, 0 0 0, 0.01, a joint limit) all over; each distinct text is parsed once.
-    known_number: dict[str, float] = field(default_factory=dict)
-    known_numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
-
-    def remember(self, known: dict, text: str, value) -> None:
-        """Remember ``value`` for ``text``; when ``known`` is full it is emptied first, so
-        that a run of distinct texts (each link's mass) cannot keep the repeated ones
-        that follow (each joint's limits) from being remembered."""
-        if len(known) >= KNOWN_TEXTS:
-            known.clear()
-        known[text] = value
+    # What each attribute text read as numbers parsed to (None: not a list of finite
+    # numbers): robots repeat a few values (0, 0 0 0, 0.01, a joint limit) all over;
+    # each distinct text is parsed once.
+    numbers: NumberMemo = field(default_factory=lambda: NumberMemo(finite_numbers))
 
     def src(self, el) -> Source:
         return _tuple_new(Source, (self.file, el.sourceline))
@@ -90,22 +80,11 @@ def text_numbers(text: str, el, attribute: str, count: int,
                  state: UrdfState) -> tuple[float, ...] | None:
     """The ``count`` finite numbers ``text`` (``el/@attribute``); a diagnostic when
     unreadable."""
-    values = state.known_numbers.get(text) or parsed_numbers(text, state)
-    if len(values) != count:
+    values = state.numbers.value(text)
+    if values is None or len(values) != count:
         state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
-    return values
-
-
-def parsed_numbers(text: str, state: UrdfState) -> tuple[float, ...]:
-    """The numbers of ``text`` (``()`` when it is not a list of finite numbers), remembered
-    in ``state.known_numbers``."""
-    parsed = parse_doubles(text)
-    if parsed is None:
-        return ()
-    values = tuple(parsed)
-    state.remember(state.known_numbers, text, values)
     return values
 
 
@@ -123,24 +102,20 @@ def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
             state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
                         el)
         return default
-    value = state.known_number.get(text)
-    if value is not None:
-        return value
+    values = state.numbers.get(text)
+    if values is not None and len(values) == 1:
+        return values[0]
     return text_number(text, el, attribute, state, default)
 
 
 def text_number(text: str, el, attribute: str, state: UrdfState,
                 default: float | None) -> float | None:
     """The one finite number ``text`` (``el/@attribute``), or ``default`` and a diagnostic."""
-    value = state.known_number.get(text)
-    if value is not None:
-        return value
-    value = parse_double(text)
-    if value is not None:
-        state.remember(state.known_number, text, value)
-        return value
-    values = numbers(el, attribute, 1, state)  # reports the problem
-    return values[0] if values else default
+    values = state.numbers.get(text) or state.numbers.read(text)
+    if values is not None and len(values) == 1:
+        return values[0]
+    text_numbers(text, el, attribute, 1, state)  # reports the problem
+    return default
 
 
 # ---- origins -------------------------------------------------------------------------
@@ -156,15 +131,15 @@ def read_xyz_rpy(origin, state: UrdfState, relative_to: str | None) -> PoseSpec:
     """The pose an element's ``xyz`` and ``rpy`` attributes give (an ``<origin>``, or
     Drake's ``<frame>``), keeping their text."""
     xyz_text, rpy_text = origin.get("xyz"), origin.get("rpy")
-    known = state.known_numbers
+    known = state.numbers
     xyz = rpy = ZERO3
     if xyz_text is not None:
-        xyz = known.get(xyz_text) or parsed_numbers(xyz_text, state)
-        if len(xyz) != 3:
+        xyz = known.get(xyz_text) or known.read(xyz_text)
+        if xyz is None or len(xyz) != 3:
             xyz = text_numbers(xyz_text, origin, "xyz", 3, state) or ZERO3
     if rpy_text is not None:
-        rpy = known.get(rpy_text) or parsed_numbers(rpy_text, state)
-        if len(rpy) != 3:
+        rpy = known.get(rpy_text) or known.read(rpy_text)
+        if rpy is None or len(rpy) != 3:
             rpy = text_numbers(rpy_text, origin, "rpy", 3, state) or ZERO3
     return PoseSpec(Pose.from_float_rpy(xyz, rpy), relative_to,
                     f"{xyz_text or '0 0 0'} {rpy_text or '0 0 0'}",
@@ -194,7 +169,7 @@ def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
     """The six moments of ``<inertia>`` (each as :func:`read_moment` reads a number; the
     attributes taken in one call, the loop written out: one for each link)."""
     attributes = dict(inertia.items())
-    texts, known, values = inertial.texts, state.known_number, []
+    texts, known, values = inertial.texts, state.numbers, []
     for key in INERTIA_KEYS:
         text = attributes.get(key)
         if text is None:
@@ -204,7 +179,8 @@ def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
             continue
         texts[key] = text
         value = known.get(text)
-        values.append(value if value is not None else text_number(text, inertia, key, state, 0.0))
+        values.append(value[0] if value is not None and len(value) == 1 else
+                      text_number(text, inertia, key, state, 0.0))
     inertial.ixx, inertial.ixy, inertial.ixz, inertial.iyy, inertial.iyz, inertial.izz = values
 
 
@@ -216,9 +192,9 @@ def read_moment(text: str | None, el, attribute: str, key: str, inertial: Inerti
         state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]", el)
         return 0.0
     inertial.texts[key] = text
-    value = state.known_number.get(text)
-    if value is not None:
-        return value
+    values = state.numbers.get(text)
+    if values is not None and len(values) == 1:
+        return values[0]
     return text_number(text, el, attribute, state, 0.0)
 
 

@@ -47,7 +47,7 @@ TAGS_BY_PARENT = frozenset(tag for _, tag in BY_PARENT)
 
 def value_problem(kind: str, text: str, numbers=parse_doubles) -> bool:
     """Whether ``text`` cannot be read as ``kind`` (``numbers``: how a text is parsed,
-    e.g. ``ReadState.numbers``, which parses each distinct text once)."""
+    e.g. ``ReadState.numbers.value``, which parses each distinct text once)."""
     if kind == BOOL:
         return text.strip().lower() not in ("true", "false", "1", "0")
     values = numbers(text)
@@ -69,8 +69,7 @@ def check_values(root, state) -> None:
     does not report such an element again (``state.reported``)."""
     check_materials(root, state)
     check_link_pose_frames(root, state)
-    numbers = state.checked_numbers
-    known = state.known_numbers
+    memo = state.numbers
     for el in root.iter(*CHECKED_TAGS):
         text = el.text
         if not text or len(el):
@@ -85,12 +84,12 @@ def check_values(root, state) -> None:
         if kind is None or text.isspace():
             continue
         if kind == DOUBLE:  # most of them: the inertia moments, radii and lengths
-            values = known.get(text)  # None: not known, or known not numbers
+            values = memo.get(text)
             if values is None:
-                values = numbers(text)
+                values = memo.read(text)
             if values is not None and len(values) == 1:
                 continue
-        if value_problem(kind, text, numbers):
+        if value_problem(kind, text, memo.value):
             state.reported.add(el)
             state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
 

@@ -19,13 +19,33 @@ def number_text(value: float) -> str:
     """Shortest round-trip text of a float; integers without '.0'; no negative zero."""
     if value == 0:
         return "0"
+    if value.__class__ is float:  # the common case: float() of it is itself
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     if float(value).is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(float(value))
 
 
+class NumberTexts(dict):
+    """``texts[value]``: :func:`number_text` of ``value``, worked out once per distinct value
+    (a robot's inertias repeat a few values); at most ``limit`` values, then it starts
+    again."""
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = 4096):
+        super().__init__()
+        self.limit = limit
+
+    def __missing__(self, value: float) -> str:
+        text = number_text(value)
+        if len(self) >= self.limit:
+            self.clear()
+        self[value] = text
+        return text
+
+
 def numbers_text(values) -> str:
-    return " ".join(number_text(v) for v in values)
+    return " ".join(map(number_text, values))
 
 
 def pose_text(pose: Pose) -> str:

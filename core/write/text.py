@@ -3,12 +3,14 @@
 A writer that makes tens of thousands of small elements (a large robot's links and
 joints) spends most of its time building lxml elements that are serialised once and
 thrown away. Here such an element is a :data:`Node`, a plain ``(tag, attributes,
-children)`` tuple, and a :class:`TextChildren` places it in the lxml tree as a marker
-comment: the tree keeps its order, its indentation and its other (lxml) children, and
-the serialised bytes get each marker replaced by its node's text, which is exactly what
-lxml writes for the same element (``etree.indent(space="  ")`` then ``tostring``),
-escaping included. A node that needs lxml after all (content copied from the source
-is added to it) is turned into an element in place (:meth:`TextChildren.realise`).
+children)`` tuple, and a :class:`TextChildren` places it in the lxml tree behind a
+marker comment, one marker for a run of consecutive nodes (a comment made, serialised
+and found again per node cost as much as writing one): the tree keeps its order, its
+indentation and its other (lxml) children, and the serialised bytes get each marker
+replaced by its nodes' text, which is exactly what lxml writes for the same elements
+(``etree.indent(space="  ")`` then ``tostring``), escaping included. A node that needs
+lxml after all (content copied from the source is added to it) is turned into an
+element in place (:meth:`TextChildren.realise`).
 
 A node holds child nodes or, in place of the list, its text (SDFormat values); a name
 in ``{uri}local`` form is written with the prefix the document declares for ``uri``.
@@ -19,6 +21,8 @@ import os
 import re
 
 from lxml import etree
+
+from urdf_sdf.core.write.stream import BATCH
 
 # (tag, {attribute: value}, [child nodes] or text): what the writer hands over.
 Node = tuple[str, dict[str, str], "list | str"]
@@ -52,22 +56,31 @@ class Renderer:
 
     def __init__(self, prefixes: dict[str, str] | None = None):
         self.prefixes = prefixes or {}
-        self.qualified: dict[str, str] = {}  # {uri}local -> prefix:local, as met
+        # Each name as written (``{uri}local`` -> ``prefix:local``), as met.
+        self.written = WrittenNames(self.prefixes)
 
-    def render(self, tree: Node, depth: int) -> str:
-        """The text of ``tree`` at ``depth`` (its own indentation is its parent's).
+    def render(self, trees: list[Node], depth: int) -> str:
+        """The text of sibling ``trees`` at ``depth`` (the first one's own indentation is
+        its parent's; the others are indented as siblings).
 
         Written first as if no value needed escaping (what a converter's values almost
-        always are), every value gathered; one search of them all says whether it must
-        be written again from an escaped copy."""
+        always are), every value gathered; one search of them all says whether they must
+        be written again from escaped copies."""
         out: list[str] = []
         values: list[str] = []
-        self._render(tree, depth, out, values)
+        between = BREAKS[depth]
+        for tree in trees:
+            if out:
+                out.append(between)
+            self._render(tree, depth, out, values)
         # A value escaped in an attribute (a text needs fewer escapes, but one with a
         # quote or a line break is merely written from the escaped copy too).
         if NEEDS_ESCAPE.search("".join(values)):
             out = []
-            self._render(escaped(tree), depth, out, [])
+            for tree in trees:
+                if out:
+                    out.append(between)
+                self._render(escaped(tree), depth, out, [])
         return "".join(out)
 
     def _render(self, tree: Node, depth: int, out: list[str], values: list[str]) -> None:
@@ -75,12 +88,13 @@ class Renderer:
         ``values``."""
         tag, attributes, children = tree
         if tag[0] == "{":
-            tag = self.name(tag)
+            tag = self.written[tag]
         if attributes:
             values += attributes.values()
             text = "".join([f' {name}="{value}"' for name, value in attributes.items()])
             if "{" in text:  # a qualified name (or a value with a brace)
-                text = "".join([f' {self.name(name)}="{value}"'
+                written = self.written
+                text = "".join([f' {written[name]}="{value}"'
                                 for name, value in attributes.items()])
             start = "<" + tag + text
         else:
@@ -115,14 +129,23 @@ class Renderer:
             self._render(child, depth + 1, out, values)
         out.append(f"{BREAKS[depth]}</{tag}>")
 
-    def name(self, name: str) -> str:
-        """``prefix:local`` of a ``{uri}local`` name."""
-        if name[0] != "{":
-            return name
-        written = self.qualified.get(name)
-        if written is None:
+
+class WrittenNames(dict):
+    """``names[name]``: ``name`` as written in a document that declares ``prefixes``
+    (namespace URI -> prefix): ``prefix:local`` for ``{uri}local``, a plain name as it is;
+    each worked out once."""
+    __slots__ = ("prefixes",)
+
+    def __init__(self, prefixes: dict[str, str]):
+        super().__init__()
+        self.prefixes = prefixes
+
+    def __missing__(self, name: str) -> str:
+        written = name
+        if name[0] == "{":
             uri, _, local = name[1:].partition("}")
-            written = self.qualified[name] = f"{self.prefixes[uri]}:{local}"
+            written = f"{self.prefixes[uri]}:{local}"
+        self[name] = written
         return written
 
 
@@ -152,13 +175,23 @@ def to_element(tree: Node, parent=None):
     return el
 
 
-class TextChildren:
-    """Nodes placed in an lxml tree as marker comments, ``depth`` levels below the root,
-    and written as text when the tree is serialised (:meth:`expand`).
+# Nodes behind one marker at most: a run's nodes are held until it is serialised.
+RUN = 16
+# The batch of a streamed container of text children (``core.write.stream`` counts
+# children, markers here): about as many nodes as its batch of elements, so that a
+# batch's text takes no more memory than with one marker per node.
+STREAM_BATCH = BATCH // RUN
 
-    A node is forgotten once it is written, but its text is kept until the next
-    expansion: ``core.write.stream`` serialises the last child of a batch twice (with its
-    batch, then with the next one); a marker expanded in neither of the last two
+
+class TextChildren:
+    """Nodes placed in an lxml tree behind marker comments, ``depth`` levels below the
+    root, and written as text when the tree is serialised (:meth:`expand`).
+
+    A node placed right after the last one (the same parent, nothing added or removed
+    since, the tree not serialised since) joins its marker's run. A run is forgotten
+    once it is written, but its text is kept until the next expansion:
+    ``core.write.stream`` serialises the last child of a batch twice (with its batch,
+    then with the next one); a marker expanded in neither of the last two
     serialisations is a bug (KeyError)."""
 
     def __init__(self, depth: int, prefixes: dict[str, str] | None = None):
@@ -166,37 +199,76 @@ class TextChildren:
         self.renderer = Renderer(prefixes)
         self.token = f"urdf-sdf-text-{os.urandom(8).hex()}-"
         self.marker = re.compile(b"<!--" + self.token.encode("ascii") + rb"(\d+)-->")
-        self.nodes: dict[int, Node] = {}
+        self.nodes: dict[int, list[Node]] = {}  # each marker's run
         self.count = 0
         self.written: dict[int, bytes] = {}  # the texts of the last expansion
         self.writing: dict[int, bytes] = {}
+        # The run a node may join: its nodes, its marker, the parent, and the parent's
+        # number of children when it was last added to.
+        self.run: list[Node] | None = None
+        self.run_marker = None
+        self.run_parent = None
+        self.run_length = 0
 
     def place(self, parent, tree: Node):
-        """Append ``tree`` to ``parent`` (an lxml element at ``depth - 1``); the marker."""
+        """Append ``tree`` to ``parent`` (an lxml element at ``depth - 1``); where it was
+        placed (for :meth:`realise`)."""
+        run = self.run
+        if run is not None and parent is self.run_parent and len(run) < RUN and \
+                len(parent) == self.run_length:
+            run.append(tree)
+            return self.run_marker, tree
+        run = self.run = [tree]
+        marker = self.run_marker = self._new_marker(run)
+        parent.append(marker)
+        self.run_parent = parent
+        self.run_length = len(parent)
+        return marker, tree
+
+    def _new_marker(self, run: list[Node]):
         key = self.count
         self.count += 1
-        self.nodes[key] = tree
-        marker = etree.Comment(self.token + str(key))
-        parent.append(marker)
-        return marker
+        self.nodes[key] = run
+        return etree.Comment(self.token + str(key))
 
-    def realise(self, marker):
-        """The node behind ``marker`` made an lxml element, in the marker's place."""
-        tree = self.nodes.pop(int(marker.text[len(self.token):]))
+    def realise(self, placed):
+        """The node placed at ``placed`` (what :meth:`place` returned) made an lxml
+        element, in its place: the nodes before it stay behind its marker, those after it
+        get a marker of their own after the element."""
+        self.run = None
+        marker, tree = placed
+        key = int(marker.text[len(self.token):])
+        run = self.nodes[key]
+        at = next(i for i, node in enumerate(run) if node is tree)
         el = to_element(tree)
         el.tail = marker.tail
-        marker.getparent().replace(marker, el)
+        if at + 1 < len(run):
+            rest = self._new_marker(run[at + 1:])
+            rest.tail = marker.tail
+            marker.addnext(rest)
+        if at:
+            del run[at:]
+            marker.addnext(el)
+        else:
+            del self.nodes[key]
+            marker.getparent().replace(marker, el)
         return el
 
     def realise_all(self, parent) -> None:
-        """Every marker among ``parent``'s children made an element (a tree that is not
+        """Every marker among ``parent``'s children made elements (a tree that is not
         serialised here, e.g. merged with others)."""
+        self.run = None
         for child in list(parent):
             if child.tag is etree.Comment and child.text.startswith(self.token):
-                self.realise(child)
+                for tree in self.nodes.pop(int(child.text[len(self.token):])):
+                    el = to_element(tree)
+                    el.tail = child.tail
+                    child.addprevious(el)
+                parent.remove(child)
 
     def expand(self, data: bytes) -> bytes:
-        """``data`` (a serialised tree) with each marker replaced by its node's text."""
+        """``data`` (a serialised tree) with each marker replaced by its nodes' text."""
+        self.run = None
         self.writing = {}
         expanded = self.marker.sub(self._text_of, data)
         self.written, self.writing = self.writing, {}
@@ -204,8 +276,8 @@ class TextChildren:
 
     def _text_of(self, match) -> bytes:
         key = int(match.group(1))
-        tree = self.nodes.pop(key, None)
-        text = self.written[key] if tree is None else \
-            self.renderer.render(tree, self.depth).encode("utf-8")
+        run = self.nodes.pop(key, None)
+        text = self.written[key] if run is None else \
+            self.renderer.render(run, self.depth).encode("utf-8")
         self.writing[key] = text
         return text

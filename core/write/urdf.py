@@ -15,11 +15,10 @@ from lxml import etree
 from urdf_sdf.core.custom import markup
 from urdf_sdf.core.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.pose import Pose
-from urdf_sdf.core.write.common import (document_bytes, has_undeclared_prefixes, number_text,
-                                       numbers_text)
+from urdf_sdf.core.write.common import (NumberTexts, document_bytes, has_undeclared_prefixes,
+                                       number_text, numbers_text)
 from urdf_sdf.core.write.text import Node
 
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 
 
@@ -61,10 +60,13 @@ def computed_origin(pose: Pose) -> Node | None:
     return ("origin", {"xyz": numbers_text(pose.position), "rpy": numbers_text(rpy)}, [])
 
 
-def inertial_value_nodes(inertial: Inertial) -> list[Node]:
-    """``<mass>`` and ``<inertia>`` of an ``<inertial>`` (its origin comes before)."""
-    return [("mass", {"value": number_text(inertial.mass)}, []),
-            ("inertia", {key: number_text(getattr(inertial, key)) for key in INERTIA_KEYS}, [])]
+def inertial_value_nodes(inertial: Inertial, texts: NumberTexts) -> list[Node]:
+    """``<mass>`` and ``<inertia>`` of an ``<inertial>`` (its origin comes before); the
+    numbers' texts from ``texts`` (:func:`number_text`, once per value)."""
+    return [("mass", {"value": texts[inertial.mass]}, []),
+            ("inertia", {"ixx": texts[inertial.ixx], "ixy": texts[inertial.ixy],
+                         "ixz": texts[inertial.ixz], "iyy": texts[inertial.iyy],
+                         "iyz": texts[inertial.iyz], "izz": texts[inertial.izz]}, [])]
 
 
 def geometry_node(geometry: Geometry, mesh_uri: str) -> Node:

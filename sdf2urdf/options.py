@@ -1,0 +1,31 @@
+"""What sdf2urdf is asked to do (:class:`Options`) and what it gives back
+(:class:`Conversion`); ``sdf2urdf.convert`` does it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from urdf_sdf.core.diagnostics import Diagnostics
+
+
+@dataclass
+class Options:
+    model: str | None = None
+    # Every model of a world into one URDF under ``world`` (sdf2urdf.world).
+    all_models: bool = False
+    separator: str = "::"
+    drop_frames: bool = False
+    approximate: bool = False
+    uri_scheme: str | None = None
+    # The folder the output is written to (see urdf2sdf.Options.output_dir).
+    output_dir: str | None = None
+
+
+@dataclass
+class Conversion:
+    xml: bytes | None
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    parity_holds: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.xml is not None and not self.diagnostics.has_errors
