@@ -22,8 +22,9 @@ _INFINITY = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
 # A character no number of the form above has (besides blanks): where ``float()`` reads
 # more than the form (``1_0``, ``inf``, ``nan``, non-ASCII digits), the text has one.
 _NOT_IN_A_NUMBER = re.compile(r"[^0-9eE.+\- \t\r\n]")
-# Distinct texts a :class:`NumberMemo` remembers before it starts again: more than the
-# distinct values (a link's mass, a pose) of a 10,000-link robot, a few megabytes at most.
+# Distinct texts a :class:`NumberMemo` remembers before it starts again (a few megabytes at
+# most): more than the distinct values a 10,000-link robot's checks meet; fewer than its
+# distinct poses, which mostly occur once, so the repeated ones come back after a restart.
 KNOWN_TEXTS = 16384
 
 
