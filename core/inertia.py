@@ -48,11 +48,19 @@ def mass_problem(inertial: Inertial) -> str | None:
 
 def inertia_problem(inertial: Inertial) -> str | None:
     """Why libsdformat refuses the inertia tensor, or None when it accepts it."""
-    diagonal = (inertial.ixx, inertial.iyy, inertial.izz)
-    if is_diagonal(inertial) and all(math.isfinite(v) and v >= 0 for v in diagonal):
+    xx, yy, zz = inertial.ixx, inertial.iyy, inertial.izz
+    # Diagonal, its moments finite and non-negative (so is their sum, then; a NaN fails
+    # >= 0): written out, since every link of a robot is checked (twice by urdf2sdf).
+    if inertial.ixy == 0 and inertial.ixz == 0 and inertial.iyz == 0 and xx >= 0 and \
+            yy >= 0 and zz >= 0 and math.isfinite(xx + yy + zz):
         # Near positive semi-definite: the diagonal, the 2x2 minor and the determinant
-        # (products of non-negative numbers) are all >= 0.
-        return moments_problem(sorted(diagonal))
+        # (products of non-negative numbers) are all >= 0. What is left is the triangle
+        # inequality, within moments_problem's tolerance.
+        moments = sorted((xx, yy, zz))
+        a, b, c = moments
+        if a + b + epsilon(moments) >= c:
+            return None
+        return moments_problem(moments)
     if clearly_valid(inertial):
         return None
     return _NUMERIC.tensor_problem(inertial)
