@@ -69,7 +69,16 @@ def batch(tree: Path, out: Path, capsys, convert, jobs, as_json: bool = False):
     return code, captured.out, captured.err, written
 
 
-def test_two_workers_give_what_one_process_gives(tree, tmp_path, capsys):
+@pytest.fixture(params=["forked", "executor"])
+def way(request, monkeypatch) -> str:
+    """Both ways of running workers: forked (Linux) and the ProcessPoolExecutor used
+    elsewhere (here with the fork server)."""
+    if request.param == "executor":
+        monkeypatch.setattr(pool_module, "start_method", lambda: "forkserver")
+    return request.param
+
+
+def test_two_workers_give_what_one_process_gives(tree, tmp_path, capsys, way):
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
     two = batch(tree, tmp_path / "two", capsys, converter(), jobs=2)
     assert one[0] == two[0] == 1
@@ -78,7 +87,7 @@ def test_two_workers_give_what_one_process_gives(tree, tmp_path, capsys):
     assert one[3] == two[3] and len(one[3]) == 17     # 16 robots and the warning one
 
 
-def test_json_summary_is_the_same_with_workers(tree, tmp_path, capsys):
+def test_json_summary_is_the_same_with_workers(tree, tmp_path, capsys, way):
     one = json.loads(batch(tree, tmp_path / "one", capsys, converter(), 1, as_json=True)[1])
     two = json.loads(batch(tree, tmp_path / "two", capsys, converter(), 2, as_json=True)[1])
     for summary in (one, two):
@@ -90,7 +99,7 @@ def test_json_summary_is_the_same_with_workers(tree, tmp_path, capsys):
         [item.source.name for item in urdf2sdf_cli.discover(tree, tmp_path / "x")]
 
 
-def test_an_exception_in_a_worker_fails_that_file_only(tree, tmp_path, capsys):
+def test_an_exception_in_a_worker_fails_that_file_only(tree, tmp_path, capsys, way):
     code, out, err, written = batch(tree, tmp_path / "out", capsys, converter(), jobs=2)
     assert code == 1
     failed = out.split("failed:\n")[1].split("skipped:\n")[0].splitlines()
@@ -107,7 +116,7 @@ def test_a_fifo_is_skipped_not_read(tree, tmp_path, capsys):
         assert "group_1/pipe.sdf" not in written
 
 
-def test_a_worker_that_dies_fails_its_file_only(tree, tmp_path, capsys):
+def test_a_worker_that_dies_fails_its_file_only(tree, tmp_path, capsys, way):
     shutil.copyfile(FIXTURES / "pendulum.urdf", tree / "group_0" / "die.urdf")
     code, out, err, written = batch(tree, tmp_path / "out", capsys, converter(die=True), 2)
     assert code == 1
@@ -116,9 +125,9 @@ def test_a_worker_that_dies_fails_its_file_only(tree, tmp_path, capsys):
     assert len(written) == 17
 
 
-def test_renewed_pools_keep_the_order(tree, tmp_path, capsys, monkeypatch):
-    """A fresh pool after every task per worker (memory stays bounded), one file a task:
-    nothing lost, nothing out of order."""
+def test_renewed_workers_keep_the_order(tree, tmp_path, capsys, monkeypatch, way):
+    """A fresh worker after every task (memory stays bounded), one file a task: nothing
+    lost, nothing out of order."""
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
     monkeypatch.setattr(pool_module, "TASKS_PER_CHILD", 1)
     monkeypatch.setattr(pool_module, "MAX_CHUNK", 1)
@@ -148,7 +157,7 @@ def convert_item(item, sources, options, mappings, context, out_dir):
     return convert_or_fail(item.source, sources, options, mappings, context)
 
 
-def test_a_partial_of_a_module_function_goes_to_workers(tree, tmp_path, capsys):
+def test_a_partial_of_a_module_function_goes_to_workers(tree, tmp_path, capsys, way):
     convert = functools.partial(convert_item, options=Options(), mappings={},
                                 context=Context(), out_dir=tmp_path / "out")
     assert picklable(convert)
@@ -176,7 +185,7 @@ def test_jobs_option_of_both_commands_gives_the_same_files(tmp_path):
 
 def test_by_default_a_small_batch_stays_in_this_process(tmp_path, monkeypatch):
     """Worker processes cost more than they save on a small batch: by default a batch
-    gets one worker per 300 kB of input, up to every core, and a small one none."""
+    gets one worker per 150 kB of input, up to every core, and a small one none."""
     monkeypatch.setattr(batch_module, "default_jobs", lambda: 4)
     small = []
     for i in range(10):
@@ -185,9 +194,9 @@ def test_by_default_a_small_batch_stays_in_this_process(tmp_path, monkeypatch):
     assert batch_module.worthwhile_workers(small) == 1
     large = []
     for i in range(3):
-        (tmp_path / f"l{i}.urdf").write_bytes(b" " * 300_000)
+        (tmp_path / f"l{i}.urdf").write_bytes(b" " * 150_000)
         large.append(BatchItem(tmp_path / f"l{i}.urdf", Path(f"l{i}.urdf"), Path("x")))
-    assert batch_module.worthwhile_workers(large) == 3          # 900 kB: 3 workers
+    assert batch_module.worthwhile_workers(large) == 3          # 450 kB: 3 workers
     assert batch_module.worthwhile_workers(large * 3) == 4      # every core, no more
     missing = [BatchItem(tmp_path / "gone.urdf", Path("gone.urdf"), Path("x"))]
     assert batch_module.worthwhile_workers(missing) == 1

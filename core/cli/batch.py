@@ -61,10 +61,11 @@ Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Dia
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 # By default (every core), one worker process per this many bytes of input. Measured on
-# a 2-core Linux machine: converting costs 0.3-0.5 us per byte plus ~1 ms per file; the
-# pool (forked workers) about 40 ms to start and 0.5 ms per file more than converting
-# here. Below ~300 kB of input per worker it costs more than it saves.
-BYTES_PER_WORKER = 300_000
+# a 2-core Linux machine with forked workers (urdf2sdf, copies of samples/*.urdf, wall
+# time, -j 1 then -j 2): 155 kB in 20 files 0.10 s both ways, 300 kB in 40 files 0.14
+# then 0.13 s, 590 kB in 80 files 0.21 then 0.16 s. Below ~150 kB of input per worker
+# the workers cost more than they save.
+BYTES_PER_WORKER = 150_000
 # Objects allocated (and not freed) since the last collection after which a batch
 # collects its cyclic garbage: a large file's conversion passes it, a small file's not
 # (one collection per few dozen small files, not one each: each walked every object
