@@ -139,6 +139,32 @@ def test_a_signal_removes_the_temporary_file(tmp_path, signum):
     assert list(tmp_path.iterdir()) == []
 
 
+@unix_only
+def test_the_signal_handlers_are_in_place_before_the_temporary_file_is_made(tmp_path,
+                                                                          monkeypatch):
+    """A worker process of a batch runs SIGINT and SIGTERM with their default action: a
+    signal between making the file and installing the handlers would leave the file."""
+    handlers_when_made = []
+    real_open = os.open
+
+    def spying_open(path, flags, *args, **kwargs):
+        if str(path).endswith(".tmp"):
+            handlers_when_made.append((signal.getsignal(signal.SIGTERM),
+                                       signal.getsignal(signal.SIGINT)))
+        return real_open(path, flags, *args, **kwargs)
+    previous = (signal.signal(signal.SIGTERM, signal.SIG_DFL),
+                signal.signal(signal.SIGINT, signal.SIG_DFL))
+    monkeypatch.setattr(os, "open", spying_open)
+    try:
+        write_output(b"<sdf/>\n", str(tmp_path / "out.sdf"))
+    finally:
+        signal.signal(signal.SIGTERM, previous[0])
+        signal.signal(signal.SIGINT, previous[1])
+    [(on_term, on_int)] = handlers_when_made
+    assert callable(on_term) and callable(on_int)  # ours, not SIG_DFL
+    assert (tmp_path / "out.sdf").read_bytes() == b"<sdf/>\n"
+
+
 # ---- standard output ---------------------------------------------------------------------
 
 FULL = Path("/dev/full")

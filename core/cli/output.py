@@ -227,19 +227,20 @@ def check_destination(target: Path, inputs: Sequence[str] = ()) -> str:
 @contextlib.contextmanager
 def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]:
     """A new, empty temporary file's path in ``target``'s directory, removed on leaving
-    (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP. Stale ones of
-    earlier runs (their process gone) are removed first, unless ``stale_removed``."""
+    (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP (whose handlers
+    are in place before the file is made: a signal in between would leave it). Stale ones
+    of earlier runs (their process gone) are removed first, unless ``stale_removed``."""
     directory = target.parent if str(target.parent) else Path(".")
     if not stale_removed:
         remove_stale_temporaries(directory, target.name)
     tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    try:
-        with removed_on_signal(tmp):
+    with removed_on_signal(tmp):
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        try:
             yield tmp
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
 
 def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:

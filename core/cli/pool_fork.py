@@ -16,10 +16,18 @@ chunks (the parent's memory), so only indices and outcomes cross a pipe:
   converting (its files are retried one by one, each in a fresh worker), the others are
   given to the rest;
 * after :data:`~urdf_sdf.core.cli.pool.TASKS_PER_CHILD` chunks a worker's task pipe is
-  closed and a fresh worker forked for what remains (memory stays bounded).
+  closed and a fresh worker forked for what remains (memory stays bounded);
+* a broken chunk's files are retried once the other workers have answered what they
+  hold, one at a time, each alone in a fresh worker (a file that exhausted memory gets
+  the machine to itself);
+* SIGINT, SIGTERM and SIGHUP are held back while a worker is forked and recorded (an
+  interrupt there would lose track of it); a worker ends when this process is gone
+  (it checks before each chunk); workers that cannot be forked (EAGAIN, EMFILE) leave
+  their work to those running, or to this process when none is.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
@@ -38,6 +46,7 @@ LENGTH_BYTES = 8
 READ_SIZE = 1 << 16
 CRASHED = 70  # a worker's exit status when our own code fails outside a conversion
 HELD_PER_WORKER = 2
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def forked(todo: list[BatchItem], convert: Converter, workers: int,
@@ -52,25 +61,17 @@ def forked(todo: list[BatchItem], convert: Converter, workers: int,
             team.allow(min(len(chunks), index + 1 + ahead))
             outcomes = team.outcomes(index)
             if outcomes is None:  # its worker died converting it
-                for item in chunk:
-                    target = out_dir / item.output
-                    remove_stale_temporaries(target.parent, target.name)
-                outcomes = [isolated(convert, item, out_dir) for item in chunk]
+                team.drain()
+                remove_temporaries_of(chunk, out_dir)
+                outcomes = [team.alone(item) for item in chunk]
             yield from outcomes
 
 
-def isolated(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
-    """Convert one file alone in a fresh worker: its outcome, or an INTERNAL_ERROR when
-    the worker dies on it."""
-    with Workers([[item]], convert, out_dir, 1) as team:
-        team.allow(1)
-        outcomes = team.outcomes(0)
-        if outcomes is not None:
-            return outcomes[0]
-        message = RuntimeError("the worker process converting this file died "
-                               f"({team.last_death})")
-    return finish(item, None, [internal_error(message, str(item.source))], SourceLines(),
-                  out_dir)
+def remove_temporaries_of(items: list[BatchItem], out_dir: Path) -> None:
+    """Remove what dead workers left of these items' outputs (temporary files)."""
+    for item in items:
+        target = out_dir / item.output
+        remove_stale_temporaries(target.parent, target.name)
 
 
 class Worker:
@@ -86,8 +87,8 @@ class Worker:
     def retire(self) -> None:
         """Close the task pipe: the worker ends once it has answered what it holds."""
         if self.tasks >= 0:
-            os.close(self.tasks)
-            self.tasks = -1
+            tasks, self.tasks = self.tasks, -1
+            os.close(tasks)
 
 
 class Workers:
@@ -96,7 +97,9 @@ class Workers:
 
     def __init__(self, chunks: list[list[BatchItem]], convert: Converter, out_dir: Path,
                  count: int) -> None:
-        self.chunks, self.convert, self.out_dir, self.count = chunks, convert, out_dir, count
+        # A copy: a retried file is added as a chunk of its own (:meth:`alone`).
+        self.chunks = list(chunks)
+        self.convert, self.out_dir, self.count = convert, out_dir, count
         self.live: dict[int, Worker] = {}  # result pipe -> worker
         self.done: dict[int, list[Outcome]] = {}
         self.broken: set[int] = set()
@@ -109,14 +112,20 @@ class Workers:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        for worker in self.live.values():
-            worker.retire()
-            if kind is not None:  # an interrupt, an error here: no need to finish
-                os.kill(worker.pid, signal.SIGTERM)
-        for worker in list(self.live.values()):
-            os.close(worker.results)
-            reap(worker.pid)
+        workers = list(self.live.values())
         self.live.clear()
+        for worker in workers:
+            with contextlib.suppress(OSError):
+                worker.retire()
+            if kind is not None:  # an interrupt, an error here: no need to finish
+                with contextlib.suppress(OSError):
+                    os.kill(worker.pid, signal.SIGTERM)
+        for worker in workers:
+            with contextlib.suppress(OSError):
+                os.close(worker.results)
+            reap(worker.pid)
+            remove_temporaries_of([item for index in worker.unanswered
+                                   for item in self.chunks[index]], self.out_dir)
 
     def allow(self, end: int) -> None:
         """Let the chunks up to ``end`` (exclusive) be handed out: the results that
@@ -125,21 +134,31 @@ class Workers:
 
     def hand_out(self) -> None:
         """Give the chunks taken back, then the next allowed ones, to the workers with
-        room for one, forking workers up to ``count``."""
+        room for one, forking workers up to ``count``; with no worker to be had at all,
+        convert them here."""
         while self.taken_back or self.given < self.allowed:
             worker = self.worker_with_room()
-            if worker is None:
+            if worker is None and self.live:
                 return
             if self.taken_back:
-                self.give(worker, self.taken_back.pop(0))
+                index = self.taken_back.pop(0)
             else:
-                self.give(worker, self.given)
-                self.given += 1
+                index, self.given = self.given, self.given + 1
+            if worker is None:
+                self.done[index] = pool.convert_chunk(self.convert, self.chunks[index],
+                                                      self.out_dir)
+            else:
+                self.give(worker, index)
 
     def worker_with_room(self) -> Worker | None:
         open_ones = [w for w in self.live.values() if w.tasks >= 0]
         if len(open_ones) < self.count:
-            return self.start()
+            try:
+                return self.start()
+            except OSError:  # no process or pipe to be had: do with the ones running
+                self.count = max(1, len(open_ones))
+                if not open_ones:
+                    return None
         worker = min(open_ones, key=lambda w: len(w.unanswered))
         return worker if len(worker.unanswered) < HELD_PER_WORKER else None
 
@@ -161,6 +180,31 @@ class Workers:
             self.receive()
             self.hand_out()
         return self.done.pop(index, None)
+
+    def drain(self) -> None:
+        """Wait until no worker holds a chunk (handing out none)."""
+        while any(worker.unanswered for worker in self.live.values()):
+            self.receive()
+
+    def alone(self, item: BatchItem) -> Outcome:
+        """Convert one file alone in a fresh worker: its outcome, or an INTERNAL_ERROR
+        when the worker dies on it (or none can be forked)."""
+        index = len(self.chunks)
+        self.chunks.append([item])  # before the fork: the worker finds it there
+        try:
+            worker = self.start()
+        except OSError as exc:
+            return died(item, f"no worker process could be started to retry it: {exc}",
+                        self.out_dir)
+        self.give(worker, index)
+        worker.retire()
+        while index not in self.done and index not in self.broken:
+            self.receive()
+        outcomes = self.done.pop(index, None)
+        if outcomes is None:
+            return died(item, f"the worker process converting this file died "
+                              f"({self.last_death})", self.out_dir)
+        return outcomes[0]
 
     def receive(self) -> None:
         """Wait for what the workers send, and take it in."""
@@ -190,9 +234,9 @@ class Workers:
     def ended(self, worker: Worker) -> None:
         """A worker's result pipe is at its end: the worker is gone. The chunk it was
         converting, if any, is broken; the others it held go to the rest."""
+        del self.live[worker.results]
         worker.retire()
         os.close(worker.results)
-        del self.live[worker.results]
         status = reap(worker.pid)
         if worker.unanswered:
             self.broken.add(worker.unanswered[0])
@@ -200,28 +244,34 @@ class Workers:
             self.last_death = describe_status(status)
 
     def start(self) -> Worker:
-        """Fork a worker (see :func:`serve`)."""
+        """Fork a worker (see :func:`serve`), with the signals that end a command held
+        back until it is recorded; raises OSError when no pipe or process can be had."""
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+        try:
+            return self.fork_worker(held)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    def fork_worker(self, held) -> Worker:
         tasks_read, tasks_write = os.pipe()
-        results_read, results_write = os.pipe()
-        pid = os.fork()
+        try:
+            results_read, results_write = os.pipe()
+        except OSError:
+            os.close(tasks_read)
+            os.close(tasks_write)
+            raise
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (tasks_read, tasks_write, results_read, results_write):
+                os.close(fd)
+            raise
         if pid == 0:  # the worker
-            status = CRASHED
-            try:
-                os.close(tasks_write)
-                os.close(results_read)
-                for other in self.live.values():
-                    os.close(other.results)
-                    if other.tasks >= 0:
-                        os.close(other.tasks)
-                pool.worker_started()
-                serve(tasks_read, results_write, self.chunks, self.convert, self.out_dir)
-                status = 0
-            except BaseException:
-                if debugging():
-                    import traceback
-                    traceback.print_exc()
-            finally:
-                os._exit(status)  # never the parent's exit handlers, never its buffers
+            for fd in [tasks_write, results_read] + [fd for other in self.live.values()
+                                                     for fd in (other.results, other.tasks)
+                                                     if fd >= 0]:
+                os.close(fd)
+            run_worker(tasks_read, results_write, self, held)
         os.close(tasks_read)
         os.close(results_write)
         worker = Worker(pid, tasks_write, results_read)
@@ -229,17 +279,63 @@ class Workers:
         return worker
 
 
+def run_worker(tasks: int, results: int, team: Workers, held) -> None:
+    """A forked worker's whole life: it never returns, never runs this process's exit
+    handlers and never flushes its buffers."""
+    status = CRASHED
+    try:
+        pool.worker_started()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        serve(tasks, results, team.chunks, team.convert, team.out_dir)
+        status = 0
+    except BaseException:
+        if debugging():
+            import traceback
+            traceback.print_exc()
+    finally:
+        os._exit(status)
+
+
 def serve(tasks: int, results: int, chunks: list[list[BatchItem]], convert: Converter,
           out_dir: Path) -> None:
-    """A worker's loop: convert each chunk whose index arrives, send back its outcomes."""
+    """A worker's loop: convert each chunk whose index arrives, send back its outcomes;
+    end when the task pipe closes or this worker's parent is gone."""
+    parent = os.getppid()
     while True:
         head = read_exactly(tasks, INDEX_BYTES)
-        if head is None:
+        if head is None or os.getppid() != parent:
             return
         index = int.from_bytes(head, "little")
         outcomes = pool.convert_chunk(convert, chunks[index], out_dir)
-        message = pickle.dumps((index, outcomes), protocol=pickle.HIGHEST_PROTOCOL)
+        message = pickled(index, outcomes, out_dir)
         write_all(results, len(message).to_bytes(LENGTH_BYTES, "little") + message)
+
+
+def pickled(index: int, outcomes: list[Outcome], out_dir: Path) -> bytes:
+    """``(index, outcomes)`` pickled; an outcome that cannot be (a bug of ours) becomes its
+    file's INTERNAL_ERROR, and what it wrote is removed."""
+    try:
+        return pickle.dumps((index, outcomes), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # PicklingError, TypeError, AttributeError...
+        pass
+    sendable = []
+    for outcome in outcomes:
+        try:
+            pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:
+            if outcome.written is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(outcome.written)
+            outcome = finish(outcome.item, None, [internal_error(
+                RuntimeError(f"its outcome could not be sent back from its worker: {exc}"),
+                str(outcome.item.source))], SourceLines(), out_dir)
+        sendable.append(outcome)
+    return pickle.dumps((index, sendable), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def died(item: BatchItem, why: str, out_dir: Path) -> Outcome:
+    return finish(item, None, [internal_error(RuntimeError(why), str(item.source))],
+                  SourceLines(), out_dir)
 
 
 def read_exactly(fd: int, size: int) -> bytes | None:
@@ -259,18 +355,21 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def reap(pid: int) -> int:
-    """Wait for worker ``pid`` to end: its wait status."""
+def reap(pid: int) -> int | None:
+    """Wait for worker ``pid`` to end: its wait status (None when it cannot be known: a
+    host that reaps children itself)."""
     while True:
         try:
             return os.waitpid(pid, 0)[1]
         except ChildProcessError:
-            return 0
+            return None
         except InterruptedError:
             continue
 
 
-def describe_status(status: int) -> str:
+def describe_status(status: int | None) -> str:
+    if status is None:
+        return "exit status unknown"
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
         try:
