@@ -37,7 +37,8 @@ import numpy as np
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diff_digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
 from urdf_sdf.core.diff_shapes import compare_shapes
-from urdf_sdf.core.difference import Difference
+from urdf_sdf.core.diff_inertials import compare_inertials
+from urdf_sdf.core.difference import Difference, fmt
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics import KinematicTree, build_tree, joint_kind, unbounded
 from urdf_sdf.core.kinematics_batch import (SLICE, add_derived_rows, batch_inverse, batch_quat_mul,
@@ -533,42 +534,3 @@ def gap_screen(pa, qa, pb, qb) -> np.ndarray:
             angle = 2 * np.arctan2(np.sqrt(x * x + y * y + z * z), np.abs(w))
             screen[:, part] = np.maximum(position, angle)
     return screen
-
-
-def inertial_in_root(digest: Digest, name: str, poses) -> tuple | None:
-    """Mass, centre of mass and inertia tensor of a link in the reference frame (``poses``:
-    the link frames in it); None for a link with no element behind it."""
-    inertial = digest.contents.inertial(name)
-    if inertial is None:
-        return None
-    mass, local, tensor = inertial
-    frame = poses[name] * local
-    rotation = rotation_matrix(frame)
-    return mass, np.array(frame.position), rotation @ tensor @ rotation.T
-
-
-def rotation_matrix(pose: Pose) -> np.ndarray:
-    w, x, y, z = pose.rotation
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
-
-
-def compare_inertials(da, db, bodies, tol, out) -> None:
-    """``bodies``: each side's link frames at the zero configuration in the reference."""
-    pa, pb = bodies
-    for name in sorted(set(da.links) & set(db.links)):
-        ia, ib = inertial_in_root(da, name, pa), inertial_in_root(db, name, pb)
-        if ia is None or ib is None:
-            continue  # a link made by an approximation, with no element behind it
-        if abs(ia[0] - ib[0]) > tol:
-            out.append(Difference("inertial", name, f"mass {ia[0]!r} in A, {ib[0]!r} in B"))
-        if np.abs(ia[1] - ib[1]).max() > tol:
-            out.append(Difference("inertial", name, f"centre of mass {fmt(ia[1])} in A, "
-                                  f"{fmt(ib[1])} in B"))
-        if np.abs(ia[2] - ib[2]).max() > tol:
-            out.append(Difference("inertial", name, "inertia tensor differs"))
-
-
-def fmt(values) -> str:
-    return "[" + ", ".join(f"{v:.6g}" for v in values) + "]"

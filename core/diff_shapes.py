@@ -12,12 +12,16 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import numpy as np
+
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.difference import Difference
+from urdf_sdf.core.kinematics_batch import batch_compose, batch_quat_mul
 from urdf_sdf.core.pose import pose_gap
 from urdf_sdf.core.resources import Resource, base_folder, resolve_resource
 
 HASH_CHUNK = 1 << 20
+KINDS = ("visuals", "collisions")
 
 
 def shapes_in_root(digest, name: str, kind: str, poses) -> list[tuple]:
@@ -72,27 +76,103 @@ def geometry_signature(geometry, mesh: str) -> tuple:
 
 def compare_shapes(da, db, bodies, tol, out) -> None:
     """Each visual and collision of a link of two digests against the other side's of the
-    same link (``bodies``: each side's link frames in the reference frame)."""
+    same link (``bodies``: each side's link frames in the reference frame).
+
+    A link whose shapes :func:`alike_in_order` finds each the same as the other side's in
+    the same place passes without the search for a counterpart, which would pair them so."""
     pa, pb = bodies
-    for name in sorted(set(da.links) & set(db.links)):
-        for kind in ("visuals", "collisions"):
-            sa, sb = shapes_in_root(da, name, kind, pa), shapes_in_root(db, name, kind, pb)
-            if len(sa) != len(sb):
-                out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
+    names = sorted(set(da.links) & set(db.links))
+    alike = {kind: alike_in_order(da, db, names, kind, bodies, tol) for kind in KINDS}
+    for at, name in enumerate(names):
+        for kind in KINDS:
+            if alike[kind][at]:
                 continue
-            unmatched = list(sb)
-            for i, (ga, xa, signature) in enumerate(sa):
-                match = next((k for k, (_, xb, other) in enumerate(unmatched)
-                              if same_geometry(signature, other, tol)
-                              and pose_gap(xa, xb) <= tol), None)
-                if match is None:
-                    out.append(Difference("geometry", name, f"{kind}[{i}] ({ga}) of A has no "
-                                          "counterpart with the same geometry and pose in B"))
-                else:
-                    unmatched.pop(match)
+            match_shapes(name, kind, shapes_in_root(da, name, kind, pa),
+                         shapes_in_root(db, name, kind, pb), tol, out)
+
+
+def match_shapes(name: str, kind: str, sa: list[tuple], sb: list[tuple], tol: float,
+                 out: list[Difference]) -> None:
+    """Each of a link's shapes of ``kind`` in A (``sa``, from :func:`shapes_in_root`)
+    against a counterpart among B's (``sb``): the first one left of the same geometry
+    within ``tol``."""
+    if len(sa) != len(sb):
+        out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
+        return
+    unmatched = list(sb)
+    for i, (ga, xa, signature) in enumerate(sa):
+        match = next((k for k, (_, xb, other) in enumerate(unmatched)
+                      if same_geometry(signature, other, tol)
+                      and pose_gap(xa, xb) <= tol), None)
+        if match is None:
+            out.append(Difference("geometry", name, f"{kind}[{i}] ({ga}) of A has no "
+                                  "counterpart with the same geometry and pose in B"))
+        else:
+            unmatched.pop(match)
+
+
+def alike_in_order(da, db, names: list[str], kind: str, bodies, tol: float) -> list[bool]:
+    """Per link of ``names``: whether it has as many shapes of ``kind`` on both sides, each
+    of the same geometry as the other side's in the same place, at a pose in the
+    reference frame that :func:`within_gap` finds certainly within ``tol`` of it."""
+    spans = [shape_spans(digest, names, kind) for digest in (da, db)]
+    alike = [end_a - start_a == end_b - start_b
+             for (start_a, end_a), (start_b, end_b) in zip(*spans)]
+    rows: tuple[list[int], list[int]] = ([], [])
+    links: tuple[list[int], list[int]] = ([], [])   # each shape's link frame row
+    owners: list[int] = []
+    for at, name in enumerate(names):
+        if not alike[at]:
+            continue
+        for side in (0, 1):
+            start, end = spans[side][at]
+            rows[side].extend(range(start, end))
+            links[side].extend([bodies[side].rows[name]] * (end - start))
+        owners.extend([at] * (spans[0][at][1] - spans[0][at][0]))
+    poses = [shape_poses(digest, rows[side], links[side], bodies[side])
+             for side, digest in enumerate((da, db))]
+    within = within_gap(*poses[0], *poses[1], tol).tolist()
+    signatures = (da.contents.signatures, db.contents.signatures)
+    unposed = (da.contents.no_shape_frame, db.contents.no_shape_frame)
+    for k, (row_a, row_b, owner) in enumerate(zip(*rows, owners)):
+        if not within[k] or row_a in unposed[0] or row_b in unposed[1] or \
+                not same_geometry(signatures[0][row_a], signatures[1][row_b], tol):
+            alike[owner] = False
+    return alike
+
+
+def shape_spans(digest, names: list[str], kind: str) -> list[tuple[int, int]]:
+    """The rows of each link's shapes of ``kind`` (none for a link not in the digest)."""
+    contents = digest.contents
+    spans = contents.shape_spans[kind]
+    rows = [contents.index.get(name) for name in names]
+    return [(0, 0) if row is None else (spans[2 * row], spans[2 * row + 1]) for row in rows]
+
+
+def shape_poses(digest, rows: list[int], links: list[int], frames):
+    """The poses in the reference frame of the shapes ``rows`` of a digest, as position and
+    quaternion arrays: the frame of its link (row ``links[i]`` of ``frames``, the link
+    frames in the reference) times the shape's pose in the link."""
+    local = digest.contents.shape_frames[rows]
+    return batch_compose(frames.positions[links], frames.rotations[links], local[:, :3],
+                         local[:, 3:])
+
+
+def within_gap(pa, qa, pb, qb, tol: float) -> np.ndarray:
+    """Per pair of poses, whether :func:`core.pose.pose_gap` is certainly within ``tol``:
+    its distance is at most sqrt(3) times the largest coordinate difference, and its angle
+    ``2 atan2(|v|, |w|)`` at most ``2 sqrt(3) max(|v_i|) / |w|``; both bounds are asked to
+    be below ``tol`` with a margin far wider than rounding (NaN is never within)."""
+    with np.errstate(all="ignore"):
+        position = np.abs(pa - pb).max(axis=-1)
+        relative = batch_quat_mul(qa * (1.0, -1.0, -1.0, -1.0), qb)
+        turn = np.abs(relative[:, 1:]).max(axis=-1)
+        return (2 * position <= tol) & (4 * turn <= tol * np.abs(relative[:, 0]))
 
 
 def same_geometry(a: tuple, b: tuple, tol: float) -> bool:
+    if tol >= 0 and a == b:  # each difference is zero (or NaN, inf - inf): none over tol
+        return True
     if a[0] != b[0] or a[3] != b[3]:
         return False
     for va, vb in zip(a[1:3] + a[4:], b[1:3] + b[4:]):

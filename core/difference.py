@@ -16,3 +16,8 @@ class Difference:
 
     def format(self) -> str:
         return f"{self.kind} {self.name}: {self.message}"
+
+
+def fmt(values) -> str:
+    """Numbers as a difference's message writes them: ``[a, b, ...]``, six digits each."""
+    return "[" + ", ".join(f"{v:.6g}" for v in values) + "]"

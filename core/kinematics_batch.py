@@ -86,7 +86,7 @@ def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     call. The same float operations in the same order for each component (a subtraction
     is the addition of the negated product; ``x * -y`` is ``-(x * y)``), so the same
     bits."""
-    left = np.take(a, _LEFT, axis=0)
+    left = a.take(_LEFT, axis=0)  # the method: np.take's Python wrapper costs as much
     products = left * b[3:25]
     out = np.empty(a.shape)
     rotation = products[0:4] + products[10:14]
@@ -94,7 +94,7 @@ def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     np.add(rotation, products[18:22], out=out[3:7])
     t = products[4:7] - products[7:10]
     t *= 2
-    turned = left[1:10] * np.take(t, _T, axis=0)
+    turned = left[1:10] * t.take(_T, axis=0)
     np.add(a[0:3], (b[0:3] + turned[0:3]) + (turned[3:6] - turned[6:9]), out=out[0:3])
     return out
 

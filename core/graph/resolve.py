@@ -111,6 +111,9 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
         return IDENTITY
     if frame in graph.relative_broken or relative_to in graph.relative_broken:
         return None
+    vertex = graph.vertices[frame]
+    if vertex.relative_to == relative_to and vertex.scope is not None:
+        return _one_edge(graph, frame, first_steps)
     up_frame = {frame: IDENTITY}      # ancestor -> X_ancestor_frame
     up_base = {relative_to: IDENTITY}
     ends = [frame, relative_to]
@@ -147,3 +150,22 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
     if a is None or b is None:
         return None
     return a.inverse() * b
+
+
+# ``IDENTITY.inverse()``: the same bits (its zeros are negative), made once.
+_INVERSE_IDENTITY = IDENTITY.inverse()
+
+
+def _one_edge(graph: FrameGraph, frame: int, first_steps: dict[int, Pose] | None) -> Pose | None:
+    """:func:`relative_pose` of a frame relative to its own relative_to target (a URDF
+    joint in its parent link, a child link in its joint): what the walk gives after its
+    first step, ``IDENTITY.inverse() * (X_TV * IDENTITY)``, without the walk."""
+    pose = first_steps.get(frame) if first_steps is not None else None
+    if pose is None:
+        edge = edge_pose(graph, frame)
+        if edge is None:
+            return None
+        pose = edge * IDENTITY
+        if first_steps is not None:
+            first_steps[frame] = pose
+    return _INVERSE_IDENTITY * pose
