@@ -5,7 +5,8 @@ For the generated URDF robots (``generate_urdf.py``: ``chain`` and ``wide``, 1,0
 10,000 links; 100,000 with ``--large``), each command runs in its own subprocess and is
 measured by ``os.wait4``: CPU time (user + sys, the process and the children it waited
 for) and peak resident memory (``ru_maxrss``), the run of three (``--runs``) that took the
-least CPU (other work on a shared machine only ever adds to it):
+least CPU (other work on a shared machine only ever adds to it), the commands and the
+floors of a robot taking turns, one run of each per round:
 
 - ``urdf2sdf FILE.urdf -o FILE.sdf`` (and with ``--relative``), ``sdf2urdf FILE.sdf -o
   back.urdf``, ``urdf-sdf check FILE.urdf``, ``urdf-sdf print|frames --json|graph
@@ -89,10 +90,9 @@ print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_max
 """
 
 
-def least_cpu(cmd: list[str], timeout: float, runs: int) -> dict:
-    """The run of ``runs`` runs of ``cmd`` (:func:`measure_rusage`) that took the least
-    CPU: on a shared machine other work only ever adds to a command's time."""
-    measured = [measure_rusage(cmd, timeout) for _ in range(runs)]
+def least_cpu(measured: list[dict]) -> dict:
+    """The run (:func:`measure_rusage`) that took the least CPU: on a shared machine
+    other work only ever adds to a command's time."""
     finished = [m for m in measured if "cpu" in m]
     return min(finished, key=lambda m: m["cpu"]) if finished else measured[0]
 
@@ -126,21 +126,34 @@ def commands(urdf: Path, sdf: Path, scratch: Path) -> dict[str, tuple[list[str],
             "diff": ([main, "diff", str(urdf), str(sdf)], urdf)}
 
 
-def floors(path: Path, scratch: Path, timeout: float, cache: dict, runs: int) -> dict:
-    """The lxml (the least of ``runs`` runs) and libsdformat (once) CPU seconds on
-    ``path``."""
-    if path not in cache:
-        lxml = least_cpu([sys.executable, "-c", LXML_FLOOR, str(path),
-                          str(scratch / "lxml.out")], timeout, runs)
+def taking_turns(lines: dict[str, tuple[list[str], Path]], scratch: Path, timeout: float,
+                 runs: int) -> tuple[dict[str, dict], dict[Path, dict]]:
+    """Each command's least-CPU run, and each input's floors (lxml: its least-CPU run;
+    libsdformat: once), from ``runs`` rounds in each of which every command and every
+    lxml floor runs once, in turn: a slow spell of a shared machine then weighs on one run
+    of several commands, which the other rounds make up for, rather than on every run of
+    one command."""
+    sources = list(dict.fromkeys(source for _, source in lines.values()))
+    measured: dict[str, list[dict]] = {name: [] for name in lines}
+    lxml: dict[Path, list[dict]] = {source: [] for source in sources}
+    for _ in range(runs):
+        for name, (cmd, _) in lines.items():
+            measured[name].append(measure_rusage(cmd, timeout))
+        for source in sources:  # after the commands: the first writes the SDF
+            lxml[source].append(measure_rusage([sys.executable, "-c", LXML_FLOOR, str(source),
+                                                str(scratch / "lxml.out")], timeout))
+    floor = {}
+    for source in sources:
         reference = {}
         if REFERENCE.exists():
-            reference = measure_rusage([str(REFERENCE), str(path)], REFERENCE_LIMIT_S)
-        cache[path] = {"lxml": lxml.get("cpu"), "sdformat": reference.get("cpu")}
-    return cache[path]
+            reference = measure_rusage([str(REFERENCE), str(source)], REFERENCE_LIMIT_S)
+        floor[source] = {"lxml": least_cpu(lxml[source]).get("cpu"),
+                         "sdformat": reference.get("cpu")}
+    return {name: least_cpu(runs_of) for name, runs_of in measured.items()}, floor
 
 
 def run_sizes(kinds, sizes, out_dir: Path, timeout: float, runs: int) -> list[dict]:
-    rows, cache = [], {}
+    rows = []
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         for kind in kinds:
@@ -148,10 +161,12 @@ def run_sizes(kinds, sizes, out_dir: Path, timeout: float, runs: int) -> list[di
             for n in sizes:
                 [urdf] = generate_urdf.generate(out_dir, [kind], [n])
                 sdf = scratch / f"{kind}_{n}.sdf"
-                for name, (cmd, source) in commands(urdf, sdf, scratch).items():
-                    result = least_cpu(cmd, timeout, runs)
-                    floor = floors(source, scratch, timeout, cache, runs)
-                    row = {"kind": kind, "links": n, "command": name, **result, **floor}
+                lines = commands(urdf, sdf, scratch)
+                results, floors = taking_turns(lines, scratch, timeout, runs)
+                for name, (_, source) in lines.items():
+                    result = results[name]
+                    row = {"kind": kind, "links": n, "command": name, **result,
+                           **floors[source]}
                     if "cpu" in result and name in previous:
                         row["growth"] = result["cpu"] / previous[name]
                     previous[name] = result.get("cpu", float("nan"))
