@@ -46,7 +46,9 @@ LENGTH_BYTES = 8
 READ_SIZE = 1 << 16
 CRASHED = 70  # a worker's exit status when our own code fails outside a conversion
 HELD_PER_WORKER = 2
-HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+# Held back while a worker is forked (those a platform has: the module imports anywhere).
+HELD_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                if hasattr(signal, name)}
 
 
 def forked(todo: list[BatchItem], convert: Converter, workers: int,
