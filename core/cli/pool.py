@@ -34,7 +34,10 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here
+from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here, finish
+from urdf_sdf.core.cli.crash import internal_error
+from urdf_sdf.core.cli.output import remove_stale_temporaries
+from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.lazy import Later
 
 # A worker is replaced after this many tasks.
@@ -64,6 +67,20 @@ def chunk_size(files: int, workers: int) -> int:
 def convert_chunk(convert: Converter, items: list[BatchItem], out_dir: Path) -> list[Outcome]:
     """A worker's task: ``done_here`` for each of a few files."""
     return [done_here(convert, item, out_dir) for item in items]
+
+
+def failed_in_worker(item: BatchItem, why: str, out_dir: Path) -> Outcome:
+    """``item``'s outcome when its worker could not convert it (``why``): an
+    INTERNAL_ERROR."""
+    return finish(item, None, [internal_error(RuntimeError(why), str(item.source))],
+                  SourceLines(), out_dir)
+
+
+def remove_temporaries_of(items: list[BatchItem], out_dir: Path) -> None:
+    """Remove what dead workers left of these items' outputs (temporary files)."""
+    for item in items:
+        target = out_dir / item.output
+        remove_stale_temporaries(target.parent, target.name)
 
 
 def start_method() -> str:

@@ -16,10 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from urdf_sdf.core.cli import pool
-from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here, finish
-from urdf_sdf.core.cli.crash import internal_error
-from urdf_sdf.core.cli.output import remove_stale_temporaries
-from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, done_here
 
 
 def executed(todo: list[BatchItem], convert: Converter, workers: int,
@@ -48,9 +45,7 @@ def executed(todo: list[BatchItem], convert: Converter, workers: int,
                 executor.shutdown(wait=True, cancel_futures=True)
                 # The other workers were stopped too, maybe in the middle of a write.
                 for chunk in chunks[start:submitted]:
-                    for item in chunk:
-                        target = out_dir / item.output
-                        remove_stale_temporaries(target.parent, target.name)
+                    pool.remove_temporaries_of(chunk, out_dir)
         if start < end:  # the pool broke on chunks[start]
             for item in chunks[start]:
                 yield isolated(convert, item, out_dir)
@@ -64,10 +59,8 @@ def isolated(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
         try:
             return executor.submit(done_here, convert, item, out_dir).result()
         except BrokenProcessPool as exc:
-            message = RuntimeError("the worker process converting this file died "
-                                   f"({exc})")
-            return finish(item, None, [internal_error(message, str(item.source))],
-                          SourceLines(), out_dir)
+            return pool.failed_in_worker(
+                item, f"the worker process converting this file died ({exc})", out_dir)
 
 
 def new_pool(workers: int, convert: Converter) -> ProcessPoolExecutor:

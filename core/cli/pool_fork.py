@@ -36,10 +36,8 @@ from pathlib import Path
 from typing import Iterator
 
 from urdf_sdf.core.cli import pool
-from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome, finish
-from urdf_sdf.core.cli.crash import debugging, internal_error
-from urdf_sdf.core.cli.output import remove_stale_temporaries
-from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.batch import BatchItem, Converter, Outcome
+from urdf_sdf.core.cli.crash import debugging
 
 INDEX_BYTES = 4
 LENGTH_BYTES = 8
@@ -64,16 +62,9 @@ def forked(todo: list[BatchItem], convert: Converter, workers: int,
             outcomes = team.outcomes(index)
             if outcomes is None:  # its worker died converting it
                 team.drain()
-                remove_temporaries_of(chunk, out_dir)
+                pool.remove_temporaries_of(chunk, out_dir)
                 outcomes = [team.alone(item) for item in chunk]
             yield from outcomes
-
-
-def remove_temporaries_of(items: list[BatchItem], out_dir: Path) -> None:
-    """Remove what dead workers left of these items' outputs (temporary files)."""
-    for item in items:
-        target = out_dir / item.output
-        remove_stale_temporaries(target.parent, target.name)
 
 
 class Worker:
@@ -126,7 +117,7 @@ class Workers:
             with contextlib.suppress(OSError):
                 os.close(worker.results)
             reap(worker.pid)
-            remove_temporaries_of([item for index in worker.unanswered
+            pool.remove_temporaries_of([item for index in worker.unanswered
                                    for item in self.chunks[index]], self.out_dir)
 
     def allow(self, end: int) -> None:
@@ -196,7 +187,7 @@ class Workers:
         try:
             worker = self.start()
         except OSError as exc:
-            return died(item, f"no worker process could be started to retry it: {exc}",
+            return pool.failed_in_worker(item, f"no worker process could be started to retry it: {exc}",
                         self.out_dir)
         self.give(worker, index)
         worker.retire()
@@ -204,7 +195,7 @@ class Workers:
             self.receive()
         outcomes = self.done.pop(index, None)
         if outcomes is None:
-            return died(item, f"the worker process converting this file died "
+            return pool.failed_in_worker(item, f"the worker process converting this file died "
                               f"({self.last_death})", self.out_dir)
         return outcomes[0]
 
@@ -328,16 +319,11 @@ def pickled(index: int, outcomes: list[Outcome], out_dir: Path) -> bytes:
             if outcome.written is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(outcome.written)
-            outcome = finish(outcome.item, None, [internal_error(
-                RuntimeError(f"its outcome could not be sent back from its worker: {exc}"),
-                str(outcome.item.source))], SourceLines(), out_dir)
+            outcome = pool.failed_in_worker(
+                outcome.item, f"its outcome could not be sent back from its worker: {exc}",
+                out_dir)
         sendable.append(outcome)
     return pickle.dumps((index, sendable), protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def died(item: BatchItem, why: str, out_dir: Path) -> Outcome:
-    return finish(item, None, [internal_error(RuntimeError(why), str(item.source))],
-                  SourceLines(), out_dir)
 
 
 def read_exactly(fd: int, size: int) -> bytes | None:
