@@ -7,6 +7,8 @@ subset) is refused (XML_UNSAFE) before xacro sees it, as the core refuses any su
 """
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -126,10 +128,12 @@ def _expat_message(exc) -> str:
 
 
 def load_input(path: Path, context: Context, sources: SourceLines,
-               xacro_args: dict[str, str] | None = None) -> LoadResult:
+               xacro_args: dict[str, str] | None = None, pipes: bool = True) -> LoadResult:
     """Load a FILE argument: ``-`` from standard input (named ``<stdin>``), ``*.xacro``
     expanded first (named after the .xacro file), anything else from disk. Never raises
-    on bad input."""
+    on bad input. ``pipes``: the user named ``path``, so a pipe (``<(cat robot.urdf)``, a
+    FIFO) is read as ``cat`` would read it; a batch's files (``pipes=False``) and every
+    included file are read only when they are regular files."""
     if is_stdin(path):
         diagnostics = Diagnostics()
         data = read_stdin(diagnostics)
@@ -151,4 +155,23 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         sources.add(str(path), data, expanded=True)
         return load_string(data, file=str(path), context=context)
     sources.trust(str(path))
+    if pipes and is_pipe(path):
+        return load_pipe(path, context, sources)
     return load(path, context)
+
+
+def is_pipe(path: str | Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # the read says why it cannot be read
+
+
+def load_pipe(path: Path, context: Context, sources: SourceLines) -> LoadResult:
+    """Load a pipe the user named (read once: its bytes are kept for the snippets)."""
+    diagnostics = Diagnostics()
+    data = read_bytes(path, diagnostics, pipes=True)
+    if data is None:
+        return LoadResult(None, None, diagnostics)
+    sources.add(str(path), data)
+    return load_string(data, file=str(path), context=context)

@@ -23,7 +23,8 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
+from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
 from urdf_sdf.core.cli.quick import SDF2URDF, sdf2urdf
@@ -48,10 +49,11 @@ def __getattr__(name: str):
 
 
 def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
-                 sources: SourceLines):
-    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
+                 sources: SourceLines, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
-    result = load_input(path, replace(context, keep_xml=False), sources, mappings)
+    result = load_input(path, replace(context, keep_xml=False), sources, mappings, pipes)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
@@ -60,7 +62,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  mappings: dict[str, str], context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     return convert_file(item.source, written_to(options, out_dir / item.output), context,
-                        mappings, sources)
+                        mappings, sources, pipes=False)
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
@@ -79,7 +81,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
             if listed:
                 chosen[path.parent] = listed[0]
                 others.update(listed[1:])
-    items = []
+    items = skipped_items(files, root, (".sdf",))
     for path in files:
         if not path.name.lower().endswith(".sdf"):
             continue

@@ -22,7 +22,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
+from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input,
                                       xacro_available, xacro_mappings)
@@ -48,9 +49,11 @@ def __getattr__(name: str):
 
 
 def convert_file(path: Path, options: Options, mappings: dict[str, str],
-                 sources: SourceLines, context: Context | None = None):
-    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``."""
-    result = load_input(path, context if context is not None else Context(), sources, mappings)
+                 sources: SourceLines, context: Context | None = None, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    result = load_input(path, context if context is not None else Context(), sources, mappings,
+                        pipes)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
@@ -59,7 +62,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  mappings: dict[str, str], context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     return convert_file(item.source, written_to(options, out_dir / item.output), mappings,
-                        sources, context)
+                        sources, context, pipes=False)
 
 
 def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
@@ -67,8 +70,9 @@ def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[Batch
     reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
     place. When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
     (the source) is converted and the .urdf skipped."""
-    items: list[BatchItem] = []
-    for path in walk(root, exclude=out_dir):
+    listing = walk(root, exclude=out_dir)
+    items = skipped_items(listing, root, (".urdf", XACRO_SUFFIX))
+    for path in listing:
         relative = path.relative_to(root)
         name = path.name.lower()
         if name.endswith(XACRO_SUFFIX):
