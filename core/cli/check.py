@@ -17,6 +17,7 @@ from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_j
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Policy
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf"
 _LATER = Later({
@@ -73,7 +74,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
         if as_json:
             print_json(summary)
         elif result.ok:
-            print(f"{name}: valid")
+            print(f"{escape(name)}: valid")
         return 0 if result.ok else 1
     if result.graph is None or result.graph.root is None:
         print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
@@ -92,7 +93,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
     else:
         emit(report.findings, sys.stdout, sources)
         if report.holds:
-            print(f"{name}: URDF parity holds for model [{report.model}]")
+            print(f"{escape(name)}: URDF parity holds for model [{escape(report.model)}]")
     return 0 if report.holds else 1
 
 

@@ -13,6 +13,7 @@ from urdf_sdf.core.cli.batch import batch_output_problem
 from urdf_sdf.core.cli.inputs import xacro_mapping, xacro_mappings
 from urdf_sdf.core.cli.quick import version_line
 from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.safe_text import escape
 
 
 def version_option(prog: str):
@@ -42,7 +43,8 @@ def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
     mappings = xacro_mappings(values)
     if mappings is None:
         wrong = next(value for value in values or [] if xacro_mapping(value) is None)
-        raise typer.BadParameter(f"{wrong!r} is not name:=value", param_hint="--xacro-arg")
+        raise typer.BadParameter(f"{escape(repr(wrong))} is not name:=value",
+                                 param_hint="--xacro-arg")
     return mappings
 
 
@@ -50,7 +52,7 @@ def check_batch_output(output: Path | None, prog: str) -> Path:
     """The output directory of a batch: required, not standard output, not a file."""
     problem = batch_output_problem(output)
     if problem is not None:
-        raise typer.BadParameter(problem, param_hint="-o/--output")
+        raise typer.BadParameter(escape(problem), param_hint="-o/--output")
     return output
 
 

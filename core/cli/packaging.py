@@ -22,6 +22,7 @@ from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
@@ -112,15 +113,15 @@ def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool)
         if skip is not None:
             counts["skipped"] += 1
             if not quiet:
-                print(f"{prog}: {item.relative}: skipped: {skip}", file=sys.stderr)
+                print(escape(f"{prog}: {item.relative}: skipped: {skip}"), file=sys.stderr)
             continue
         taken[target] = item.relative
         result = convert_one(item, target)
         code = max(code, result)
         counts["converted" if result == 0 else "failed"] += 1
         if not quiet:
-            print(f"{prog}: {item.relative} -> {target}" + ("" if result == 0 else " failed"),
-                  file=sys.stderr)
+            print(escape(f"{prog}: {item.relative} -> {target}") + ("" if result == 0 else
+                                                                     " failed"), file=sys.stderr)
     print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
           f"{counts['skipped']} skipped", file=sys.stderr)
     return code
