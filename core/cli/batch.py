@@ -6,6 +6,14 @@ With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
 ``functools.partial`` of a module-level function), the files are converted and written by
 worker processes (:mod:`urdf_sdf.core.cli.pool`, imported only then); their outcomes come
 back to this process, which prints diagnostics, progress and the summary in input order.
+
+A batch reads only what is its own (:func:`walk`): regular files inside the directory it
+was given. A symlink that leads out of the tree (a ``robot.urdf`` pointing at
+``/etc/shadow``, a folder pointing at ``/``) is skipped with the reason, as is a second
+name of a file already listed; a FIFO, socket or device is skipped when listed, and
+refused when read (``core.read.xmlio.read_regular`` opens non-blocking and checks what it
+opened), so one swapped in after the listing never blocks the batch. Names and reasons
+are printed with their control characters escaped (``core.safe_text``).
 """
 from __future__ import annotations
 
@@ -136,12 +144,16 @@ def _list_files(found: list[Path], listing: Listing, tree: Path) -> None:
     """``found`` (in walk order) into ``listing``: every file that is not a symlink, and
     each symlink that leads to a file inside ``tree`` not listed already (under its own
     name or an earlier link's); the other symlinks into ``listing.skipped``."""
+    links = {path for path in found if path.is_symlink()}
+    if not links:  # the common case: nothing to resolve
+        listing.extend(found)
+        return
     names: dict[Path, Path] = {}  # real path -> the name it is listed under
     for path in found:
-        if not path.is_symlink():
+        if path not in links:
             names[Path(os.path.realpath(path))] = path
     for path in found:
-        if not path.is_symlink():
+        if path not in links:
             listing.append(path)
             continue
         target = Path(os.path.realpath(path))

@@ -10,6 +10,12 @@ billion-laughs bomb, an external entity (XXE), nor a DTD naming a FIFO or
 check runs on the *decoded* prolog (:func:`decoded_head`: BOM, UTF-16/32 without a
 BOM, the declared encoding), so no encoding hides a DTD. A bare ``<!DOCTYPE robot>``
 declares nothing and is accepted.
+
+Files are read by :func:`read_bytes` (:func:`read_regular`): opened non-blocking and
+without becoming a controlling terminal, examined with ``fstat`` after opening, and read
+only when they are regular files (a pipe only when the caller says the user named it),
+never more than :data:`MAX_BYTES`. A FIFO, socket or device is FILE_READ "not a regular
+file", never a read that blocks or never ends.
 """
 from __future__ import annotations
 
