@@ -90,9 +90,11 @@ class NotRegular(OSError):
     """The file is not one we read: a FIFO, socket or device (or a directory)."""
 
 
-# Opening never blocks (a FIFO without a writer) and never makes a terminal ours.
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | \
-    getattr(os, "O_CLOEXEC", 0)
+# Opening never blocks (a FIFO without a writer) and never makes a terminal ours (the
+# flags a platform lacks, Windows', are 0; O_BINARY is Windows' own).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 _CHUNK = 1 << 20
 
 
@@ -110,15 +112,20 @@ def read_regular(path: str | Path, limit: int, pipes: bool = False) -> bytes | N
         if stat.S_ISREG(status.st_mode):
             if status.st_size > limit:
                 return None
-            os.set_blocking(fd, True)
+            _blocking(fd)
             return _read_up_to(fd, limit, status.st_size)
         if pipes and stat.S_ISFIFO(status.st_mode):
             _wait_for_writer(fd)
-            os.set_blocking(fd, True)
+            _blocking(fd)
             return _read_up_to(fd, limit, 0)
     finally:
         os.close(fd)
     raise NotRegular(not_regular_message(status.st_mode))
+
+
+def _blocking(fd: int) -> None:
+    if _NONBLOCK:
+        os.set_blocking(fd, True)
 
 
 def _wait_for_writer(fd: int) -> None:
