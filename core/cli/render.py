@@ -6,10 +6,10 @@
 
 ``file:line:col:`` when the column is known, ``file:line:`` otherwise; the caret sits at
 the column, else under the line's first non-blank character. File names, messages and
-source lines are shown with their control characters escaped (``\x1b``:
+source lines are shown with their control characters escaped (``\\x1b``:
 :mod:`urdf_sdf.core.safe_text`), so nothing a file holds or is named can drive the
-terminal or forge a line. Colour only when the stream
-is a terminal and ``NO_COLOR`` is unset or empty. For a xacro file the diagnostic names
+terminal or forge a line. Colour only when the stream is a terminal and ``NO_COLOR`` is
+unset or empty. For a xacro file the diagnostic names
 the ``.xacro`` file without a line (its lines would mislead an editor): the message says
 which line of the *expanded* document it is, and the snippet shows that expanded line.
 """
@@ -109,7 +109,7 @@ class SourceLines:
 
 def looks_like_xml(data: bytes) -> bool:
     """Whether ``data`` starts (after a BOM and blank space) with ``<``, as XML does."""
-    return decoded_head(data, 1024).lstrip("\ufeff \t\r\n").startswith("<")
+    return decoded_head(data).lstrip("\ufeff \t\r\n").startswith("<")
 
 
 def _split(data: bytes) -> list[str] | None:
