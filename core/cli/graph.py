@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from urdf_sdf.core.cli.output import (FILE, STDOUT, OutputError, StdoutError, file_mode,
-                                      resolve_destination, temporary_beside, write_failed,
+                                      follow_links, resolve_destination, temporary_beside, write_failed,
                                       write_output, write_stdout)
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
@@ -100,13 +100,15 @@ def output_format(output: str | os.PathLike | None) -> str | None:
 
 
 def _written_as_it_is(output: str | os.PathLike) -> bool:
-    """A destination that exists and is not a regular file or directory (/dev/null,
-    /dev/stdout, a FIFO): a stream, which takes DOT text."""
+    """A destination that names an open descriptor (/dev/stdout, whatever it is
+    redirected to) or exists and is not a regular file or directory (/dev/null, a FIFO): a
+    stream, which takes DOT text."""
     try:
-        mode = os.stat(output).st_mode
-    except OSError:
+        path, descriptor = follow_links(Path(output))
+        mode = os.stat(path).st_mode
+    except (OSError, OutputError):
         return False
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+    return descriptor or (not stat.S_ISREG(mode) and not stat.S_ISDIR(mode))
 
 
 def find_dot(output: str | os.PathLike | None = None) -> str:
