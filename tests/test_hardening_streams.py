@@ -340,7 +340,7 @@ def test_graph_tree_of_invalid_file_is_coded():
 @pytest.mark.parametrize("name, extra, code, exit_code", [
     ("world_without_model.sdf", [], "ELEMENT_MISSING", 1),
     ("world_of_two_models.sdf", [], "MODEL_AMBIGUOUS", 2),
-    ("world_of_two_models.sdf", ["--model", "third"], "ELEMENT_MISSING", 1)])
+    ("world_of_two_models.sdf", ["--model", "third"], "ELEMENT_MISSING", 2)])
 def test_check_parity_without_one_model_is_coded(name, extra, code, exit_code):
     result = runner.invoke(umbrella, ["check", "--urdf-parity", *extra, str(FIXTURES / name)])
     assert result.exit_code == exit_code

@@ -78,7 +78,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
     problem = parity_scope_problem(result, model, name)
     if problem is not None:
         print(problem.format(), file=sys.stderr)
-        return 2 if problem.code is Code.MODEL_AMBIGUOUS else 1
+        return 1 if model is None and problem.code is Code.ELEMENT_MISSING else 2
     scope = model_scope(result, model)
     report = _LATER.check_parity(result, scope)
     if as_json:
@@ -96,8 +96,9 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
 
 def parity_scope_problem(result, model: str | None, file: str) -> Diagnostic | None:
     """Why URDF parity cannot be checked for ``model`` of ``result`` (None when it can):
-    no model at all, no model of that name (ELEMENT_MISSING), or a world of several
-    models and no ``--model`` (MODEL_AMBIGUOUS, a usage error)."""
+    no model at all (ELEMENT_MISSING: the input's fault, exit 1), no model of the name
+    ``--model`` gives (ELEMENT_MISSING, a usage error), or a world of several models and
+    no ``--model`` (MODEL_AMBIGUOUS, a usage error)."""
     if result.graph is not None and result.graph.root is not None and \
             model_scope(result, model) is not None:
         return None
