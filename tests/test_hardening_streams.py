@@ -29,10 +29,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
-
 from urdf_sdf.core.cli.main import app as umbrella
+from urdf_sdf.core.cli.output import write_output
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+
 from tests.support import TIMEOUT
 from tests.test_fuzz import PLANS, SEED_BYTES, mutate
 
@@ -60,7 +61,7 @@ def run(*args, redirect: str = "", stdin=None, stdout=subprocess.PIPE, cwd=None)
     script = 'exec "$@" ' + redirect
     return subprocess.run(["sh", "-c", script, "sh", *command(*args)], stdin=stdin,
                           stdout=stdout, stderr=subprocess.PIPE, timeout=TIMEOUT,
-                          cwd=cwd or ROOT)
+                          cwd=cwd or ROOT, check=False)
 
 
 def fixture(name: str, tmp_path: Path) -> Path:
@@ -148,6 +149,20 @@ def test_output_symlink_written_through(tmp_path, target_exists):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "link.sdf"]
 
 
+def test_output_link_in_a_tree_is_replaced_not_followed(tmp_path):
+    """An output whose name the command made up (a batch's, after its input) may meet a
+    link someone put in the tree: it is replaced, nothing outside the tree is written."""
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"keep")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.sdf").symlink_to(outside)
+    write_output(b"<sdf/>", str(tree / "robot.sdf"))
+    assert outside.read_bytes() == b"keep"
+    assert not (tree / "robot.sdf").is_symlink()
+    assert (tree / "robot.sdf").read_bytes() == b"<sdf/>"
+
+
 def test_output_symlink_to_a_device_is_written_not_replaced(tmp_path):
     link = tmp_path / "graph.dot"
     link.symlink_to(os.devnull)
@@ -156,25 +171,51 @@ def test_output_symlink_to_a_device_is_written_not_replaced(tmp_path):
     assert link.is_symlink() and stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
+def stdout_names(tmp_path: Path) -> list[Path]:
+    """Names of standard output that a regression could not damage: a link of our own in
+    ``tmp_path`` made as /dev/stdout is (to /proc/self/fd/1), and /dev/fd/1, in whose
+    directory no file can be made. (The real /dev/stdout is only ever resolved, in
+    test_dev_stdout_is_standard_output: a test that writes to it would, on a regressed
+    code base run as root, replace it with a regular file for the whole machine.)"""
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    return [link, Path("/dev/fd/1")]
+
+
 @posix_only
-@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
+@pytest.mark.skipif(not Path("/proc/self/fd/1").exists(), reason="needs /proc")
 @pytest.mark.parametrize("args", [("urdf2sdf", SAMPLE), ("urdf-sdf", "print", SAMPLE),
                                   ("urdf-sdf", "graph", SAMPLE)])
 def test_output_dev_stdout_written_through(tmp_path, args):
-    """``-o /dev/stdout > robot.sdf`` leaves the document in robot.sdf, and /dev/stdout
-    as it was."""
-    before = os.lstat("/dev/stdout")
-    redirected = tmp_path / "redirected.out"
-    with open(redirected, "wb") as stdout:
-        done = run(*args, "-o", "/dev/stdout", stdout=stdout)
-    assert done.returncode == 0, done.stderr
-    text = redirected.read_bytes()
-    if args[-2:] == ("graph", SAMPLE):
-        assert text.startswith(b"digraph")
-    else:
-        etree.fromstring(text)
-    after = os.lstat("/dev/stdout")
-    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    """``-o /dev/stdout > robot.sdf`` leaves the document in robot.sdf, and the name of
+    standard output as it was."""
+    for name in stdout_names(tmp_path):
+        before = os.lstat(name)
+        redirected = tmp_path / "redirected.out"
+        with open(redirected, "wb") as stdout:
+            done = run(*args, "-o", name, stdout=stdout)
+        assert done.returncode == 0, done.stderr
+        text = redirected.read_bytes()
+        if "graph" in args:
+            assert text.startswith(b"digraph")
+        else:
+            etree.fromstring(text)
+        after = os.lstat(name)
+        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+
+
+@posix_only
+@pytest.mark.skipif(not os.path.islink("/dev/stdout"), reason="needs /dev/stdout")
+def test_dev_stdout_is_standard_output(tmp_path):
+    """/dev/stdout redirected to a regular file is standard output, never a file to
+    replace (resolved only: nothing is written to it)."""
+    probe = ("import sys; from pathlib import Path; "
+             "from urdf_sdf.core.cli.output import resolve_destination; "
+             "print(resolve_destination(Path('/dev/stdout'), (), True)[0], file=sys.stderr)")
+    with open(tmp_path / "redirected.out", "wb") as stdout:
+        done = subprocess.run([sys.executable, "-c", probe], stdout=stdout,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT, cwd=ROOT, check=False)
+    assert done.stderr.strip() == b"stdout"
 
 
 # ---- item 14: closed standard streams ---------------------------------------------------
@@ -289,12 +330,12 @@ def mounted_tmpfs(path: Path, options: str) -> bool:
         return False
     path.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)],
-                          capture_output=True, timeout=TIMEOUT)
+                          capture_output=True, timeout=TIMEOUT, check=False)
     return done.returncode == 0
 
 
 def unmount(path: Path) -> None:
-    subprocess.run(["umount", str(path)], capture_output=True, timeout=TIMEOUT)
+    subprocess.run(["umount", str(path)], capture_output=True, timeout=TIMEOUT, check=False)
 
 
 @pytest.mark.parametrize("options, reason", [("ro,size=64k", 30),   # EROFS
@@ -366,7 +407,7 @@ def test_diff_tol_negative_is_usage_error(tol):
 @pytest.mark.parametrize("tol", ["nan", "NaN"])
 def test_diff_tol_nan_is_usage_error_on_the_quick_path(tol):
     done = subprocess.run(command("urdf-sdf", "diff", SAMPLE, SAMPLE, f"--tol={tol}"),
-                          capture_output=True, timeout=TIMEOUT, cwd=ROOT)
+                          capture_output=True, timeout=TIMEOUT, cwd=ROOT, check=False)
     assert done.returncode == 2 and b"is not a tolerance" in done.stderr
 
 

@@ -82,7 +82,7 @@ def _write(data: bytes, destination: str | None, source: str) -> tuple[int, Diag
     """Write the document; ``(exit code, None)``, or the exit code and the diagnostic of a
     refused or failed write (the old file is intact)."""
     try:
-        write_output(data, destination, [source])
+        write_output(data, destination, [source], through_links=True)
     except OutputError as exc:  # -o names the input, a directory...
         return exc.exit_code, exc.diagnostic(destination)
     except (StdoutError, BrokenPipeError):

@@ -146,13 +146,13 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
     if fmt is None or output is None:
         destination = None if output is None else str(output)
         try:
-            write_output(data, destination, list(inputs))
+            write_output(data, destination, list(inputs), through_links=True)
         except OutputError as exc:
             raise RenderError.refused(exc, destination) from exc
         return ""
     destination = str(output)
     try:
-        kind, target = resolve_destination(Path(destination), inputs)
+        kind, target = resolve_destination(Path(destination), inputs, through_links=True)
     except OutputError as exc:
         raise RenderError.refused(exc, destination) from exc
     dot = find_dot(target)

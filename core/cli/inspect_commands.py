@@ -71,7 +71,7 @@ def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
         return 1
     destination = str(output) if output else None
     try:
-        write_output(data, destination, [str(file)])
+        write_output(data, destination, [str(file)], through_links=True)
     except OutputError as exc:  # the input (exit 1), a directory (a usage error)
         print(exc.diagnostic(destination).format(), file=sys.stderr)
         return exc.exit_code

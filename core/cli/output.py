@@ -4,8 +4,10 @@
   a closed descriptor) is :class:`StdoutError` (the commands report FILE_WRITE and exit 1);
   a closed pipe (``| head -c 10``) ends the command quietly with
   :data:`BROKEN_PIPE_STATUS`, as a Unix tool killed by SIGPIPE does (:func:`stdout_closed`).
-* A symbolic link is written through to its target, and the link stays
-  (:func:`resolve_destination`); a name of an open descriptor (``/dev/stdout``,
+* A symbolic link that the user named (``through_links``: ``-o LINK``) is written through
+  to its target, and the link stays; one in a tree the command fills (a batch's outputs,
+  named after its inputs) is replaced, never followed out of the tree
+  (:func:`resolve_destination`). A name of an open descriptor (``/dev/stdout``,
   ``/dev/fd/N``, ``/proc/self/fd/N``) is written straight to that descriptor's file, and
   when it is standard output, to standard output itself (``-o /dev/stdout > robot.sdf``
   leaves the document in robot.sdf).
@@ -212,17 +214,19 @@ def _exit_code(command: Callable, args, kwargs) -> int:
 # ---- files -------------------------------------------------------------------------------
 
 def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (),
-                 stale_removed: bool = False) -> None:
+                 stale_removed: bool = False, through_links: bool = False) -> None:
     """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module.
     ``inputs`` are the command's input files (``-``: the file on standard input), never
     overwritten. ``stale_removed``: the caller has removed the stale temporaries of the
     destination's directory already (a batch does it once per directory: once per file
-    would read a large directory once per file). Raises :class:`OutputError` (the
-    destination is refused: nothing was written) or ``OSError`` (the write failed)."""
+    would read a large directory once per file). ``through_links``: a symbolic link to a
+    regular file is written through (an ``-o`` the user named), not replaced
+    (:func:`resolve_destination`). Raises :class:`OutputError` (the destination is
+    refused: nothing was written) or ``OSError`` (the write failed)."""
     if destination in (None, "-"):
         write_stdout(data)
         return
-    kind, target = resolve_destination(Path(destination), inputs)
+    kind, target = resolve_destination(Path(destination), inputs, through_links)
     if kind == STDOUT:
         write_stdout(data)
         return
@@ -244,23 +248,44 @@ MAX_LINKS = 40  # as the kernel's limit of symbolic links followed in one lookup
 _DESCRIPTOR_DIRECTORY = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/fd$")
 
 
-def check_destination(target: Path, inputs: Sequence[str] = ()) -> str:
+def check_destination(target: Path, inputs: Sequence[str] = (),
+                      through_links: bool = False) -> str:
     """``"file"`` (a regular file or a new path: written atomically) or ``"special"`` (a
     character device, FIFO, socket or descriptor name: written directly; also standard
     output named by a path); raises :class:`OutputError` as :func:`resolve_destination`."""
-    kind, _ = resolve_destination(target, inputs)
+    kind, _ = resolve_destination(target, inputs, through_links)
     return FILE if kind == FILE else SPECIAL
 
 
-def resolve_destination(target: Path, inputs: Sequence[str] = ()) -> tuple[str, Path]:
+def resolve_destination(target: Path, inputs: Sequence[str] = (),
+                        through_links: bool = False) -> tuple[str, Path]:
     """How and where ``target`` is written: ``(STDOUT, target)`` for a name of the
     process's standard output (``/dev/stdout``), ``(SPECIAL, path)`` for a device, FIFO,
-    socket or another descriptor's name, ``(FILE, path)`` for a regular file or new path;
-    ``path`` is ``target`` with its symbolic links followed (the link is written through,
-    never replaced). Raises :class:`OutputIsInput` when it is one of ``inputs`` (``-``:
+    socket or another descriptor's name, ``(FILE, path)`` for a regular file or new path.
+
+    A symbolic link: with ``through_links`` (an ``-o`` the user named) ``path`` is the
+    link's target, written through (atomically when it is a regular file), the link kept;
+    without (an output whose name the command made up, in a tree that may hold links put
+    there by someone else) ``path`` is the link itself, replaced by a regular file, so that
+    nothing outside the directory is written. A descriptor's name (``/dev/stdout``) is
+    never replaced. Raises :class:`OutputIsInput` when it is one of ``inputs`` (``-``:
     the regular file on standard input), :class:`OutputError` for a directory, a block
     device, a missing directory or a link that cannot be followed."""
+    if not through_links and os.path.islink(target) and not _names_descriptor(target):
+        return FILE, Path(os.path.abspath(target))  # the link is replaced, as a file would be
     path, descriptor = follow_links(target)
+    return _resolved(target, path, descriptor, inputs)
+
+
+def _names_descriptor(target: Path) -> bool:
+    try:
+        return follow_links(target)[1]
+    except OutputError:  # a loop of links
+        return False
+
+
+def _resolved(target: Path, path: str, descriptor: bool,
+              inputs: Sequence[str]) -> tuple[str, Path]:
     try:
         status: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
@@ -414,9 +439,13 @@ def removed_on_signal(tmp: str, remove: Callable[[str], None] = os.unlink) -> It
 
 def file_mode(target: Path) -> int:
     """The mode the output should have: the replaced file's, else what the umask
-    gives a new file (the temporary file's private 0600 must not leak into the result)."""
+    gives a new file (the temporary file's private 0600 must not leak into the result);
+    a symbolic link being replaced is a new file (its target's mode is not its own)."""
     try:
-        return target.stat().st_mode & 0o7777
+        status = os.lstat(target)
+        if stat.S_ISLNK(status.st_mode):
+            raise FileNotFoundError(target)
+        return status.st_mode & 0o7777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
