@@ -3,7 +3,9 @@ a bug report, exit 1, and no traceback (``URDF_SDF_DEBUG=1`` shows it).
 
 Bad input is never a crash: readers and converters report it as coded diagnostics. An
 exception that escapes them is a bug in this project, and the user should be told so
-rather than handed a Python traceback (which may also quote file content).
+rather than handed a Python traceback (which may also quote file content). Nor is a
+standard stream that was closed when the command started (``>&-``): its use is FILE_READ or
+FILE_WRITE (:mod:`urdf_sdf.core.cli.streams`, which :func:`run_command` sets up first).
 """
 from __future__ import annotations
 

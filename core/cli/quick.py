@@ -24,6 +24,12 @@ of its own.
 exactly and that every command line the quick parser accepts gets the same values from
 the app. ``--version`` imports nothing more; a conversion imports its command's module
 (the converter, not typer) through the :class:`~urdf_sdf.core.lazy.Later` table below.
+
+Before anything else, :func:`run` guards the standard streams
+(:func:`urdf_sdf.core.cli.streams.guard_standard_streams`): a descriptor 0, 1 or 2 closed
+when the command started gets ``/dev/null``, so that no file takes its place and no
+diagnostic lands in the document (process-wide state: the console scripts' business, never
+the library's).
 """
 from __future__ import annotations
 
