@@ -163,6 +163,33 @@ def test_output_link_in_a_tree_is_replaced_not_followed(tmp_path):
     assert (tree / "robot.sdf").read_bytes() == b"<sdf/>"
 
 
+NAME_CHARACTERS = st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(name=st.text(NAME_CHARACTERS, min_size=1, max_size=12)
+       .filter(lambda n: n not in (".", "..", "target") and len(n.encode()) < 200),
+       linked=st.sampled_from([None, "inside", "outside"]), through=st.booleans())
+def test_output_names_and_links_stay_where_they_point(name, linked, through):
+    """Any file name (control characters, a leading dash, spaces, non-ASCII), plain or a
+    link: the document lands at that name (or, through a link the user named, at its
+    target); nothing else is written, no temporary file is left."""
+    with tempfile.TemporaryDirectory() as directory:
+        root = Path(directory)
+        tree, outside = root / "tree", root / "outside"
+        tree.mkdir()
+        outside.mkdir()
+        target = {"inside": tree / "target", "outside": outside / "target"}.get(linked)
+        if target is not None:
+            (tree / name).symlink_to(target)
+        write_output(b"<sdf/>", str(tree / name), through_links=through)
+        lands = target if target is not None and through else tree / name
+        assert lands.read_bytes() == b"<sdf/>"
+        written = sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+        assert written == [lands]
+        assert (tree / name).is_symlink() == (target is not None and through)
+
+
 def test_output_symlink_to_a_device_is_written_not_replaced(tmp_path):
     link = tmp_path / "graph.dot"
     link.symlink_to(os.devnull)
