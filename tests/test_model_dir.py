@@ -92,7 +92,8 @@ def test_model_directory_holds_the_model_its_config_and_every_mesh(workspace):
     result, out = convert(workspace)
     assert result.exit_code == 0, result.output
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
-    assert files == ["meshes/base.stl", "meshes/gripper/base.stl", "meshes/hand.mtl",
+    assert files == [".urdf-sdf-output", "meshes/base.stl", "meshes/gripper/base.stl",
+                     "meshes/hand.mtl",
                      "meshes/hand.obj", "meshes/textures/wood.png", "meshes/visual/arm.dae",
                      "model.config", "model.sdf"]
     assert mesh_uris(out / "model.sdf") == [
@@ -140,10 +141,13 @@ def test_model_directory_resolves_with_only_its_parent_on_the_model_path(workspa
     assert set(reference["links"]) == {"arm::base", "arm::upper", "arm::tool"}
 
 
-def test_a_second_run_replaces_the_directory_whole(workspace):
+def test_a_second_run_needs_force_then_replaces_the_directory_whole(workspace):
     _, out = convert(workspace)
     (out / "stale.txt").write_text("from before")
-    result, out = convert(workspace)
+    refused, out = convert(workspace)
+    assert refused.exit_code == 1 and "error[OUTPUT_EXISTS]" in refused.output
+    assert "--force" in refused.output and (out / "stale.txt").exists()
+    result, out = convert(workspace, "--force")
     assert result.exit_code == 0 and not (out / "stale.txt").exists()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temporaries
 
