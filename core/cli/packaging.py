@@ -30,7 +30,8 @@ from urdf_sdf.core.cli.directory import OutputExists, write_directory
 from urdf_sdf.core.cli.inputs import is_stdin, load_input
 from urdf_sdf.core.cli.options import policy
 from urdf_sdf.core.cli.output import OutputError
-from urdf_sdf.core.cli.path_names import safe_name, shown_name, unique_name, unsafe_reason
+from urdf_sdf.core.cli.path_names import (renamed_output, safe_name, shown_name, unique_name,
+                                          unsafe_reason)
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
@@ -149,7 +150,8 @@ def batch_targets(items: list, name_of, fallback: str, container: Path, force: b
     """Each item's :class:`Target` under ``container``, by ``id(item)``: the folder named
     ``normalise(name_of(item))``; an unsafe name (``core.cli.path_names``) is renamed,
     apart from every other folder, with a note."""
-    raw = {id(item): name_of(item) for item in items if item.skip is None}
+    by_id = {id(item): item for item in items if item.skip is None}
+    raw = {key: name_of(item) for key, item in by_id.items()}
     taken = {normalise(name) for name in raw.values() if unsafe_reason(name) is None}
     targets = {}
     for key, name in raw.items():
@@ -160,8 +162,10 @@ def batch_targets(items: list, name_of, fallback: str, container: Path, force: b
             folder = unique_name(folder, taken)
             taken.add(folder)
             note = (f"the output folder's name [{shown_name(name)}] {problem}: written to "
-                    f"[{folder}] instead")
-        targets[key] = Target(container / folder, force, container, note)
+                    f"[{shown_name(folder)}] instead")
+        renamed = renamed_output(by_id[key], container / folder)  # by discover
+        targets[key] = Target(container / folder, force, container,
+                              note or (renamed[0].message if renamed else None))
     return targets
 
 
@@ -183,15 +187,16 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
         if skip is not None or target is None or folder is None:
             counts["skipped"] += 1
             if not quiet:
-                print(f"{prog}: {item.relative}: skipped: {skip}", file=sys.stderr)
+                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {skip}",
+                      file=sys.stderr)
             continue
         taken[folder] = item.relative
         result = convert_one(item, target)
         code = max(code, result)
         counts["converted" if result == 0 else "failed"] += 1
         if not quiet:
-            print(f"{prog}: {item.relative} -> {folder}" + ("" if result == 0 else " failed"),
-                  file=sys.stderr)
+            print(f"{prog}: {shown_name(str(item.relative))} -> {shown_name(str(folder))}" +
+                  ("" if result == 0 else " failed"), file=sys.stderr)
     print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
           f"{counts['skipped']} skipped", file=sys.stderr)
     return code

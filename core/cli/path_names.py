@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
+
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 
 SEPARATORS = ("/", "\\")
 
@@ -54,3 +57,40 @@ def shown_name(name: str) -> str:
     return "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" and ord(c) < 256
                    else f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cc" else c
                    for c in name)
+
+
+def safe_path(path: Path, fallback: str) -> Path:
+    """``path`` (relative) with each component made safe (:func:`safe_name`)."""
+    parts = [safe_name(part, fallback) for part in path.parts]
+    return Path(*parts) if parts != list(path.parts) else path
+
+
+def safe_outputs(items, fallback: str = "robot") -> None:
+    """Give each batch item (``item.output``, a relative path) whose output holds an
+    unsafe component a safe one, apart from every other output; one unsafe output always
+    gets one new name (so that ``robot.urdf`` beside ``robot.urdf.xacro`` still meet)."""
+    natural = {item.output for item in items if safe_path(item.output, fallback) == item.output}
+    renamed: dict[Path, Path] = {}
+    for item in items:
+        if item.output in natural:
+            continue
+        if item.output not in renamed:
+            new = safe_path(item.output, fallback)
+            name = unique_name(new.name, {p.name for p in (*natural, *renamed.values())
+                                          if p.parent == new.parent})
+            renamed[item.output] = new.with_name(name)
+        item.output = renamed[item.output]
+
+
+def renamed_output(item, written: Path | None = None) -> list[Diagnostic]:
+    """A NAME_RENAMED warning when :func:`safe_outputs` renamed ``item``'s output
+    (written as ``written``, by default ``item.output``)."""
+    unsafe = [(part, unsafe_reason(part)) for part in item.relative.parts
+              if unsafe_reason(part) is not None]
+    if not unsafe:
+        return []
+    part, problem = unsafe[0]
+    return [Diagnostic(Code.NAME_RENAMED, Severity.WARNING,
+                       f"the name [{shown_name(part)}] {problem}: the output is written as "
+                       f"[{shown_name((written or item.output).as_posix())}]",
+                       str(item.source))]
