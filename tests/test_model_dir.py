@@ -92,8 +92,7 @@ def test_model_directory_holds_the_model_its_config_and_every_mesh(workspace):
     result, out = convert(workspace)
     assert result.exit_code == 0, result.output
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
-    assert files == [".urdf-sdf-output", "meshes/base.stl", "meshes/gripper/base.stl",
-                     "meshes/hand.mtl",
+    assert files == ["meshes/base.stl", "meshes/gripper/base.stl", "meshes/hand.mtl",
                      "meshes/hand.obj", "meshes/textures/wood.png", "meshes/visual/arm.dae",
                      "model.config", "model.sdf"]
     assert mesh_uris(out / "model.sdf") == [

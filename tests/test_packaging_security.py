@@ -234,7 +234,8 @@ def test_model_dir_fills_an_empty_directory(tmp_path):
     out.mkdir()
     result = model_dir(urdf, out)
     assert result.exit_code == 0, result.output
-    assert (out / "model.sdf").is_file() and (out / ".urdf-sdf-output").is_file()
+    assert (out / "model.sdf").is_file()
+    assert (out / "model.config").read_text().count("<!-- urdf-sdf output") == 1
 
 
 def test_package_dir_refuses_a_workspace_source_folder(tmp_path):

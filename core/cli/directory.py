@@ -3,10 +3,13 @@ never seen half-written and never replaces what is not ours.
 
 * Everything goes into a temporary sibling folder, which then takes the target's place.
 * A target that does not exist, or an empty directory, is simply filled.
-* An existing non-empty directory is replaced only when it is one we wrote (it holds the
-  marker file :data:`MARKER`, which every directory written here holds) **and**
+* An existing non-empty directory is replaced only when it is one we wrote **and**
   ``force`` (``--force``) is given; otherwise :class:`OutputExists` (OUTPUT_EXISTS) and
-  nothing is touched. The old directory is set aside only once the new one is complete,
+  nothing is touched. Ours are recognised by the marker every directory written here
+  holds: a comment (:data:`MARKER_HEAD`...) at the top of its ``model.config`` or
+  ``package.xml`` (:data:`MARKED_FILES`; a directory with neither gets the file
+  :data:`MARKER_FILE`), so a model directory or package stays what Gazebo and colcon
+  expect, file for file. The old directory is set aside only once the new one is complete,
   and removed only once the new one is in its place.
 * A target that is a symbolic link is written through (its target is the directory),
   except inside a batch's output folder (``container``), where each name comes from an
@@ -23,8 +26,10 @@ from pathlib import Path
 from urdf_sdf.core.cli.output import OutputError, removed_on_signal
 from urdf_sdf.core.cli.quick import version_line
 
-MARKER = ".urdf-sdf-output"
-MARKER_HEAD = b"urdf-sdf output"
+MARKED_FILES = ("model.config", "package.xml")
+MARKER_FILE = ".urdf-sdf-output"
+MARKER_HEAD = b"<!-- urdf-sdf output"
+MARKER_SCANNED_BYTES = 1024  # the marker is looked for in a marked file's first bytes
 
 
 class OutputExists(OutputError):
@@ -32,9 +37,22 @@ class OutputExists(OutputError):
 
 
 def marker_text(prog: str) -> bytes:
-    """The marker file's content: what wrote the directory and how to replace it."""
-    return (MARKER_HEAD + f": written by {version_line(prog)}. `{prog} ... --force` may "
-            "replace this directory; without this file it is never replaced.\n".encode())
+    """The marker comment: what wrote the directory and how to replace it (a comment may
+    not hold two hyphens in a row, hence no option spelt out)."""
+    return (MARKER_HEAD + f" ({version_line(prog)}): a later run given the force option "
+            "may replace this directory; without this line it is never replaced. -->\n"
+            .encode())
+
+
+def marked(files: dict[str, bytes], prog: str) -> dict[str, bytes]:
+    """``files`` with the marker: in the first of :data:`MARKED_FILES` there, after its
+    XML declaration; else as the file :data:`MARKER_FILE`."""
+    name = next((n for n in MARKED_FILES if n in files), None)
+    if name is None:
+        return {**files, MARKER_FILE: marker_text(prog)}
+    data = files[name]
+    cut = data.index(b"\n") + 1 if data.startswith(b"<?xml") and b"\n" in data else 0
+    return {**files, name: data[:cut] + marker_text(prog) + data[cut:]}
 
 
 def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
@@ -50,7 +68,7 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):
-            for relative, data in {**files, MARKER: marker_text(prog)}.items():
+            for relative, data in marked(files, prog).items():
                 (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / relative).write_bytes(data)
             bundle.copy_into(tmp)
@@ -81,8 +99,8 @@ def _check_target(target: Path, inputs, force: bool) -> None:
         return  # an empty directory is filled
     if not is_our_output(target):
         raise OutputExists(f"{target} exists, is not empty and was not written by urdf-sdf "
-                           f"(no {MARKER} in it): it is never replaced; choose a new or empty "
-                           "directory")
+                           "(no marker in its model.config or package.xml): it is never "
+                           "replaced; choose a new or empty directory")
     if not force:
         raise OutputExists(f"{target} holds an earlier output of urdf-sdf: give --force to "
                            "replace it")
@@ -93,15 +111,18 @@ def _check_target(target: Path, inputs, force: bool) -> None:
 
 
 def is_our_output(folder: Path) -> bool:
-    """Whether ``folder`` holds our marker (a regular file starting as ours)."""
-    path = folder / MARKER
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return False
-        with open(path, "rb") as handle:
-            return handle.read(len(MARKER_HEAD)) == MARKER_HEAD
-    except OSError:
-        return False
+    """Whether ``folder`` holds our marker (in a regular file, not through a symlink)."""
+    for name in (*MARKED_FILES, MARKER_FILE):
+        path = folder / name
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                if MARKER_HEAD in handle.read(MARKER_SCANNED_BYTES):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _swap_into_place(tmp: Path, target: Path) -> None:

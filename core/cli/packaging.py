@@ -10,8 +10,8 @@ What they never do:
 * copy a file from outside the input's own package or model directory and the search
   paths given on the command line, or a file that is not regular (``core.write.confined``;
   RESOURCE_OUTSIDE_PACKAGE, RESOURCE_NOT_REGULAR: nothing is written);
-* replace an existing non-empty directory unless it is one they wrote (its
-  ``.urdf-sdf-output`` marker) and ``--force`` is given (``core.cli.directory``;
+* replace an existing non-empty directory unless it is one they wrote (the marker comment
+  in its ``model.config`` or ``package.xml``) and ``--force`` is given (``core.cli.directory``;
   OUTPUT_EXISTS); a batch's output folder is a container, never replaced itself;
 * use a name from an input (a file's stem, a model's folder) that is empty, ``.``,
   ``..``, holds a separator or a control character, or starts with ``-`` as a path
