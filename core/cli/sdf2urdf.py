@@ -62,7 +62,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
                                      context, mappings, sources)
-    return data, [*renamed_output(item), *diagnostics]
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:

@@ -61,7 +61,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
                                      mappings, sources, context)
-    return data, [*renamed_output(item), *diagnostics]
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
