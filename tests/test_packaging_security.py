@@ -238,6 +238,19 @@ def test_model_dir_fills_an_empty_directory(tmp_path):
     assert (out / "model.config").read_text().count("<!-- urdf-sdf output") == 1
 
 
+def test_model_dir_named_through_a_symlink_is_written_through(tmp_path):
+    """A ``--model-dir`` the user names as a symlink: its target is filled, the link
+    stays a link."""
+    urdf = make_package(tmp_path / "src", "../meshes/base.stl")
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    result = model_dir(urdf, link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and (real / "model.sdf").is_file()
+
+
 def test_package_dir_refuses_a_workspace_source_folder(tmp_path):
     """``--package-dir ws/src``: the other packages there are never deleted."""
     model = tmp_path / "rover"

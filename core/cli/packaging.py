@@ -116,9 +116,9 @@ def _finish(prog: str, source: Path, target: Target, directory, diagnostics: Dia
     out_dir = target.directory
     if ok:
         try:
-            out_dir = write_directory(out_dir, directory.files, directory.bundle,
-                                      [] if is_stdin(source) else [str(source)], prog=prog,
-                                      force=target.force, container=target.container)
+            write_directory(out_dir, directory.files, directory.bundle,
+                            [] if is_stdin(source) else [str(source)], prog=prog,
+                            force=target.force, container=target.container)
         except OutputExists as exc:
             diagnostics.error_at(Code.OUTPUT_EXISTS, str(exc), None, str(out_dir))
             ok, code = False, 1
