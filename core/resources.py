@@ -208,11 +208,13 @@ def base_folder(source: Source, result) -> Path:
 
 def check_meshes(result, context: Context) -> list[Diagnostic]:
     """``urdf-sdf check --meshes``: an error for every mesh that does not resolve
-    (MESH_UNRESOLVED) or is not a mesh file (MESH_UNREADABLE), at the line naming it."""
+    (MESH_UNRESOLVED; RESOURCE_NOT_REGULAR for a FIFO, device or socket), cannot be read
+    or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
+    read), at the line naming it."""
     diagnostics = Diagnostics()
     for resource in resources_of(result, ("mesh",)):
         resolve_resource(resource, base_folder(resource.source, result), context)
-        if resource.problem is not None:
+        if resource.problem is not None or resource.path is None:
             diagnostics.error_at(resource.problem_code or Code.MESH_UNRESOLVED,
                                  f"mesh [{shown(resource.uri)}] does not resolve: "
                                  f"{resource.problem}", resource.source)
