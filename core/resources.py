@@ -127,7 +127,7 @@ def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        return None, _reason(exc)
+        return None, os_reason(exc)
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
@@ -135,11 +135,12 @@ def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
         try:
             head = handle.read(SNIFF_BYTES)
         except OSError as exc:
-            return None, _reason(exc)
+            return None, os_reason(exc)
     return _format_of(head, info.st_size), None
 
 
-def _reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
+    """An OSError's reason in lower case words ("permission denied")."""
     text = exc.strerror or str(exc)
     return text[:1].lower() + text[1:]
 

@@ -25,8 +25,10 @@ from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.resources import Resource, base_folder, resolve_resource, resources_of, sniff_mesh
-from urdf_sdf.core.write.confined import CopyRoots, Refusal, copy_checked, read_regular, refusal
+from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
+                                     sniff_mesh)
+from urdf_sdf.core.write.confined import (CopyRoots, FileId, Refusal, copy_check, copy_checked,
+                                          read_regular)
 
 # Statements of an OBJ material library (.mtl) that name image files.
 MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
@@ -40,15 +42,15 @@ class Bundle:
     folder: str = "meshes"
     description_dir: Path | None = None
     roots: CopyRoots = field(default_factory=lambda: CopyRoots(None))
-    identity: dict[str, tuple[int, int]] = field(default_factory=dict)  # real -> (dev, ino)
+    identity: dict[str, FileId] = field(default_factory=dict)   # real source path -> id
     refused: list[tuple[str, Refusal]] = field(default_factory=list)  # (what, why) not taken
     dest_of: dict[str, str] = field(default_factory=dict)       # real source path -> dest
     source_of: dict[str, str] = field(default_factory=dict)     # dest -> real source path
     skipped: list[str] = field(default_factory=list)            # why a referenced file is not
     displaced: dict[str, str] = field(default_factory=dict)     # dest -> the place taken
 
-    def add(self, resource: Resource, identity: tuple[int, int]) -> str:
-        """The place of a resolved resource that :func:`confined.refusal` allowed (its
+    def add(self, resource: Resource, identity: FileId) -> str:
+        """The place of a resolved resource that :func:`confined.copy_check` allowed (its
         ``identity``), adding it and what a mesh refers to (those refused go to
         :attr:`refused`); see :attr:`displaced` for a file that could not have its natural
         place."""
@@ -92,7 +94,7 @@ class Bundle:
             number += 1
         return posixpath.join(head, f"{stem}_{number}{suffix}")
 
-    def _claim(self, real: str, dest: str, identity: tuple[int, int]) -> None:
+    def _claim(self, real: str, dest: str, identity: FileId) -> None:
         self.dest_of[real] = dest
         self.source_of[dest] = real
         self.identity[real] = identity
@@ -107,12 +109,11 @@ class Bundle:
                 continue
             if source in self.dest_of or target in self.source_of:
                 continue
-            identity, refused = refusal(mesh.parent / reference, self.roots)
-            if refused is not None or identity is None:
-                self.refused.append((f"[{reference}] named by {mesh.name}",
-                                     refused or Refusal(Code.RESOURCE_NOT_REGULAR, "")))
+            checked = copy_check(mesh.parent / reference, self.roots)
+            if isinstance(checked, Refusal):
+                self.refused.append((f"[{reference}] named by {mesh.name}", checked))
                 continue
-            self._claim(source, target, identity)
+            self._claim(source, target, checked)
             if source.lower().endswith(".mtl"):
                 self._add_references(Path(source), target)
 
@@ -158,16 +159,12 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
             continue
         resolve_resource(resource, base_folder(resource.source, result), context)
         uri = resource.uri
-        identity, refused = (None, None) if resource.problem is not None else \
-            refusal(resource.path, bundle.roots)
-        if resource.problem_code is not None or refused is not None:
-            why = refused.reason if refused is not None else resource.problem
-            code = refused.code if refused is not None else resource.problem_code
-            diagnostics.error_at(code or Code.RESOURCE_NOT_REGULAR, f"{resource.kind} "
-                                 f"[{shown(uri)}] is not copied into {holder}: {why}",
-                                 resource.source)
+        checked = _copy_check(resource, bundle.roots)
+        if isinstance(checked, Refusal):
+            diagnostics.error_at(checked.code, f"{resource.kind} [{shown(uri)}] is not copied "
+                                 f"into {holder}: {checked.reason}", resource.source)
             place = uri
-        elif resource.problem is not None or identity is None:
+        elif checked is None:
             diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] does "
                                    f"not resolve: {resource.problem}; its URI is kept and "
                                    f"{holder} does not hold it", resource.source)
@@ -178,7 +175,7 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
                                        f"({resource.path}) is not a mesh file by its content "
                                        "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
                                        resource.source)
-            dest = bundle.add(resource, identity)
+            dest = bundle.add(resource, checked)
             for what, why in bundle.refused:
                 diagnostics.error_at(why.code, f"{what} (of {resource.kind} [{shown(uri)}]) is "
                                      f"not copied into {holder}: {why.reason}", resource.source)
@@ -199,6 +196,16 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
         diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{reason} is not copied: it is missing "
                                f"or outside the folder {holder} keeps meshes in", None,
                                result.document.file)
+
+
+def _copy_check(resource: Resource, roots: CopyRoots) -> FileId | Refusal | None:
+    """A resolved resource's :func:`confined.copy_check`; a refusal for one that resolved
+    to something that is not a regular file; None for one that does not resolve."""
+    if resource.problem_code is not None:
+        return Refusal(resource.problem_code, resource.problem or "")
+    if resource.problem is not None or resource.path is None:
+        return None
+    return copy_check(resource.path, roots)
 
 
 def _is_below(path: Path, folder: Path) -> bool:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.resources import os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
 # Files that make a folder a package or model directory: its meshes may be copied.
@@ -88,28 +89,30 @@ def is_inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def refusal(path: str | Path, roots: CopyRoots) -> tuple[tuple[int, int] | None,
-                                                          Refusal | None]:
-    """``((device, inode), None)`` for a file that may be copied, else ``(None, why)``."""
+FileId = tuple[int, int]  # (device, inode): the file that was checked
+
+
+def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
+    """The identity of the file ``path`` names when it may be copied, else why not."""
     real = os.path.realpath(path)
     if any(is_inside(real, pseudo) for pseudo in PSEUDO_FILESYSTEMS):
-        return None, Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, a system "
-                             "interface (/proc, /sys, /dev), not a file")
+        return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, a system interface "
+                       "(/proc, /sys, /dev), not a file")
     if not any(is_inside(real, root) for root in roots.all()):
-        return None, Refusal(Code.RESOURCE_OUTSIDE_PACKAGE, f"resolves to {real}, outside "
-                             f"{roots.describe()}; name its folder with --package-path "
-                             "(or -p/--path) to copy it")
+        return Refusal(Code.RESOURCE_OUTSIDE_PACKAGE, f"resolves to {real}, outside "
+                       f"{roots.describe()}; name its folder with --package-path (or "
+                       "-p/--path) to copy it")
     try:
         fd = open_regular(real)
     except NotRegular as exc:
-        return None, Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, {exc}")
+        return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, {exc}")
     except OSError as exc:
-        return None, Refusal(Code.MESH_UNREADABLE, f"cannot be read: {reason(exc)}")
+        return Refusal(Code.MESH_UNREADABLE, f"cannot be read: {os_reason(exc)}")
     try:
         info = os.fstat(fd)
     finally:
         os.close(fd)
-    return (info.st_dev, info.st_ino), None
+    return info.st_dev, info.st_ino
 
 
 class NotRegular(OSError):
@@ -144,7 +147,7 @@ def read_regular(path: str | Path, limit: int) -> bytes | None:
     return data if len(data) <= limit else None
 
 
-def copy_checked(source: str, identity: tuple[int, int], target: Path) -> None:
+def copy_checked(source: str, identity: FileId, target: Path) -> None:
     """Copy the regular file ``source``, which must still be the file ``identity``
     (device, inode) names, to the new file ``target`` (OSError otherwise)."""
     fd = open_regular(source)
@@ -157,12 +160,6 @@ def copy_checked(source: str, identity: tuple[int, int], target: Path) -> None:
         with os.fdopen(os.open(target, flags, NEW_FILE_MODE), "wb") as writer:
             while chunk := reader.read(CHUNK):
                 writer.write(chunk)
-
-
-def reason(exc: OSError) -> str:
-    """An OSError's reason in lower case words ("permission denied")."""
-    text = exc.strerror or str(exc)
-    return text[:1].lower() + text[1:]
 
 
 def _kind(mode: int) -> str:
