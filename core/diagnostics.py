@@ -100,6 +100,13 @@ class Code(str, enum.Enum):
     GRAPH_TREE_INVALID = "GRAPH_TREE_INVALID"  # --kind tree of a file that is not valid
     GRAPHVIZ_UNAVAILABLE = "GRAPHVIZ_UNAVAILABLE"
     GRAPHVIZ_FAILED = "GRAPHVIZ_FAILED"
+    # Model directories and packages (core.write.confined, core.cli.directory): a mesh or
+    # texture outside the input's package and the search paths given, or not a regular
+    # file (a FIFO, a device, anything under /proc, /sys, /dev), is not copied; an
+    # existing directory that is not our own earlier output is not replaced.
+    RESOURCE_OUTSIDE_PACKAGE = "RESOURCE_OUTSIDE_PACKAGE"
+    RESOURCE_NOT_REGULAR = "RESOURCE_NOT_REGULAR"
+    OUTPUT_EXISTS = "OUTPUT_EXISTS"
 
 
 class Source(NamedTuple):

@@ -74,7 +74,7 @@ URDF2SDF = CommandSpec(
     prog="urdf2sdf", argument="urdf",
     flags={"--relative": "relative", "--lump-fixed": "lump_fixed",
            "--fix-inertia": "fix_inertia", "--json": "as_json", "--quiet": "quiet",
-           "-q": "quiet", "--strict": "strict", "--version": "version"},
+           "-q": "quiet", "--strict": "strict", "--version": "version", "--force": "force"},
     values={"-o": "output", "--output": "output", "--sdf-version": "sdf_version",
             "--uri-scheme": "uri_scheme", "-j": "jobs", "--jobs": "jobs",
             "--model-dir": "model_dir"},
@@ -84,12 +84,12 @@ URDF2SDF = CommandSpec(
     defaults={"output": None, "relative": False, "sdf_version": None, "lump_fixed": False,
               "fix_inertia": False, "uri_scheme": "package", "xacro_arg": None,
               "as_json": False, "quiet": False, "strict": False, "jobs": 0,
-              "version": False, "model_dir": None, "package_path": None})
+              "version": False, "model_dir": None, "package_path": None, "force": False})
 SDF2URDF = CommandSpec(
     prog="sdf2urdf", argument="sdf",
     flags={"--drop-frames": "drop_frames", "--approximate": "approximate",
            "--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict",
-           "--version": "version", "--all-models": "all_models"},
+           "--version": "version", "--all-models": "all_models", "--force": "force"},
     values={"-o": "output", "--output": "output", "--model": "model",
             "--separator": "separator", "--uri-scheme": "uri_scheme", "-j": "jobs",
             "--jobs": "jobs", "--package-dir": "package_dir",
@@ -102,7 +102,8 @@ SDF2URDF = CommandSpec(
               "approximate": False, "uri_scheme": None, "path": None, "xacro_arg": None,
               "as_json": False, "quiet": False, "strict": False, "jobs": 0,
               "version": False, "all_models": False, "package_dir": None,
-              "package_name": None, "build_type": "ament_cmake", "package_path": None})
+              "package_name": None, "build_type": "ament_cmake", "package_path": None,
+              "force": False})
 URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: below
                        defaults={"version": False})
 # The subcommands of ``urdf-sdf`` with a quick path, by name (the others are typer's).
