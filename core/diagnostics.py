@@ -92,6 +92,23 @@ class Code(str, enum.Enum):
     URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
     URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
     URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+    # Output destinations and standard streams (core.cli.output, core.cli.streams), and
+    # `urdf-sdf graph`'s outputs (core.cli.graph).
+    OUTPUT_IS_INPUT = "OUTPUT_IS_INPUT"  # -o names the input (or the file on stdin)
+    OUTPUT_INVALID = "OUTPUT_INVALID"    # -o names a directory, a block device...: usage
+    MODEL_AMBIGUOUS = "MODEL_AMBIGUOUS"  # a world of several models and no --model: usage
+    GRAPH_OUTPUT_INVALID = "GRAPH_OUTPUT_INVALID"
+    GRAPH_FORMAT_UNKNOWN = "GRAPH_FORMAT_UNKNOWN"
+    GRAPH_TREE_INVALID = "GRAPH_TREE_INVALID"  # --kind tree of a file that is not valid
+    GRAPHVIZ_UNAVAILABLE = "GRAPHVIZ_UNAVAILABLE"
+    GRAPHVIZ_FAILED = "GRAPHVIZ_FAILED"
+    # Model directories and packages (core.write.confined, core.cli.directory): a mesh or
+    # texture outside the input's package and the search paths given, or not a regular
+    # file (a FIFO, a device, anything under /proc, /sys, /dev), is not copied; an
+    # existing directory that is not our own earlier output is not replaced.
+    RESOURCE_OUTSIDE_PACKAGE = "RESOURCE_OUTSIDE_PACKAGE"
+    RESOURCE_NOT_REGULAR = "RESOURCE_NOT_REGULAR"
+    OUTPUT_EXISTS = "OUTPUT_EXISTS"
 
 
 class Source(NamedTuple):

@@ -10,12 +10,17 @@ command finds it, and whether that file is a mesh.
   names them (an included file's own folder).
 
 A URI found in a package, model or search directory must stay inside it (``..`` may not
-climb out). A mesh is recognised by its content (STL binary or ASCII, OBJ, COLLADA,
-glTF and GLB), from its first bytes only; nothing of its content is ever printed.
+climb out). A URI naming something that is not a regular file (a FIFO, a device, a
+socket) does not resolve (RESOURCE_NOT_REGULAR). A mesh is recognised by its content (STL
+binary or ASCII, OBJ, COLLADA, glTF and GLB), from its first bytes only, read
+non-blocking from a regular file; nothing of its content is ever printed, and a mesh that
+cannot be read is named with the system's reason ("permission denied"), not as "not a
+mesh". What a model directory or package may copy is decided by ``core.write.confined``.
 """
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +41,8 @@ class Resource:
     """One URI a description names: ``kind`` is ``mesh`` or ``texture``; ``path`` the file
     it resolves to, ``root`` the package, model or search directory it was found in (None
     for a path relative to the file or absolute), ``owner`` that package's or model's
-    name; ``problem`` says why it does not resolve."""
+    name; ``problem`` says why it does not resolve (``problem_code``: an error's code
+    when it is not a mere miss, e.g. RESOURCE_NOT_REGULAR)."""
     uri: str
     kind: str
     source: Source
@@ -47,6 +53,7 @@ class Resource:
     root: Path | None = None
     owner: str | None = None
     problem: str | None = None
+    problem_code: Code | None = None
 
 
 def resource_candidates(uri: str, base: Path, context: Context):
@@ -80,11 +87,16 @@ def resolve_resource(resource: Resource, base: Path, context: Context) -> Resour
             resource.problem = f"it leaves the directory it is resolved in ({root})"
             return resource
         try:
-            if path.is_file():
-                resource.path, resource.root, resource.owner = path, root, owner
-                return resource
+            mode = os.stat(path).st_mode
         except (OSError, ValueError):
             continue
+        if stat.S_ISREG(mode):
+            resource.path, resource.root, resource.owner = path, root, owner
+            return resource
+        if not stat.S_ISDIR(mode):
+            resource.problem = f"{path} is not a regular file (a FIFO, device or socket)"
+            resource.problem_code = Code.RESOURCE_NOT_REGULAR
+            return resource
     resource.problem = _not_found(uri, context)
     return resource
 
@@ -105,12 +117,35 @@ def _not_found(uri: str, context: Context) -> str:
 
 def mesh_format(path: Path) -> str | None:
     """``stl``, ``obj``, ``dae``, ``gltf`` or ``glb`` by the file's content, else None."""
+    return sniff_mesh(path)[0]
+
+
+def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
+    """``(format, None)`` by the file's content (:func:`mesh_format`), ``(None, None)`` for
+    a readable file that is not a mesh, ``(None, reason)`` for one that cannot be read
+    ("permission denied", "not a regular file (a FIFO)")."""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as handle:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return None, os_reason(exc)
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        try:
             head = handle.read(SNIFF_BYTES)
-    except OSError:
-        return None
+        except OSError as exc:
+            return None, os_reason(exc)
+    return _format_of(head, info.st_size), None
+
+
+def os_reason(exc: OSError) -> str:
+    """An OSError's reason in lower case words ("permission denied")."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
+
+
+def _format_of(head: bytes, size: int) -> str | None:
     if head[:4] == b"glTF":
         return "glb"
     if size >= 84 and 84 + 50 * struct.unpack("<I", head[80:84])[0] == size:
@@ -174,14 +209,23 @@ def base_folder(source: Source, result) -> Path:
 
 def check_meshes(result, context: Context) -> list[Diagnostic]:
     """``urdf-sdf check --meshes``: an error for every mesh that does not resolve
-    (MESH_UNRESOLVED) or is not a mesh file (MESH_UNREADABLE), at the line naming it."""
+    (MESH_UNRESOLVED; RESOURCE_NOT_REGULAR for a FIFO, device or socket), cannot be read
+    or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
+    read), at the line naming it."""
     diagnostics = Diagnostics()
     for resource in resources_of(result, ("mesh",)):
         resolve_resource(resource, base_folder(resource.source, result), context)
-        if resource.problem is not None:
-            diagnostics.error_at(Code.MESH_UNRESOLVED, f"mesh [{shown(resource.uri)}] does not "
-                                 f"resolve: {resource.problem}", resource.source)
-        elif mesh_format(resource.path) is None:
+        if resource.problem is not None or resource.path is None:
+            diagnostics.error_at(resource.problem_code or Code.MESH_UNRESOLVED,
+                                 f"mesh [{shown(resource.uri)}] does not resolve: "
+                                 f"{resource.problem}", resource.source)
+            continue
+        kind, unreadable = sniff_mesh(resource.path)
+        if unreadable is not None:
+            diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
+                                 f"({resource.path}) cannot be read: {unreadable}",
+                                 resource.source)
+        elif kind is None:
             diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
                                  f"({resource.path}) is not a mesh file this tool reads (STL, "
                                  "OBJ, COLLADA, glTF, GLB; judged by content)", resource.source)

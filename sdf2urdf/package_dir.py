@@ -2,7 +2,9 @@
 
 ``OUT/urdf/NAME.urdf`` is the conversion; every mesh and texture that resolves
 (``core.resources``: an included model's meshes from its own folder, ``model://`` through
-the model paths) is copied under ``OUT/meshes/`` (``core.write.bundle``) and named
+the model paths) inside the model's own directory, the folder holding it, or a search path
+given (``-p/--path``, ``--package-path``; real path, after symlinks;
+``core.write.confined``) is copied under ``OUT/meshes/`` (``core.write.bundle``) and named
 ``package://NAME/meshes/...``, which RViz and robot_state_publisher resolve once the
 package is built and sourced. ``package.xml`` (format 3) and the build files of the chosen
 build type install ``urdf/`` and ``meshes/`` (``core.write.ros_package``). The package's
@@ -22,6 +24,7 @@ from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.resources import base_folder
 from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes
+from urdf_sdf.core.write.confined import CopyRoots
 from urdf_sdf.core.write.ros_package import (PLACEHOLDER_EMAIL, VERSION, PackageInfo,
                                              build_files, package_xml)
 
@@ -34,11 +37,12 @@ class PackageDirectory:
 
 
 def ros_package(result, urdf_xml: bytes, name: str, build_type: str, context,
-                diagnostics: Diagnostics, tokens: dict) -> PackageDirectory:
+                diagnostics: Diagnostics, tokens: dict, roots: CopyRoots) -> PackageDirectory:
     """The package for ``urdf_xml``, the conversion of ``result`` after
-    ``core.write.bundle.tokenize_resources`` gave its URIs ``tokens``."""
+    ``core.write.bundle.tokenize_resources`` gave its URIs ``tokens``; only files inside
+    ``roots`` are copied (``core.write.confined``)."""
     base = base_folder(Source(result.document.file), result)
-    package = PackageDirectory(name, bundle=Bundle("meshes", base))
+    package = PackageDirectory(name, bundle=Bundle("meshes", base, roots))
     root = etree.fromstring(urdf_xml)
     bundle_sites(uri_sites(root), tokens, result, context, package.bundle,
                  lambda place: f"package://{name}/{place}", diagnostics, "the package")

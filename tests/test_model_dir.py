@@ -140,10 +140,13 @@ def test_model_directory_resolves_with_only_its_parent_on_the_model_path(workspa
     assert set(reference["links"]) == {"arm::base", "arm::upper", "arm::tool"}
 
 
-def test_a_second_run_replaces_the_directory_whole(workspace):
+def test_a_second_run_needs_force_then_replaces_the_directory_whole(workspace):
     _, out = convert(workspace)
     (out / "stale.txt").write_text("from before")
-    result, out = convert(workspace)
+    refused, out = convert(workspace)
+    assert refused.exit_code == 1 and "error[OUTPUT_EXISTS]" in refused.output
+    assert "--force" in refused.output and (out / "stale.txt").exists()
+    result, out = convert(workspace, "--force")
     assert result.exit_code == 0 and not (out / "stale.txt").exists()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temporaries
 

@@ -393,8 +393,13 @@ def test_usage_errors_exit_two(root, tmp_path):
     assert runner.invoke(app, ["print", str(root / "part.sdf"), "--bogus"]).exit_code == 2
     result = runner.invoke(app, ["print", str(root / "part.sdf"), "-o", str(tmp_path)])
     assert result.exit_code == 2 and "directory" in result.stderr
+
+
+def test_output_that_is_the_input_is_refused(root):
+    before = (root / "part.sdf").read_bytes()
     result = runner.invoke(app, ["print", str(root / "part.sdf"), "-o", str(root / "part.sdf")])
-    assert result.exit_code == 2 and "input" in result.stderr
+    assert result.exit_code == 1 and "error[OUTPUT_IS_INPUT]" in result.stderr
+    assert (root / "part.sdf").read_bytes() == before
 
 
 def test_console_script_prints(root):

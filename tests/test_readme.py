@@ -70,6 +70,14 @@ def test_readme_starts_with_the_two_setup_commands():
     assert lines[2] == "pip install '.[test]' && python -m pytest -q"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def fresh_build_folder():
+    """The sessions are a fresh clone's: what an earlier run of them wrote under the
+    ignored ``build/demo`` is removed first (``--model-dir``/``--package-dir`` never
+    replace an earlier output without ``--force``)."""
+    shutil.rmtree(ROOT / "build" / "demo", ignore_errors=True)
+
+
 @pytest.mark.parametrize("command, expected", SESSIONS, ids=[c for c, _ in SESSIONS])
 def test_readme_example(command, expected, tmp_path):
     if shutil.which(command.split()[0], path=environment()["PATH"]) is None:

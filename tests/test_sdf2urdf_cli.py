@@ -108,7 +108,8 @@ def test_refuses_to_overwrite_the_input(tmp_path, spelling):
     if spelling == "symlink":
         target.symlink_to(sdf)
     result = invoke(sdf, "-o", target)
-    assert result.exit_code == 2
+    assert result.exit_code == 1
+    assert "error[OUTPUT_IS_INPUT]" in result.stderr
     assert "robot.sdf" in result.stderr or "link.sdf" in result.stderr
     assert "Traceback" not in result.stderr
     assert sdf.read_bytes() == before

@@ -148,7 +148,8 @@ def test_refuses_to_overwrite_the_input(tmp_path, spelling):
     if spelling == "symlink":
         target.symlink_to(urdf)
     result = invoke(urdf, "-o", target)
-    assert result.exit_code == 2
+    assert result.exit_code == 1
+    assert "error[OUTPUT_IS_INPUT]" in result.stderr
     assert "robot.urdf" in result.stderr or "link.urdf" in result.stderr
     assert urdf.read_bytes() == before
     assert sorted(only_files(tmp_path)) == sorted(

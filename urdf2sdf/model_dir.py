@@ -4,9 +4,11 @@
 version, the model's name (``OUT``'s folder name, which ``model://`` resolves) and, from
 the ``package.xml`` of the ROS package the URDF sits in when there is one, its version,
 description and authors (maintainers when it lists no author). Every mesh and texture
-that resolves (``core.resources``) is copied under ``OUT/meshes/`` (``core.write.bundle``)
-and its URI becomes ``model://NAME/meshes/...``; one that does not resolve keeps its URI,
-with a ``MESH_UNRESOLVED`` warning at the line naming it. With only ``OUT``'s parent on
+that resolves (``core.resources``) inside the URDF's package or a ``--package-path`` (real
+path, after symlinks; ``core.write.confined``) is copied under ``OUT/meshes/``
+(``core.write.bundle``) and its URI becomes ``model://NAME/meshes/...``; one that does not
+resolve keeps its URI, with a ``MESH_UNRESOLVED`` warning at the line naming it; one
+outside, or not a regular file, is an error and nothing is written. With only ``OUT``'s parent on
 ``SDF_PATH`` (or ``GZ_SIM_RESOURCE_PATH``), Gazebo and libsdformat find everything.
 """
 from __future__ import annotations
@@ -23,6 +25,7 @@ from urdf_sdf.core.resources import base_folder
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes
+from urdf_sdf.core.write.confined import CopyRoots
 
 PACKAGE_SEARCH_DEPTH = 6  # folders above the URDF searched for its package.xml
 
@@ -36,12 +39,14 @@ class ModelDirectory:
 
 
 def model_directory(result, sdf_xml: bytes, version: str, out_dir: Path, context: Context,
-                    diagnostics: Diagnostics, tokens: dict) -> ModelDirectory:
+                    diagnostics: Diagnostics, tokens: dict,
+                    roots: CopyRoots) -> ModelDirectory:
     """The directory for ``sdf_xml``, the conversion of ``result`` after
-    ``core.write.bundle.tokenize_resources`` gave its URIs ``tokens``."""
+    ``core.write.bundle.tokenize_resources`` gave its URIs ``tokens``; only files inside
+    ``roots`` are copied (``core.write.confined``)."""
     name = out_dir.resolve().name
     base = base_folder(Source(result.document.file), result)
-    directory = ModelDirectory(name, bundle=Bundle("meshes", base))
+    directory = ModelDirectory(name, bundle=Bundle("meshes", base, roots))
     root = etree.fromstring(sdf_xml)
     bundle_sites(uri_sites(root), tokens, result, context, directory.bundle,
                  lambda place: f"model://{name}/{place}", diagnostics, "the model directory")

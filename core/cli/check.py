@@ -15,7 +15,7 @@ from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.output import stdout_checked_code
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.safe_text import escape
 
@@ -76,13 +76,11 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
         elif result.ok:
             print(f"{escape(name)}: valid")
         return 0 if result.ok else 1
-    if result.graph is None or result.graph.root is None:
-        print(f"{name}: the file holds no model to check for URDF parity", file=sys.stderr)
-        return 1
+    problem = parity_scope_problem(result, model, name)
+    if problem is not None:
+        print(problem.format(), file=sys.stderr)
+        return 1 if model is None and problem.code is Code.ELEMENT_MISSING else 2
     scope = model_scope(result, model)
-    if scope is None:
-        print(f"{name}: choose a model of the world with --model", file=sys.stderr)
-        return 2
     report = _LATER.check_parity(result, scope)
     if as_json:
         summary["ok"] = report.holds
@@ -97,6 +95,36 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
     return 0 if report.holds else 1
 
 
+def parity_scope_problem(result, model: str | None, file: str) -> Diagnostic | None:
+    """Why URDF parity cannot be checked for ``model`` of ``result`` (None when it can):
+    no model at all (ELEMENT_MISSING: the input's fault, exit 1), no model of the name
+    ``--model`` gives (ELEMENT_MISSING, a usage error), or a world of several models and
+    no ``--model`` (MODEL_AMBIGUOUS, a usage error)."""
+    if result.graph is not None and result.graph.root is not None and \
+            model_scope(result, model) is not None:
+        return None
+    count = len(world_models(result, None))
+    if model is not None:
+        message = f"--model {model}: the file has no such model"
+    elif count == 0:
+        message = "the file holds no model to check for URDF parity"
+    else:
+        return Diagnostic(Code.MODEL_AMBIGUOUS, Severity.ERROR, f"the world holds {count} "
+                          "models: choose the one to check with --model", file)
+    return Diagnostic(Code.ELEMENT_MISSING, Severity.ERROR, message, file)
+
+
+def world_models(result, name: str | None) -> list:
+    """The models of a world ``result`` (named ``name``, when given)."""
+    graph = result.graph
+    if graph is None or graph.root is None or not graph.root.is_world:
+        return []
+    model = _LATER.Kind.MODEL
+    return [graph.vertices[v] for v in graph.root.vertices
+            if graph.vertices[v].kind is model and (name is None or
+                                                    graph.vertices[v].name == name)]
+
+
 def model_scope(result, name: Optional[str]):
     """The scope of the model to check: the file's model, or the world's one model (named
     ``name``, when given); None when that is not one model."""
@@ -105,10 +133,7 @@ def model_scope(result, name: Optional[str]):
         return None
     if not graph.root.is_world:
         return graph.root
-    model = _LATER.Kind.MODEL
-    models = [graph.vertices[v] for v in graph.root.vertices
-              if graph.vertices[v].kind is model and (name is None or
-                                                      graph.vertices[v].name == name)]
+    models = world_models(result, name)
     return models[0].inner if len(models) == 1 else None
 
 

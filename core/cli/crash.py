@@ -3,7 +3,9 @@ a bug report, exit 1, and no traceback (``URDF_SDF_DEBUG=1`` shows it).
 
 Bad input is never a crash: readers and converters report it as coded diagnostics. An
 exception that escapes them is a bug in this project, and the user should be told so
-rather than handed a Python traceback (which may also quote file content).
+rather than handed a Python traceback (which may also quote file content). Nor is a
+standard stream that was closed when the command started (``>&-``): its use is FILE_READ or
+FILE_WRITE (:mod:`urdf_sdf.core.cli.streams`, which :func:`run_command` sets up first).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import os
 import sys
 from typing import Callable
 
+from urdf_sdf.core.cli.streams import ClosedStreamError, guard_standard_streams
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 
 DEBUG_VARIABLE = "URDF_SDF_DEBUG"
@@ -38,14 +41,26 @@ def internal_error(exc: BaseException, file: str | None = None) -> Diagnostic:
 
 @contextlib.contextmanager
 def crashes_reported(prog: str):
-    """Turn an exception of ours into ``PROG: error[INTERNAL_ERROR]: ...`` and exit 1."""
+    """Turn an exception of ours into ``PROG: error[INTERNAL_ERROR]: ...`` and exit 1; a
+    standard stream closed when the command started (:mod:`~urdf_sdf.core.cli.streams`)
+    that a command used all the same is not ours: FILE_READ or FILE_WRITE, exit 1."""
     try:
         yield
+    except ClosedStreamError as exc:
+        print(closed_stream(exc, prog).format(), file=sys.stderr)
+        sys.exit(1)
     except Exception as exc:  # SystemExit and KeyboardInterrupt are not crashes
         if debugging():
             raise
         print(internal_error(exc, prog).format(), file=sys.stderr)
         sys.exit(1)
+
+
+def closed_stream(exc: ClosedStreamError, prog: str) -> Diagnostic:
+    """The diagnostic of a use of a closed standard stream."""
+    reading = exc.what == "standard input"
+    return Diagnostic(Code.FILE_READ if reading else Code.FILE_WRITE, Severity.ERROR,
+                      f"cannot {'read' if reading else 'write'} {exc.what}: {exc}", prog)
 
 
 def short_lived_process() -> None:
@@ -63,7 +78,10 @@ def short_lived_process() -> None:
 
 
 def run_command(prog: str, app: Callable[[], object]) -> None:
-    """A console script's body: a short-lived process whose crashes are reported."""
+    """A console script's body: a short-lived process whose closed standard streams are
+    guarded (:func:`~urdf_sdf.core.cli.streams.guard_standard_streams`) and whose crashes
+    are reported."""
+    guard_standard_streams()
     short_lived_process()
     with crashes_reported(prog):
         app()

@@ -1,46 +1,136 @@
 """Write a whole output directory (a Gazebo model directory, a ROS package) so that it is
-never seen half-written: everything goes into a temporary sibling folder, which then takes
-the target's place; an existing target is replaced only once the new one is complete.
+never seen half-written and never replaces what is not ours.
+
+* Everything goes into a temporary sibling folder, which then takes the target's place.
+* A target that does not exist, or an empty directory, is simply filled.
+* An existing non-empty directory is replaced only when it is one we wrote **and**
+  ``force`` (``--force``) is given; otherwise :class:`OutputExists` (OUTPUT_EXISTS) and
+  nothing is touched. Ours are recognised by the marker every directory written here
+  holds: a comment (:data:`MARKER_HEAD`...) at the top of its ``model.config`` or
+  ``package.xml`` (:data:`MARKED_FILES`; a directory with neither gets the file
+  :data:`MARKER_FILE`), so a model directory or package stays what Gazebo and colcon
+  expect, file for file. The old directory is set aside only once the new one is complete,
+  and removed only once the new one is in its place.
+* A target that is a symbolic link is written through (its target is the directory),
+  except inside a batch's output folder (``container``), where each name comes from an
+  input file: there a symbolic link is refused, so that no output leaves the folder.
+
 SIGTERM, SIGINT and SIGHUP remove the temporary folder (``core.cli.output``)."""
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from urdf_sdf.core.cli.output import OutputError, removed_on_signal
+from urdf_sdf.core.cli.quick import version_line
+
+MARKED_FILES = ("model.config", "package.xml")
+MARKER_FILE = ".urdf-sdf-output"
+MARKER_HEAD = b"<!-- urdf-sdf output"
+MARKER_SCANNED_BYTES = 1024  # the marker is looked for in a marked file's first bytes
 
 
-def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=()) -> None:
-    """``target/`` with ``files`` (relative path -> content) and ``bundle``'s copies."""
-    _check_target(target, inputs)
+class OutputExists(OutputError):
+    """The target exists and may not be replaced (OUTPUT_EXISTS, exit 1)."""
+
+
+def marker_text(prog: str) -> bytes:
+    """The marker comment: what wrote the directory and how to replace it (a comment may
+    not hold two hyphens in a row, hence no option spelt out)."""
+    return (MARKER_HEAD + f" ({version_line(prog)}): a later run given the force option "
+            "may replace this directory; without this line it is never replaced. -->\n"
+            .encode())
+
+
+def marked(files: dict[str, bytes], prog: str) -> dict[str, bytes]:
+    """``files`` with the marker: in the first of :data:`MARKED_FILES` there, after its
+    XML declaration; else as the file :data:`MARKER_FILE`."""
+    name = next((n for n in MARKED_FILES if n in files), None)
+    if name is None:
+        return {**files, MARKER_FILE: marker_text(prog)}
+    data = files[name]
+    cut = data.index(b"\n") + 1 if data.startswith(b"<?xml") and b"\n" in data else 0
+    return {**files, name: data[:cut] + marker_text(prog) + data[cut:]}
+
+
+def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
+                    prog: str = "urdf-sdf", force: bool = False,
+                    container: Path | None = None) -> Path:
+    """``target/`` with ``files`` (relative path -> content), ``bundle``'s copies and the
+    marker; returns the directory written (``target``, or a symlink's target)."""
+    target = _writable_target(target, container)
+    _check_target(target, inputs, force)
     parent = target.parent if str(target.parent) else Path(".")
     parent.mkdir(parents=True, exist_ok=True)
     tmp = parent / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp"
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):
-            for relative, data in files.items():
+            for relative, data in marked(files, prog).items():
                 (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / relative).write_bytes(data)
             bundle.copy_into(tmp)
             _swap_into_place(tmp, target)
     finally:
         _remove_tree(str(tmp))
+    return target
 
 
-def _check_target(target: Path, inputs) -> None:
-    if target.exists() and not target.is_dir():
+def _writable_target(target: Path, container: Path | None) -> Path:
+    """``target``, or the directory its symbolic link names (refused in a batch)."""
+    if not os.path.islink(target):
+        return target
+    if container is not None:
+        raise OutputExists(f"{target} is a symbolic link: a batch writes only inside "
+                           f"{container}")
+    return Path(os.path.realpath(target))
+
+
+def _check_target(target: Path, inputs, force: bool) -> None:
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(mode):
         raise OutputError(f"{target} exists and is not a directory")
+    if _is_empty(target):
+        return  # an empty directory is filled
+    if not is_our_output(target):
+        raise OutputExists(f"{target} exists, is not empty and was not written by urdf-sdf "
+                           "(no marker in its model.config or package.xml): it is never "
+                           "replaced; choose a new or empty directory")
+    if not force:
+        raise OutputExists(f"{target} holds an earlier output of urdf-sdf: give --force to "
+                           "replace it")
     for source in inputs:
         if source not in (None, "-") and Path(source).resolve().is_relative_to(
                 target.resolve()):
-            raise OutputError(f"refusing to replace {target}: it holds the input {source}")
+            raise OutputExists(f"{target} is not replaced: it holds the input {source}")
+
+
+def is_our_output(folder: Path) -> bool:
+    """Whether ``folder`` holds our marker (in a regular file, not through a symlink)."""
+    for name in (*MARKED_FILES, MARKER_FILE):
+        path = folder / name
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            with open(path, "rb") as handle:
+                if MARKER_HEAD in handle.read(MARKER_SCANNED_BYTES):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _swap_into_place(tmp: Path, target: Path) -> None:
-    if not target.exists():
+    if not os.path.lexists(target):
         tmp.rename(target)
+        return
+    if _is_empty(target):
+        tmp.replace(target)  # rename over an empty directory: atomic
         return
     old = tmp.with_name(tmp.name + ".old")
     target.rename(old)
@@ -50,6 +140,11 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
         old.rename(target)
         raise
     _remove_tree(str(old))
+
+
+def _is_empty(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return next(entries, None) is None
 
 
 def _remove_tree(path: str) -> None:

@@ -5,18 +5,28 @@
   (temporary file in the same directory, then renamed): never a partial file.
 * :func:`graph_command`: the whole ``urdf-sdf graph`` command, returning its exit code
   (:func:`write_graph` for a file already loaded).
+
+Every failure is one coded line (``file: error[CODE]: message``): a refused destination
+(the input: OUTPUT_IS_INPUT, exit 1; a directory: GRAPH_OUTPUT_INVALID, exit 2), a write
+that fails (a full disk, a read-only or unwritable directory: FILE_WRITE with the
+system's reason, exit 1, the previous file intact), an unknown suffix, Graphviz missing or
+failing, the kinematic tree of an invalid file (GRAPH_TREE_INVALID). A destination that is
+a device, a FIFO or a descriptor's name (``/dev/stdout``) takes DOT text whatever its
+name's suffix; a symbolic link is written through to its target.
 """
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from urdf_sdf.core.cli.output import (OutputError, check_destination, file_mode,
-                                      temporary_beside, write_output)
+from urdf_sdf.core.cli.output import (FILE, STDOUT, OutputError, StdoutError, file_mode,
+                                      follow_links, resolve_destination, temporary_beside, write_failed,
+                                      write_output, write_stdout)
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.loader import load
@@ -34,36 +44,46 @@ class RenderError(Exception):
     """The graph cannot be written where or how it was asked. ``code`` names the
     problem (for the ``error[CODE]`` line), ``exit_code`` is what the CLI exits with."""
 
-    code = "GRAPH_OUTPUT_INVALID"
+    code: Code = Code.GRAPH_OUTPUT_INVALID
     exit_code = 2
 
     def __init__(self, message: str, file: str | None = None):
         super().__init__(message)
         self.file = file
 
+    @classmethod
+    def refused(cls, exc: OutputError, file: str | None) -> RenderError:
+        """The destination refused by :mod:`~urdf_sdf.core.cli.output`: its code (the
+        input: OUTPUT_IS_INPUT, exit 1) or GRAPH_OUTPUT_INVALID (a usage error)."""
+        error = cls(str(exc), file)
+        if exc.code is not Code.OUTPUT_INVALID:
+            error.code, error.exit_code = exc.code, exc.exit_code
+        return error
+
     def format(self) -> str:
         """``file: error[CODE]: message``, like a diagnostic line."""
-        return f"{self.file or '<output>'}: error[{self.code}]: {self}"
+        return f"{self.file or '<output>'}: error[{self.code.value}]: {self}"
 
 
 class OutputFormatUnknown(RenderError):
-    code = "GRAPH_FORMAT_UNKNOWN"
+    code = Code.GRAPH_FORMAT_UNKNOWN
     exit_code = 2
 
 
 class GraphvizUnavailable(RenderError):
-    code = "GRAPHVIZ_UNAVAILABLE"
+    code = Code.GRAPHVIZ_UNAVAILABLE
     exit_code = 1
 
 
 class GraphvizFailed(RenderError):
-    code = "GRAPHVIZ_FAILED"
+    code = Code.GRAPHVIZ_FAILED
     exit_code = 1
 
 
 def output_format(output: str | os.PathLike | None) -> str | None:
-    """``None`` for DOT text (stdout, ``.dot``, ``.gv``), else the ``dot -T`` format.
-    Raises :class:`OutputFormatUnknown` for any other suffix."""
+    """``None`` for DOT text (stdout, ``.dot``, ``.gv``, a device, FIFO or descriptor
+    name), else the ``dot -T`` format. Raises :class:`OutputFormatUnknown` for any other
+    suffix."""
     if output is None or str(output) == "-":
         return None
     suffix = Path(output).suffix.lower()
@@ -71,10 +91,24 @@ def output_format(output: str | os.PathLike | None) -> str | None:
         return None
     if suffix in RENDER_FORMATS:
         return RENDER_FORMATS[suffix]
+    if _written_as_it_is(output):
+        return None
     supported = ", ".join(TEXT_SUFFIXES + tuple(RENDER_FORMATS))
     raise OutputFormatUnknown(f"unknown graph output format {suffix or '(no suffix)'!r}; "
                               f"name the file with one of {supported} (or - for stdout)",
                               str(output))
+
+
+def _written_as_it_is(output: str | os.PathLike) -> bool:
+    """A destination that names an open descriptor (/dev/stdout, whatever it is
+    redirected to) or exists and is not a regular file or directory (/dev/null, a FIFO): a
+    stream, which takes DOT text."""
+    try:
+        path, descriptor = follow_links(Path(output))
+        mode = os.stat(path).st_mode
+    except (OSError, OutputError):
+        return False
+    return descriptor or (not stat.S_ISREG(mode) and not stat.S_ISDIR(mode))
 
 
 def find_dot(output: str | os.PathLike | None = None) -> str:
@@ -105,23 +139,26 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
 
     Returns what ``dot`` printed on stderr (warnings; empty when none). Raises a
     :class:`RenderError` (``GraphvizUnavailable``, ``GraphvizFailed``,
-    ``OutputFormatUnknown``, or the base class for a bad destination)."""
+    ``OutputFormatUnknown``, or the base class for a refused destination), or ``OSError``
+    when the write fails (:func:`write_graph` reports it as FILE_WRITE)."""
     fmt = output_format(output)
     data = dot_text.encode("utf-8")
-    destination = None if output is None else str(output)
-    if fmt is None:
+    if fmt is None or output is None:
+        destination = None if output is None else str(output)
         try:
-            write_output(data, destination, list(inputs))
+            write_output(data, destination, list(inputs), through_links=True)
         except OutputError as exc:
-            raise RenderError(str(exc), destination) from exc
+            raise RenderError.refused(exc, destination) from exc
         return ""
-    target = Path(destination)
+    destination = str(output)
     try:
-        special = check_destination(target, inputs) == "special"
+        kind, target = resolve_destination(Path(destination), inputs, through_links=True)
     except OutputError as exc:
-        raise RenderError(str(exc), destination) from exc
+        raise RenderError.refused(exc, destination) from exc
     dot = find_dot(target)
-    if special:  # /dev/null, a FIFO: dot writes to it directly
+    if kind == STDOUT:  # dot writes to the standard output it inherits
+        return _run_dot(dot, fmt, data, None, target, destination)
+    if kind != FILE:  # /dev/null, a FIFO: dot writes to it directly
         return _run_dot(dot, fmt, data, str(target), target, destination)
     with temporary_beside(target) as tmp:
         stderr = _run_dot(dot, fmt, data, tmp, target, destination)
@@ -130,11 +167,13 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
     return stderr
 
 
-def _run_dot(dot: str, fmt: str, data: bytes, into: str, target: Path,
+def _run_dot(dot: str, fmt: str, data: bytes, into: str | None, target: Path,
              destination: str) -> str:
-    """Run ``dot -T<fmt> -o INTO``; its stderr, or :class:`GraphvizFailed`."""
+    """Run ``dot -T<fmt> -o INTO`` (None: our standard output); its stderr, or
+    :class:`GraphvizFailed`."""
+    into_option = ["-o", into] if into is not None else []
     try:
-        done = subprocess.run([dot, f"-T{fmt}", "-o", into], input=data,
+        done = subprocess.run([dot, f"-T{fmt}", *into_option], input=data,
                               capture_output=True, timeout=DOT_TIMEOUT, check=False)
     except subprocess.TimeoutExpired as exc:
         raise GraphvizFailed(f"Graphviz dot took more than {DOT_TIMEOUT:g} s to render "
@@ -143,11 +182,13 @@ def _run_dot(dot: str, fmt: str, data: bytes, into: str, target: Path,
     except OSError as exc:
         raise GraphvizFailed(f"cannot run Graphviz dot ({dot}): {exc}", destination) from exc
     stderr = done.stderr.decode("utf-8", "replace")
-    regular = os.path.isfile(into)
-    if done.returncode != 0 or (regular and os.path.getsize(into) == 0):
+    empty = into is not None and os.path.isfile(into) and os.path.getsize(into) == 0
+    if done.returncode != 0 or empty:
         detail = stderr.strip() or f"exit status {done.returncode}, no output"
         raise GraphvizFailed(f"Graphviz dot could not render {target.name} as {fmt}: "
                              f"{detail}", destination)
+    if into is None:
+        write_stdout(done.stdout)
     return stderr
 
 
@@ -208,8 +249,9 @@ def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLik
         return 1
     if kind_value == GraphKind.tree.value:
         if not result.ok:
-            print(f"{file or '<input>'}: the kinematic tree of an invalid file cannot be "
-                  "drawn; --kind both draws its frame graphs", file=stderr)
+            print(Diagnostic(Code.GRAPH_TREE_INVALID, Severity.ERROR, "the kinematic tree of "
+                             "an invalid file cannot be drawn; --kind both draws its frame "
+                             "graphs", file).format(), file=stderr)
             return 1
         text = kinematic_tree_dot(result)
     else:
@@ -219,6 +261,11 @@ def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLik
     except RenderError as exc:
         print(exc.format(), file=stderr)
         return exc.exit_code
+    except (StdoutError, BrokenPipeError):
+        raise  # the caller's stdout check reports them
+    except OSError as exc:  # a full disk, a read-only directory: the old file is intact
+        print(write_failed(exc, str(output)).format(), file=stderr)
+        return 1
     if warnings:
         stderr.write(warnings if warnings.endswith("\n") else warnings + "\n")
     return 0 if result.ok else 1

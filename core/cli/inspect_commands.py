@@ -18,7 +18,7 @@ from urdf_sdf.core.cli.check import inspection_context
 from urdf_sdf.core.cli.graph import graph_command
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.output import (OutputError, StdoutError, stdout_checked_code,
-                                      write_output)
+                                      write_failed, write_output)
 from urdf_sdf.core.cli.printing import print_document
 from urdf_sdf.core.cli.render import SourceLines, emit, print_json
 from urdf_sdf.core.context import Context
@@ -70,15 +70,16 @@ def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
         print(diagnostic.format(), file=sys.stderr)
     if data is None:
         return 1
+    destination = str(output) if output else None
     try:
-        write_output(data, str(output) if output else None, [str(file)])
-    except OutputError as exc:
-        print(f"{PROG} print: {exc}", file=sys.stderr)
-        return 2
+        write_output(data, destination, [str(file)], through_links=True)
+    except OutputError as exc:  # the input (exit 1), a directory (a usage error)
+        print(exc.diagnostic(destination).format(), file=sys.stderr)
+        return exc.exit_code
     except (StdoutError, BrokenPipeError):
         raise  # the caller's stdout check reports them
     except OSError as exc:  # disk full, permissions: the old file is intact
-        print(f"{PROG} print: cannot write {output}: {exc}", file=sys.stderr)
+        print(write_failed(exc, destination).format(), file=sys.stderr)
         return 1
     return 0
 

@@ -13,6 +13,7 @@ importing this module.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import List, Optional
 
@@ -45,6 +46,14 @@ PathOption = typer.Option(None, "--path", "-p",
                           help="Extra directory to search for model:// includes (repeatable).")
 QuietOption = QUIET_OPTION
 FILE_HELP = "SDFormat or URDF file ('-': standard input)"
+
+
+def tolerance(value: float) -> float:
+    """``--tol``: a number >= 0 (``inf`` accepts any difference); a negative tolerance
+    or NaN, which no difference can meet or fail, is a usage error."""
+    if math.isnan(value) or value < 0:
+        raise typer.BadParameter(f"{value!r} is not a tolerance: give a number >= 0")
+    return value
 
 
 @app.callback()
@@ -102,7 +111,8 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
                                              "standard input)"),
          b: Path = typer.Argument(..., help="Second description (URDF or SDFormat; '-': "
                                              "standard input)"),
-         tol: float = typer.Option(1e-9, "--tol", help="Tolerance (metres, radians, kg...)."),
+         tol: float = typer.Option(1e-9, "--tol", callback=tolerance,
+                                   help="Tolerance (metres, radians, kg...): a number >= 0."),
          configurations: int = typer.Option(20, "--configurations",
                                             help="Random joint configurations to compare."),
          seed: int = typer.Option(0, "--seed", help="Seed of the random configurations."),
@@ -183,7 +193,8 @@ def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
          png: Optional[Path] = typer.Option(None, "--png",
                                             help="Also write a still picture (PNG, isometric "
                                                  "view), taken by headless Chromium."),
-         tol: float = typer.Option(1e-9, "--tol", help="With two files: diff's tolerance."),
+         tol: float = typer.Option(1e-9, "--tol", callback=tolerance,
+                                   help="With two files: diff's tolerance (a number >= 0)."),
          configurations: int = typer.Option(20, "--configurations",
                                             help="With two files: diff's random joint "
                                                  "configurations."),

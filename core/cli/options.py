@@ -57,6 +57,10 @@ def check_batch_output(output: Path | None, prog: str) -> Path:
 
 
 # Options the commands share (typer accepts one OptionInfo as the default of many).
+FORCE_OPTION = typer.Option(False, "--force",
+                            help="With --model-dir/--package-dir: replace a directory an "
+                                 "earlier run wrote (its model.config or package.xml says "
+                                 "so). Any other non-empty directory is never replaced.")
 STRICT_OPTION = typer.Option(False, "--strict",
                              help="Treat warnings as errors: exit 1 and write nothing.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")

@@ -1,14 +1,26 @@
 """Write command output: stdout, a device or FIFO as it is, a file atomically.
 
-* ``-`` (or no ``-o``) is standard output. A stdout that cannot be written (``> /dev/full``)
-  is :class:`StdoutError` (the commands report FILE_WRITE and exit 1); a closed pipe
-  (``| head -c 10``) ends the command quietly with :data:`BROKEN_PIPE_STATUS`, as a Unix
-  tool killed by SIGPIPE does (:func:`stdout_closed`).
+* ``-`` (or no ``-o``) is standard output. A stdout that cannot be written (``> /dev/full``,
+  a closed descriptor) is :class:`StdoutError` (the commands report FILE_WRITE and exit 1);
+  a closed pipe (``| head -c 10``) ends the command quietly with
+  :data:`BROKEN_PIPE_STATUS`, as a Unix tool killed by SIGPIPE does (:func:`stdout_closed`).
+* A symbolic link that the user named (``through_links``: ``-o LINK``) is written through
+  to its target, and the link stays; one in a tree the command fills (a batch's outputs,
+  named after its inputs) is replaced, never followed out of the tree
+  (:func:`resolve_destination`). A name of an open descriptor (``/dev/stdout``,
+  ``/dev/fd/N``, ``/proc/self/fd/N``) is written straight to that descriptor's file, and
+  when it is standard output, to standard output itself (``-o /dev/stdout > robot.sdf``
+  leaves the document in robot.sdf).
 * A character device (``/dev/null``), a FIFO or a socket is written directly: replacing
   it with a regular file would break the system or the reader on the other end.
-* A regular file or a new path is written to a temporary file beside it and renamed into
-  place, so a reader never sees half a file; a directory, a block device or an input
-  file is never the destination (:class:`OutputError`, a usage error).
+* A regular file or a new path is written to a temporary file beside it (beside the
+  link's target, for a link) and renamed into place, so a reader never sees half a file.
+* Never the destination: an input file, also the file standard input reads when an input
+  is ``-`` (:class:`OutputIsInput`, OUTPUT_IS_INPUT, exit 1); a directory, a block device,
+  a path whose directory is missing (:class:`OutputError`, OUTPUT_INVALID, a usage error).
+  A write that fails (disk full, read-only file system, permissions) is an ``OSError``:
+  :func:`write_failed` makes it the FILE_WRITE diagnostic the commands print, and the
+  previous file is intact.
 
 The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp``. SIGTERM, SIGINT and SIGHUP remove it
 (handlers installed only around the write, the previous ones restored after; the signal
@@ -42,7 +54,32 @@ _TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$
 
 
 class OutputError(Exception):
-    """The output cannot be written where it was asked (a usage problem)."""
+    """The output cannot be written where it was asked (a usage problem: exit 2)."""
+
+    code = Code.OUTPUT_INVALID
+    exit_code = 2
+
+    def diagnostic(self, destination: str | None) -> Diagnostic:
+        """The error line of this refusal, at ``destination``."""
+        return Diagnostic(self.code, Severity.ERROR, str(self), destination)
+
+
+class OutputIsInput(OutputError):
+    """The output is an input file (or the file on standard input): never overwritten."""
+
+    code = Code.OUTPUT_IS_INPUT
+    exit_code = 1
+
+
+def write_failed(exc: OSError, destination: str | None) -> Diagnostic:
+    """The FILE_WRITE diagnostic of a write to ``destination`` that failed with ``exc``."""
+    return Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {os_reason(exc)}",
+                      destination)
+
+
+def os_reason(exc: OSError) -> str:
+    """``exc``'s reason as the system states it ("No space left on device")."""
+    return exc.strerror or errno.errorcode.get(exc.errno or 0, "") or str(exc)
 
 
 class StdoutError(OSError):
@@ -89,9 +126,8 @@ def _discard_stdout() -> None:
 def stdout_failed(prog: str, exc: OSError) -> int:
     """Report a stdout that cannot be written (FILE_WRITE on stderr) and return 1."""
     _discard_stdout()
-    reason = exc.strerror or errno.errorcode.get(exc.errno or 0, "") or str(exc)
     diagnostic = Diagnostic(Code.FILE_WRITE, Severity.ERROR,
-                            f"cannot write standard output: {reason}", prog)
+                            f"cannot write standard output: {os_reason(exc)}", prog)
     with contextlib.suppress(OSError, ValueError):
         print(diagnostic.format(), file=sys.stderr, flush=True)
     return 1
@@ -178,16 +214,23 @@ def _exit_code(command: Callable, args, kwargs) -> int:
 # ---- files -------------------------------------------------------------------------------
 
 def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (),
-                 stale_removed: bool = False) -> None:
+                 stale_removed: bool = False, through_links: bool = False) -> None:
     """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module.
-    ``stale_removed``: the caller has removed the stale temporaries of the destination's
-    directory already (a batch does it once per directory: once per file would read a
-    large directory once per file)."""
+    ``inputs`` are the command's input files (``-``: the file on standard input), never
+    overwritten. ``stale_removed``: the caller has removed the stale temporaries of the
+    destination's directory already (a batch does it once per directory: once per file
+    would read a large directory once per file). ``through_links``: a symbolic link to a
+    regular file is written through (an ``-o`` the user named), not replaced
+    (:func:`resolve_destination`). Raises :class:`OutputError` (the destination is
+    refused: nothing was written) or ``OSError`` (the write failed)."""
     if destination in (None, "-"):
         write_stdout(data)
         return
-    target = Path(destination)
-    if check_destination(target, inputs) == "special":
+    kind, target = resolve_destination(Path(destination), inputs, through_links)
+    if kind == STDOUT:
+        write_stdout(data)
+        return
+    if kind == SPECIAL:
         with open(target, "wb") as stream:  # /dev/null, a FIFO: as `cat > FILE` would
             stream.write(data)
         return
@@ -198,30 +241,127 @@ def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (
         os.replace(tmp, target)
 
 
-def check_destination(target: Path, inputs: Sequence[str] = ()) -> str:
+# What resolve_destination finds: standard output itself, a file written directly (a
+# device, a FIFO, an open descriptor's name), a regular file or new path (atomically).
+STDOUT, SPECIAL, FILE = "stdout", "special", "file"
+MAX_LINKS = 40  # as the kernel's limit of symbolic links followed in one lookup
+_DESCRIPTOR_DIRECTORY = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/fd$")
+
+
+def check_destination(target: Path, inputs: Sequence[str] = (),
+                      through_links: bool = False) -> str:
     """``"file"`` (a regular file or a new path: written atomically) or ``"special"`` (a
-    character device, FIFO or socket: written directly); raises :class:`OutputError` for
-    a directory, a block device, an input file or a missing directory."""
+    character device, FIFO, socket or descriptor name: written directly; also standard
+    output named by a path); raises :class:`OutputError` as :func:`resolve_destination`."""
+    kind, _ = resolve_destination(target, inputs, through_links)
+    return FILE if kind == FILE else SPECIAL
+
+
+def resolve_destination(target: Path, inputs: Sequence[str] = (),
+                        through_links: bool = False) -> tuple[str, Path]:
+    """How and where ``target`` is written: ``(STDOUT, target)`` for a name of the
+    process's standard output (``/dev/stdout``), ``(SPECIAL, path)`` for a device, FIFO,
+    socket or another descriptor's name, ``(FILE, path)`` for a regular file or new path.
+
+    A symbolic link: with ``through_links`` (an ``-o`` the user named) ``path`` is the
+    link's target, written through (atomically when it is a regular file), the link kept;
+    without (an output whose name the command made up, in a tree that may hold links put
+    there by someone else) ``path`` is the link itself, replaced by a regular file, so that
+    nothing outside the directory is written. A descriptor's name (``/dev/stdout``) is
+    never replaced. Raises :class:`OutputIsInput` when it is one of ``inputs`` (``-``:
+    the regular file on standard input), :class:`OutputError` for a directory, a block
+    device, a missing directory or a link that cannot be followed."""
+    if not through_links and os.path.islink(target) and not _names_descriptor(target):
+        return FILE, Path(os.path.abspath(target))  # the link is replaced, as a file would be
+    path, descriptor = follow_links(target)
+    return _resolved(target, path, descriptor, inputs)
+
+
+def _names_descriptor(target: Path) -> bool:
     try:
-        mode = target.stat().st_mode
+        return follow_links(target)[1]
+    except OutputError:  # a loop of links
+        return False
+
+
+def _resolved(target: Path, path: str, descriptor: bool,
+              inputs: Sequence[str]) -> tuple[str, Path]:
+    try:
+        status: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
-        mode = None
+        status = None
     except OSError as exc:
-        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from exc
-    if mode is not None and stat.S_ISDIR(mode):
-        raise OutputError(f"{target} is a directory; give a file name")
-    if mode is not None and stat.S_ISBLK(mode):
-        raise OutputError(f"{target} is a block device; give a file name")
+        raise OutputError(f"cannot write {target}: {os_reason(exc)}") from exc
+    if status is not None:
+        _refuse_inputs(target, status, inputs)
+        if stat.S_ISDIR(status.st_mode):
+            raise OutputError(f"{target} is a directory; give a file name")
+        if stat.S_ISBLK(status.st_mode):
+            raise OutputError(f"{target} is a block device; give a file name")
+        if descriptor and _is_stdout(status):
+            return STDOUT, target
+        if descriptor or not stat.S_ISREG(status.st_mode):
+            return SPECIAL, Path(path)
+    elif descriptor:
+        raise OutputError(f"cannot write {target}: the descriptor it names is not open")
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise OutputError(f"output directory {Path(target).parent} does not exist")
+    return FILE, Path(path)
+
+
+def follow_links(target: Path) -> tuple[str, bool]:
+    """``target`` with the symbolic links of its directories and of its last component
+    followed, as an absolute path; and whether it names an open descriptor (its
+    directory is ``/proc/PID/fd``: the kernel's "magic" links, whose text is not a path to
+    follow)."""
+    current = os.path.abspath(target)
+    for _ in range(MAX_LINKS):
+        directory = os.path.realpath(os.path.dirname(current))
+        current = os.path.join(directory, os.path.basename(current))
+        if _DESCRIPTOR_DIRECTORY.match(directory):
+            return current, True
+        try:
+            link = os.readlink(current)
+        except OSError:  # not a link (or not there): this is the path written
+            return current, False
+        current = os.path.join(directory, link)
+    raise OutputError(f"cannot write {target}: too many levels of symbolic links")
+
+
+def _refuse_inputs(target: Path, status: os.stat_result, inputs: Sequence[str]) -> None:
     for source in inputs:
-        if source not in (None, "-") and mode is not None and Path(source).exists() \
-                and os.path.samefile(source, target):
-            raise OutputError(f"refusing to overwrite the input file {source}")
-    if mode is not None and not stat.S_ISREG(mode):
-        return "special"
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise OutputError(f"output directory {directory} does not exist")
-    return "file"
+        if source is None:
+            continue
+        if source == "-":
+            stdin = _descriptor_status(0)
+            if stdin is not None and stat.S_ISREG(stdin.st_mode) and \
+                    os.path.samestat(stdin, status):
+                raise OutputIsInput(f"refusing to overwrite the input: {target} is the file "
+                                    "standard input reads")
+            continue
+        try:
+            same = os.path.samestat(os.stat(source), status)
+        except OSError:
+            continue
+        if same:
+            raise OutputIsInput(f"refusing to overwrite the input file {source}")
+
+
+def _descriptor_status(fd: int) -> os.stat_result | None:
+    try:
+        return os.fstat(fd)
+    except OSError:
+        return None
+
+
+def _is_stdout(status: os.stat_result) -> bool:
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        fd = 1  # a test runner's stdout: the descriptor is still the process's
+    stdout = _descriptor_status(fd)
+    return stdout is not None and os.path.samestat(stdout, status)
 
 
 @contextlib.contextmanager
@@ -299,9 +439,13 @@ def removed_on_signal(tmp: str, remove: Callable[[str], None] = os.unlink) -> It
 
 def file_mode(target: Path) -> int:
     """The mode the output should have: the replaced file's, else what the umask
-    gives a new file (the temporary file's private 0600 must not leak into the result)."""
+    gives a new file (the temporary file's private 0600 must not leak into the result);
+    a symbolic link being replaced is a new file (its target's mode is not its own)."""
     try:
-        return target.stat().st_mode & 0o7777
+        status = os.lstat(target)
+        if stat.S_ISLNK(status.st_mode):
+            raise FileNotFoundError(target)
+        return status.st_mode & 0o7777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)

@@ -2,28 +2,45 @@
 Gazebo model directory, ``urdf2sdf.model_dir``) and ``sdf2urdf --package-dir OUT`` (a ROS
 package, ``sdf2urdf.package_dir``). Each reports like one conversion: diagnostics on
 stderr (or ``--json``: ``{"ok", "output", "diagnostics"}``, ``output`` being the directory
-written), exit 0 written, 1 invalid input or not written, 2 a usage error."""
+written; a write that fails or is refused is a diagnostic there too), exit 0 written, 1
+invalid input or not written, 2 a usage error.
+
+What they never do:
+
+* copy a file from outside the input's own package or model directory and the search
+  paths given on the command line, or a file that is not regular (``core.write.confined``;
+  RESOURCE_OUTSIDE_PACKAGE, RESOURCE_NOT_REGULAR: nothing is written);
+* replace an existing non-empty directory unless it is one they wrote (the marker comment
+  in its ``model.config`` or ``package.xml``) and ``--force`` is given (``core.cli.directory``;
+  OUTPUT_EXISTS); a batch's output folder is a container, never replaced itself;
+* use a name from an input (a file's stem, a model's folder) that is empty, ``.``,
+  ``..``, holds a separator or a control character, or starts with ``-`` as a path
+  component (``core.cli.path_names``; renamed, NAME_RENAMED).
+"""
 from __future__ import annotations
 
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import typer
 
-from urdf_sdf.core.cli.directory import write_directory
+from urdf_sdf.core.cli.directory import OutputExists, write_directory
 from urdf_sdf.core.cli.inputs import is_stdin, load_input
 from urdf_sdf.core.cli.options import policy
 from urdf_sdf.core.cli.output import OutputError
+from urdf_sdf.core.cli.path_names import (renamed_output, safe_name, shown_name, unique_name,
+                                          unsafe_reason)
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Diagnostics
-from urdf_sdf.core.safe_text import escape
+from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.write.bundle import tokenize_resources
+from urdf_sdf.core.resources import os_reason
+from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
 from urdf_sdf.sdf2urdf.convert import convert_sdf
@@ -32,55 +49,86 @@ from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 from urdf_sdf.urdf2sdf.model_dir import model_directory
 
 
-def convert_to_model_dir(prog: str, urdf: Path, out_dir: Path, options: Options,
-                         mappings: dict[str, str], context: Context, quiet: bool,
-                         as_json: bool) -> int:
-    """Convert ``urdf`` into the Gazebo model directory ``out_dir``; the exit code."""
+@dataclass(frozen=True)
+class Target:
+    """Where one conversion writes: ``directory``, with ``--force`` or not, inside the
+    batch output folder ``container`` (None for one input); ``note`` a warning about its
+    name (NAME_RENAMED) to report with the conversion."""
+    directory: Path
+    force: bool = False
+    container: Path | None = None
+    note: str | None = None
+
+
+def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options,
+                         mappings: dict[str, str], context: Context, search: list[str],
+                         quiet: bool, as_json: bool) -> int:
+    """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
+    the URDF's package and the ``search`` paths the user gave; the exit code."""
     sources = SourceLines()
     result = load_input(urdf, context, sources, mappings)
     tokens = tokenize_resources(result)
     # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
-    diagnostics = Diagnostics(conversion.diagnostics)
+    diagnostics = _noted(target, urdf, conversion.diagnostics)
     directory = None
     if conversion.ok:
-        directory = model_directory(result, conversion.xml, conversion.version, out_dir,
-                                    context, diagnostics, tokens)
+        roots = copy_roots(result.document.file, search)
+        directory = model_directory(result, conversion.xml, conversion.version,
+                                    target.directory, context, diagnostics, tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
-    return _finish(prog, urdf, out_dir, directory, diagnostics, sources, quiet, as_json)
+    return _finish(prog, urdf, target, directory, diagnostics, sources, quiet, as_json)
 
 
-def convert_to_package_dir(prog: str, sdf: Path, out_dir: Path, name: str, build_type: str,
-                           options: ToUrdf, context: Context, quiet: bool,
+def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, build_type: str,
+                           options: ToUrdf, context: Context, search: list[str], quiet: bool,
                            as_json: bool) -> int:
-    """Convert ``sdf`` into the ROS package ``out_dir`` named ``name``; the exit code."""
+    """Convert ``sdf`` into the ROS package ``target`` named ``name``, copying meshes from
+    the model's own directory and the ``search`` paths; the exit code."""
     sources = SourceLines()
     result = load_input(sdf, context, sources, {})
     tokens = tokenize_resources(result)
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
-    diagnostics = Diagnostics(conversion.diagnostics)
+    diagnostics = _noted(target, sdf, conversion.diagnostics)
     package = None
     if conversion.ok:
+        roots = copy_roots(result.document.file, search)
         package = ros_package(result, conversion.xml, name, build_type, context, diagnostics,
-                              tokens)
+                              tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
-    return _finish(prog, sdf, out_dir, package, diagnostics, sources, quiet, as_json)
+    return _finish(prog, sdf, target, package, diagnostics, sources, quiet, as_json)
 
 
-def _finish(prog: str, source: Path, out_dir: Path, directory, diagnostics: Diagnostics,
+def _noted(target: Target, source: Path, found) -> Diagnostics:
+    """The conversion's diagnostics, after the target's NAME_RENAMED warning if any."""
+    diagnostics = Diagnostics()
+    if target.note is not None:
+        diagnostics.warning_at(Code.NAME_RENAMED, target.note, None, str(source))
+    diagnostics.extend(found)
+    return diagnostics
+
+
+def _finish(prog: str, source: Path, target: Target, directory, diagnostics: Diagnostics,
             sources: SourceLines, quiet: bool, as_json: bool) -> int:
-    """Write ``directory`` (its files and bundle) unless there are errors; report."""
+    """Write ``directory`` (its files and bundle) unless there are errors; report. A
+    write refused or failed is a diagnostic (OUTPUT_EXISTS, FILE_WRITE)."""
     ok = directory is not None and not diagnostics.has_errors
     code = 0 if ok else 1
+    out_dir = target.directory
     if ok:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
-                            [] if is_stdin(source) else [str(source)])
+                            [] if is_stdin(source) else [str(source)], prog=prog,
+                            force=target.force, container=target.container)
+        except OutputExists as exc:
+            diagnostics.error_at(Code.OUTPUT_EXISTS, str(exc), None, str(out_dir))
+            ok, code = False, 1
         except OutputError as exc:
-            print(f"{prog}: {exc}", file=sys.stderr)
-            return 2
+            diagnostics.error_at(Code.FILE_WRITE, str(exc), None, str(out_dir))
+            ok, code = False, 2
         except OSError as exc:
-            print(f"{prog}: cannot write {out_dir}: {exc}", file=sys.stderr)
+            diagnostics.error_at(Code.FILE_WRITE, f"cannot write {out_dir}: {os_reason(exc)}",
+                                 None, str(out_dir))
             ok, code = False, 1
     if as_json:
         print_json({"ok": ok, "output": str(out_dir) if ok else None,
@@ -98,30 +146,58 @@ def ros_package_name(name: str) -> str:
     return cleaned if cleaned[:1].isalpha() else f"robot_{cleaned}".rstrip("_")
 
 
-def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool) -> int:
+def batch_targets(items: list, name_of, fallback: str, container: Path, force: bool,
+                  normalise=lambda name: name) -> dict[int, Target]:
+    """Each item's :class:`Target` under ``container``, by ``id(item)``: the folder named
+    ``normalise(name_of(item))``; an unsafe name (``core.cli.path_names``) is renamed,
+    apart from every other folder, with a note."""
+    by_id = {id(item): item for item in items if item.skip is None}
+    raw = {key: name_of(item) for key, item in by_id.items()}
+    taken = {normalise(name) for name in raw.values() if unsafe_reason(name) is None}
+    targets = {}
+    for key, name in raw.items():
+        problem = unsafe_reason(name)
+        folder = normalise(safe_name(name, fallback))
+        note = None
+        if problem is not None:
+            folder = unique_name(folder, taken)
+            taken.add(folder)
+            note = (f"the output folder's name [{shown_name(name)}] {problem}: written to "
+                    f"[{shown_name(folder)}] instead")
+        renamed = renamed_output(by_id[key], container / folder)  # by discover
+        targets[key] = Target(container / folder, force, container,
+                              note or (renamed[0].message if renamed else None))
+    return targets
+
+
+def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_one,
+                    quiet: bool) -> int:
     """One output directory per input file (``--model-dir``/``--package-dir`` with a
-    directory input): ``target_of(item)`` names it, ``convert_one(item, target)`` writes it
-    and returns its exit code. Two inputs wanting one directory: the first has it, the
-    other is skipped with the reason. Returns the batch's exit code (the worst)."""
+    directory input): ``targets`` (:func:`batch_targets`) names it, ``convert_one(item,
+    target)`` writes it and returns its exit code. Two inputs wanting one directory: the
+    first has it, the other is skipped with the reason. Returns the batch's exit code (the
+    worst)."""
     counts = {"converted": 0, "failed": 0, "skipped": 0}
     taken: dict[Path, Path] = {}
     code = 0
     for item in items:
-        target = target_of(item)
-        skip = item.skip or (f"{taken[target]} is written to {target} already"
-                             if target in taken else None)
-        if skip is not None:
+        target = targets.get(id(item))
+        folder = target.directory if target is not None else None
+        skip = item.skip or (f"{taken[folder]} is written to {folder} already"
+                             if folder in taken else None)
+        if skip is not None or target is None or folder is None:
             counts["skipped"] += 1
             if not quiet:
-                print(escape(f"{prog}: {item.relative}: skipped: {skip}"), file=sys.stderr)
+                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {shown_name(skip)}",
+                      file=sys.stderr)
             continue
-        taken[target] = item.relative
+        taken[folder] = item.relative
         result = convert_one(item, target)
         code = max(code, result)
         counts["converted" if result == 0 else "failed"] += 1
         if not quiet:
-            print(escape(f"{prog}: {item.relative} -> {target}") + ("" if result == 0 else
-                                                                     " failed"), file=sys.stderr)
+            print(f"{prog}: {shown_name(str(item.relative))} -> {shown_name(str(folder))}" +
+                  ("" if result == 0 else " failed"), file=sys.stderr)
     print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
           f"{counts['skipped']} skipped", file=sys.stderr)
     return code
@@ -129,28 +205,37 @@ def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool)
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
                       options: Options, mappings: dict[str, str], package_paths: list[str],
-                      strict: bool, quiet: bool, as_json: bool) -> int:
-    """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree."""
+                      strict: bool, quiet: bool, as_json: bool, force: bool = False) -> int:
+    """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree.
+    Meshes are copied from the URDF's package, the ``--package-path`` folders and (a
+    batch) the input tree."""
     if output is not None:
         raise typer.BadParameter("--model-dir writes the model directory; -o is not used "
                                  "with it")
     context = Context.from_environment([], policy(strict), package_paths)
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
+        items = discover_urdf(urdf, model_dir)
+        search = package_paths + [str(urdf)]
         return directory_batch(
-            prog, discover_urdf(urdf, model_dir), lambda item: model_dir / item.output.stem,
+            prog, items, batch_targets(items, lambda item: item.output.stem, "model",
+                                       model_dir, force),
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
-                                                      mappings, context, quiet, as_json),
+                                                      mappings, context, search, quiet,
+                                                      as_json),
             quiet)
-    return convert_to_model_dir(prog, urdf, model_dir, options, mappings, context, quiet,
-                                as_json)
+    return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, mappings,
+                                context, package_paths, quiet, as_json)
 
 
 def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: Path,
                         package_name: str | None, build_type: str, options: ToUrdf,
                         paths: list[str], package_paths: list[str], strict: bool,
-                        quiet: bool, as_json: bool) -> int:
+                        quiet: bool, as_json: bool, force: bool = False) -> int:
     """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
-    or with a directory that is not a model directory, one package per model in it."""
+    or with a directory that is not a model directory, one package per model in it.
+    Meshes are copied from the model's directory, the folder holding it (where its
+    ``model://`` includes are found), ``-p/--path``, ``--package-path`` and (a batch) the
+    input tree."""
     if build_type not in BUILD_TYPES:
         raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
     if output is not None:
@@ -161,11 +246,13 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         items, model_parents = discover_sdf(sdf, package_dir)
         context = Context.from_environment(paths + [str(p) for p in model_parents],
                                            policy(strict), package_paths)
+        search = paths + package_paths + [str(sdf)]
         return directory_batch(
-            prog, items, lambda item: package_dir / ros_package_name(model_name(item.source)),
-            lambda item, target: convert_to_package_dir(prog, item.source, target, target.name,
-                                                        build_type, options, context, quiet,
-                                                        as_json), quiet)
+            prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",
+                                       package_dir, force, ros_package_name),
+            lambda item, target: convert_to_package_dir(
+                prog, item.source, target, target.directory.name, build_type, options,
+                context, search, quiet, as_json), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
@@ -179,8 +266,11 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         source = files[0]
     parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
     context = Context.from_environment(paths + parents, policy(strict), package_paths)
-    return convert_to_package_dir(prog, source, package_dir, name, build_type, options,
-                                  context, quiet, as_json)
+    # A model directory's parent holds the models it includes (model://): a copy root.
+    search = paths + package_paths + \
+        (parents if parents and (Path(source).parent / "model.config").is_file() else [])
+    return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
+                                  options, context, search, quiet, as_json)
 
 
 def model_name(source: Path) -> str:

@@ -12,7 +12,8 @@ app accepts, with the same meaning:
   times), before or after the one FILE argument (``urdf-sdf check``: FILE...;
   ``urdf-sdf diff``: A B);
 * values that are not empty and do not start with ``-`` (``-`` itself is fine), whole
-  numbers for the integer options, what ``float()`` reads for the float ones.
+  numbers for the integer options, what ``float()`` reads for the float ones (the
+  tolerances: not NaN, not negative).
 
 Anything else (``--help``, a misspelt or repeated option, ``-qo FILE``, ``--``, a value
 the command refuses, an ``urdf-sdf`` subcommand not in :data:`SUBCOMMANDS`, shell
@@ -23,6 +24,12 @@ of its own.
 exactly and that every command line the quick parser accepts gets the same values from
 the app. ``--version`` imports nothing more; a conversion imports its command's module
 (the converter, not typer) through the :class:`~urdf_sdf.core.lazy.Later` table below.
+
+Before anything else, :func:`run` guards the standard streams
+(:func:`urdf_sdf.core.cli.streams.guard_standard_streams`): a descriptor 0, 1 or 2 closed
+when the command started gets ``/dev/null``, so that no file takes its place and no
+diagnostic lands in the document (process-wide state: the console scripts' business, never
+the library's).
 """
 from __future__ import annotations
 
@@ -35,6 +42,7 @@ from typing import Callable, Sequence
 
 from urdf_sdf import __version__
 from urdf_sdf.core.cli.crash import crashes_reported, short_lived_process
+from urdf_sdf.core.cli.streams import guard_standard_streams
 from urdf_sdf.core.lazy import Later
 
 # What typer's own main does with Ctrl-C: exit 130 (128 + SIGINT).
@@ -66,7 +74,7 @@ URDF2SDF = CommandSpec(
     prog="urdf2sdf", argument="urdf",
     flags={"--relative": "relative", "--lump-fixed": "lump_fixed",
            "--fix-inertia": "fix_inertia", "--json": "as_json", "--quiet": "quiet",
-           "-q": "quiet", "--strict": "strict", "--version": "version"},
+           "-q": "quiet", "--strict": "strict", "--version": "version", "--force": "force"},
     values={"-o": "output", "--output": "output", "--sdf-version": "sdf_version",
             "--uri-scheme": "uri_scheme", "-j": "jobs", "--jobs": "jobs",
             "--model-dir": "model_dir"},
@@ -76,12 +84,12 @@ URDF2SDF = CommandSpec(
     defaults={"output": None, "relative": False, "sdf_version": None, "lump_fixed": False,
               "fix_inertia": False, "uri_scheme": "package", "xacro_arg": None,
               "as_json": False, "quiet": False, "strict": False, "jobs": 0,
-              "version": False, "model_dir": None, "package_path": None})
+              "version": False, "model_dir": None, "package_path": None, "force": False})
 SDF2URDF = CommandSpec(
     prog="sdf2urdf", argument="sdf",
     flags={"--drop-frames": "drop_frames", "--approximate": "approximate",
            "--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict",
-           "--version": "version", "--all-models": "all_models"},
+           "--version": "version", "--all-models": "all_models", "--force": "force"},
     values={"-o": "output", "--output": "output", "--model": "model",
             "--separator": "separator", "--uri-scheme": "uri_scheme", "-j": "jobs",
             "--jobs": "jobs", "--package-dir": "package_dir",
@@ -94,7 +102,8 @@ SDF2URDF = CommandSpec(
               "approximate": False, "uri_scheme": None, "path": None, "xacro_arg": None,
               "as_json": False, "quiet": False, "strict": False, "jobs": 0,
               "version": False, "all_models": False, "package_dir": None,
-              "package_name": None, "build_type": "ament_cmake", "package_path": None})
+              "package_name": None, "build_type": "ament_cmake", "package_path": None,
+              "force": False})
 URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: below
                        defaults={"version": False})
 # The subcommands of ``urdf-sdf`` with a quick path, by name (the others are typer's).
@@ -250,9 +259,11 @@ def _typed(spec: CommandSpec, name: str, value: str):
         return Path(value)
     if name in spec.floats:
         try:
-            return float(value)  # what click's FLOAT does
+            number = float(value)  # what click's FLOAT does
         except ValueError:
             return None
+        # The float options are tolerances: typer's callback refuses NaN and negatives.
+        return number if number >= 0 else None
     if name in spec.choices:
         return next((choice for choice in spec.choices[name]
                      if choice.casefold() == value.casefold()), None)
@@ -265,7 +276,10 @@ def run(spec: CommandSpec, command: Callable[[dict], int | None] | None,
     line (``argv``, by default the script's arguments) is plain and ``command`` takes it
     (it returns the exit code, or None to leave the command line to typer after all), else
     the typer ``app``. Set up and guarded as :func:`urdf_sdf.core.cli.crash.run_command`
-    does for the app."""
+    does for the app: closed standard streams first
+    (:func:`~urdf_sdf.core.cli.streams.guard_standard_streams`), before any file is opened
+    on their descriptors."""
+    guard_standard_streams()
     short_lived_process()
     with crashes_reported(spec.prog):
         params = parse(spec, sys.argv[1:] if argv is None else argv)

@@ -27,6 +27,7 @@ from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch,
                                      walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
+from urdf_sdf.core.cli.path_names import renamed_output, safe_outputs
 from urdf_sdf.core.cli.quick import SDF2URDF, sdf2urdf
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.compose.uri import model_config_files
@@ -61,8 +62,9 @@ def convert_file(path: Path, options: Options, context: Context, mappings: dict[
 def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  mappings: dict[str, str], context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
-    return convert_file(item.source, written_to(options, out_dir / item.output), context,
-                        mappings, sources, pipes=False)
+    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
+                                     context, mappings, sources, pipes=False)
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
@@ -91,6 +93,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
             skip = (f"model.config picks {chosen[path.parent].name} "
                     "(a newer SDFormat version)")
         items.append(BatchItem(path, relative, relative.with_suffix(".urdf"), skip))
+    safe_outputs(items)  # a name that may not be a path component: core.cli.path_names
     return items, model_parents
 
 

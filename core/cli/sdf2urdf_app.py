@@ -10,8 +10,8 @@ from typing import List, Optional
 import typer
 
 from urdf_sdf.core.cli.inputs import is_stdin
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
-                                       XACRO_ARG_OPTION, check_batch_output,
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, FORCE_OPTION, QUIET_OPTION,
+                                       STRICT_OPTION, XACRO_ARG_OPTION, check_batch_output,
                                        package_path_option, parse_xacro_args, version_option)
 from urdf_sdf.core.cli.packaging import package_dir_command
 from urdf_sdf.core.cli.sdf2urdf import PROG, URI_SCHEMES, convert
@@ -43,6 +43,7 @@ def main_command(
         build_type: str = typer.Option("ament_cmake", "--build-type",
                                        help="ament_cmake, ament_python or catkin."),
         package_path: Optional[List[Path]] = package_path_option(),
+        force: bool = FORCE_OPTION,
         separator: str = typer.Option("::", "--separator",
                                       help="Joins nested model names into URDF names."),
         drop_frames: bool = typer.Option(False, "--drop-frames",
@@ -77,7 +78,7 @@ def main_command(
         raise typer.Exit(package_dir_command(
             PROG, sdf, output, package_dir, package_name, build_type, options,
             [str(p) for p in path or []], [str(p) for p in package_path or []], strict,
-            quiet, as_json))
+            quiet, as_json, force))
     if not is_stdin(sdf) and sdf.is_dir():
         output = check_batch_output(output, PROG)
     raise typer.Exit(convert(sdf, output, options, mappings, paths=path, strict=strict,

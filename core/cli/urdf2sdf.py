@@ -27,6 +27,7 @@ from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch,
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input,
                                       xacro_available, xacro_mappings)
+from urdf_sdf.core.cli.path_names import renamed_output, safe_outputs
 from urdf_sdf.core.cli.quick import URDF2SDF, urdf2sdf
 from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.context import Context
@@ -61,14 +62,15 @@ def convert_file(path: Path, options: Options, mappings: dict[str, str],
 def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  mappings: dict[str, str], context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
-    return convert_file(item.source, written_to(options, out_dir / item.output), mappings,
-                        sources, context, pipes=False)
+    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
+                                     mappings, sources, context, pipes=False)
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
     """The URDF files under ``root``: ``*.urdf`` and ``*.urdf.xacro`` (skipped, with the
     reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
-    place. When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
+    place (a name that may not be a path component renamed: ``core.cli.path_names``). When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
     (the source) is converted and the .urdf skipped."""
     listing = walk(root, exclude=out_dir)
     items = skipped_items(listing, root, (".urdf", XACRO_SUFFIX))
@@ -84,6 +86,7 @@ def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[Batch
             items.append(BatchItem(path, relative, output, skip))
         elif name.endswith(".urdf"):
             items.append(BatchItem(path, relative, relative.with_suffix(".sdf")))
+    safe_outputs(items)
     by_output: dict[Path, list[BatchItem]] = {}
     for item in items:
         if item.skip is None:

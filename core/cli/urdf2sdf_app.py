@@ -10,8 +10,8 @@ from typing import List, Optional
 import typer
 
 from urdf_sdf.core.cli.inputs import is_stdin
-from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, QUIET_OPTION, STRICT_OPTION,
-                                       XACRO_ARG_OPTION, check_batch_output,
+from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, FORCE_OPTION, QUIET_OPTION,
+                                       STRICT_OPTION, XACRO_ARG_OPTION, check_batch_output,
                                        package_path_option, parse_xacro_args, version_option)
 from urdf_sdf.core.cli.packaging import model_dir_command
 from urdf_sdf.core.cli.urdf2sdf import PROG, URI_SCHEMES, convert
@@ -48,6 +48,7 @@ def main_command(
             None, "--model-dir", help="Write a Gazebo model directory here (model.config, "
                                       "model.sdf, meshes copied, model://NAME URIs)."),
         package_path: Optional[List[Path]] = package_path_option(),
+        force: bool = FORCE_OPTION,
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
@@ -67,7 +68,7 @@ def main_command(
     if model_dir is not None:
         raise typer.Exit(model_dir_command(PROG, urdf, output, model_dir, options, mappings,
                                            [str(p) for p in package_path or []], strict,
-                                           quiet, as_json))
+                                           quiet, as_json, force))
     if not is_stdin(urdf) and urdf.is_dir():
         output = check_batch_output(output, PROG)
     raise typer.Exit(convert(urdf, output, options, mappings, strict=strict, quiet=quiet,

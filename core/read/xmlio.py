@@ -200,9 +200,11 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
                 diagnostics.warning(Code.XML_REPAIRED, what, file, repair_line)
             return parse_xml(repaired, file, diagnostics)
         if not _lenient(parser, exc):
-            diagnostics.error(Code.FILE_READ, f"malformed XML: {exc.msg}", file, line, column)
+            diagnostics.error(Code.FILE_READ, f"malformed XML: {' '.join(exc.msg.split())}",
+                              file, line, column)  # libxml2's message on one line
             return None
-        diagnostics.warning(Code.WARNING, f"XML: {exc.msg}", file, line, column)
+        diagnostics.warning(Code.WARNING, f"XML: {' '.join(exc.msg.split())}", file, line,
+                            column)
         tree = etree.fromstring(data, _parser(True, keep_blank_text)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)

@@ -7,13 +7,17 @@ A file found in a package or model directory keeps its path inside it, without a
 plain path keeps its path below the description's folder, or its name. Two different
 files that would land in one place are told apart by their package's or model's name,
 then by a number; one file named twice is copied once.
+
+Only files ``core.write.confined`` allows are bundled (inside the input's package or a
+search path the user gave, regular, not under /proc, /sys, /dev); any other is an error
+at the line naming it (or naming the mesh that refers to it), and the caller writes
+nothing. Copies are new files, made from the very file that was checked.
 """
 from __future__ import annotations
 
 import os
 import posixpath
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,8 +25,10 @@ from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.resources import (Resource, base_folder, mesh_format, resolve_resource,
-                                     resources_of)
+from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
+                                     sniff_mesh)
+from urdf_sdf.core.write.confined import (CopyRoots, FileId, Refusal, copy_check, copy_checked,
+                                          read_regular)
 
 # Statements of an OBJ material library (.mtl) that name image files.
 MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
@@ -31,17 +37,23 @@ MAX_SCANNED_BYTES = 64 * 1024 * 1024  # a mesh larger than this is copied, not r
 
 @dataclass
 class Bundle:
-    """Source files and where each goes (``dest``, relative to the output root)."""
+    """Source files and where each goes (``dest``, relative to the output root); only
+    files inside ``roots`` (``core.write.confined``) are taken."""
     folder: str = "meshes"
     description_dir: Path | None = None
+    roots: CopyRoots = field(default_factory=lambda: CopyRoots(None))
+    identity: dict[str, FileId] = field(default_factory=dict)   # real source path -> id
+    refused: list[tuple[str, Refusal]] = field(default_factory=list)  # (what, why) not taken
     dest_of: dict[str, str] = field(default_factory=dict)       # real source path -> dest
     source_of: dict[str, str] = field(default_factory=dict)     # dest -> real source path
     skipped: list[str] = field(default_factory=list)            # why a referenced file is not
     displaced: dict[str, str] = field(default_factory=dict)     # dest -> the place taken
 
-    def add(self, resource: Resource) -> str:
-        """The place of a resolved resource (adding it, and what a mesh refers to); see
-        :meth:`displaced` for a file that could not have its natural place."""
+    def add(self, resource: Resource, identity: FileId) -> str:
+        """The place of a resolved resource that :func:`confined.copy_check` allowed (its
+        ``identity``), adding it and what a mesh refers to (those refused go to
+        :attr:`refused`); see :attr:`displaced` for a file that could not have its natural
+        place."""
         real = os.path.realpath(resource.path)
         if real in self.dest_of:
             return self.dest_of[real]
@@ -49,7 +61,7 @@ class Bundle:
         dest = self._free(natural, resource.owner)
         if dest != natural:
             self.displaced[dest] = natural
-        self._claim(real, dest)
+        self._claim(real, dest, identity)
         if resource.kind == "mesh":
             self._add_references(Path(real), dest)
         return dest
@@ -82,29 +94,36 @@ class Bundle:
             number += 1
         return posixpath.join(head, f"{stem}_{number}{suffix}")
 
-    def _claim(self, real: str, dest: str) -> None:
+    def _claim(self, real: str, dest: str, identity: FileId) -> None:
         self.dest_of[real] = dest
         self.source_of[dest] = real
+        self.identity[real] = identity
 
     def _add_references(self, mesh: Path, dest: str) -> None:
         """Files the mesh names relative to itself go to the same place relative to it."""
         for reference in referenced_files(mesh):
             source = os.path.realpath(mesh.parent / reference)
             target = posixpath.normpath(posixpath.join(posixpath.dirname(dest), reference))
-            if not target.startswith(self.folder + "/") or not os.path.isfile(source):
+            if not target.startswith(self.folder + "/") or not os.path.lexists(source):
                 self.skipped.append(f"[{reference}] named by {mesh.name}")
                 continue
             if source in self.dest_of or target in self.source_of:
                 continue
-            self._claim(source, target)
+            checked = copy_check(mesh.parent / reference, self.roots)
+            if isinstance(checked, Refusal):
+                self.refused.append((f"[{reference}] named by {mesh.name}", checked))
+                continue
+            self._claim(source, target, checked)
             if source.lower().endswith(".mtl"):
                 self._add_references(Path(source), target)
 
     def copy_into(self, root: Path) -> None:
+        """Copy every file into the new folder ``root`` (each a new file, from the file
+        that was checked: OSError when one changed meanwhile)."""
         for dest, source in self.source_of.items():
             target = root / dest
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            copy_checked(source, self.identity[source], target)
 
 
 TOKEN_SCHEME = "urdf-sdf-resource://"
@@ -130,7 +149,8 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
     resolved from the folder of the file that named it, is added to ``bundle`` and the site
     says ``new_uri(place)``; a URI that does not resolve is written back as it was, and it
     and a file that is not a mesh by its content are named in a warning (``holder`` says
-    what will not hold it)."""
+    what will not hold it). A file ``bundle.roots`` refuses (and one a mesh refers to) is
+    an error at the site's line."""
     uri_at: dict[str, str] = {}  # place -> the URI first copied there
     for site, attribute in sites:
         value = (site.get(attribute) if attribute else site.text or "").strip()
@@ -139,18 +159,27 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
             continue
         resolve_resource(resource, base_folder(resource.source, result), context)
         uri = resource.uri
-        if resource.problem is not None:
+        checked = _copy_check(resource, bundle.roots)
+        if isinstance(checked, Refusal):
+            diagnostics.error_at(checked.code, f"{resource.kind} [{shown(uri)}] is not copied "
+                                 f"into {holder}: {checked.reason}", resource.source)
+            place = uri
+        elif checked is None:
             diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] does "
                                    f"not resolve: {resource.problem}; its URI is kept and "
                                    f"{holder} does not hold it", resource.source)
             place = uri
         else:
-            if resource.kind == "mesh" and mesh_format(resource.path) is None:
+            if resource.kind == "mesh" and sniff_mesh(resource.path)[0] is None:
                 diagnostics.warning_at(Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] "
                                        f"({resource.path}) is not a mesh file by its content "
                                        "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
                                        resource.source)
-            dest = bundle.add(resource)
+            dest = bundle.add(resource, checked)
+            for what, why in bundle.refused:
+                diagnostics.error_at(why.code, f"{what} (of {resource.kind} [{shown(uri)}]) is "
+                                     f"not copied into {holder}: {why.reason}", resource.source)
+            bundle.refused.clear()
             if dest in bundle.displaced:
                 taken = bundle.displaced.pop(dest)
                 diagnostics.warning_at(Code.NAME_RENAMED, f"{resource.kind} [{shown(uri)}] is "
@@ -169,6 +198,16 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
                                result.document.file)
 
 
+def _copy_check(resource: Resource, roots: CopyRoots) -> FileId | Refusal | None:
+    """A resolved resource's :func:`confined.copy_check`; a refusal for one that resolved
+    to something that is not a regular file; None for one that does not resolve."""
+    if resource.problem_code is not None:
+        return Refusal(resource.problem_code, resource.problem or "")
+    if resource.problem is not None or resource.path is None:
+        return None
+    return copy_check(resource.path, roots)
+
+
 def _is_below(path: Path, folder: Path) -> bool:
     return os.path.realpath(path).startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep)
 
@@ -176,11 +215,8 @@ def _is_below(path: Path, folder: Path) -> bool:
 def referenced_files(path: Path) -> list[str]:
     """Relative file names a mesh or material library names: COLLADA ``<init_from>``
     images, OBJ ``mtllib`` files, MTL texture maps. URIs and absolute paths are left."""
-    try:
-        if path.stat().st_size > MAX_SCANNED_BYTES:
-            return []
-        data = path.read_bytes()
-    except OSError:
+    data = read_regular(path, MAX_SCANNED_BYTES)
+    if data is None:
         return []
     suffix = path.suffix.lower()
     if suffix == ".dae" or data.lstrip()[:5] == b"<?xml":

@@ -1,0 +1,171 @@
+"""Which files a model directory or a ROS package may copy, and how they are copied.
+
+A mesh or texture (and a file a mesh names: a COLLADA image, an OBJ's material library
+and its maps) is copied only when
+
+* its real path (every symlink followed) lies inside a *copy root*: the input's own
+  package or model directory (the nearest folder above the input holding a
+  ``package.xml`` or ``model.config``; without one, the input's folder; standard input
+  has none) or a search directory the user named on the command line (``--package-path``,
+  ``-p/--path``, a batch's input directory). Directories that only the environment names
+  (``ROS_PACKAGE_PATH``, ``AMENT_PREFIX_PATH``, ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``...)
+  still resolve URIs but are not copy roots: a workstation's environment is wide, and
+  what a file from a pull request may copy into a published output must not depend on it;
+* it is not under ``/proc``, ``/sys`` or ``/dev``;
+* it opens (non-blocking, without following a last symlink) as a regular file.
+
+Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE or
+RESOURCE_NOT_REGULAR; MESH_UNREADABLE with the system's reason when it cannot be read).
+A copy is a new file (mode 0o666 less the umask, never the source's mode), written from
+the file that was checked (same device and inode), never through a symlink.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.resources import os_reason
+
+PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
+# Files that make a folder a package or model directory: its meshes may be copied.
+ROOT_MARKERS = ("package.xml", "model.config")
+MARKER_SEARCH_DEPTH = 6  # folders above the input searched for a root marker
+CHUNK = 1024 * 1024
+NEW_FILE_MODE = 0o666  # less the umask, as for any new file
+OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+    getattr(os, "O_CLOEXEC", 0)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a file is not copied: its code and a reason to follow its name."""
+    code: Code
+    reason: str
+
+
+@dataclass(frozen=True)
+class CopyRoots:
+    """The real paths a copied file must lie inside: ``own`` (the input's package or
+    model directory, None for standard input) and ``given`` (named by the user)."""
+    own: str | None
+    given: tuple[str, ...] = ()
+
+    def all(self) -> tuple[str, ...]:
+        return ((self.own,) if self.own is not None else ()) + self.given
+
+    def describe(self) -> str:
+        """The roots as a message names them."""
+        own = f"the input's package or model directory ({self.own})" if self.own else \
+            "no package of the input (standard input)"
+        given = (", the search paths given (" + ", ".join(self.given) + ")") if self.given \
+            else ", no search path given (--package-path, -p/--path)"
+        return own + given
+
+
+def own_directory(input_file: str | None) -> str | None:
+    """The real path of the package or model directory holding ``input_file`` (the
+    nearest folder above it with a package.xml or model.config, within
+    MARKER_SEARCH_DEPTH), else the input's folder; None for standard input."""
+    if input_file in (None, "", "-", "<stdin>", "<input>"):
+        return None
+    folder = Path(os.path.realpath(input_file)).parent
+    for candidate in [folder, *folder.parents][:MARKER_SEARCH_DEPTH]:
+        if any(os.path.isfile(candidate / marker) for marker in ROOT_MARKERS):
+            return str(candidate)
+    return str(folder)
+
+
+def copy_roots(input_file: str | None, given: list[str] | tuple[str, ...] = ()) -> CopyRoots:
+    """The copy roots of an input: its own directory and the ``given`` search paths."""
+    real = tuple(dict.fromkeys(os.path.realpath(p) for p in given if p))
+    return CopyRoots(own_directory(input_file), real)
+
+
+def is_inside(real: str, root: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+FileId = tuple[int, int]  # (device, inode): the file that was checked
+
+
+def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
+    """The identity of the file ``path`` names when it may be copied, else why not."""
+    real = os.path.realpath(path)
+    if any(is_inside(real, pseudo) for pseudo in PSEUDO_FILESYSTEMS):
+        return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, a system interface "
+                       "(/proc, /sys, /dev), not a file")
+    if not any(is_inside(real, root) for root in roots.all()):
+        return Refusal(Code.RESOURCE_OUTSIDE_PACKAGE, f"resolves to {real}, outside "
+                       f"{roots.describe()}; name its folder with --package-path (or "
+                       "-p/--path) to copy it")
+    try:
+        fd = open_regular(real)
+    except NotRegular as exc:
+        return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, {exc}")
+    except OSError as exc:
+        return Refusal(Code.MESH_UNREADABLE, f"cannot be read: {os_reason(exc)}")
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return info.st_dev, info.st_ino
+
+
+class NotRegular(OSError):
+    """The path is not a regular file (a FIFO, device, socket, directory or symlink)."""
+
+
+def open_regular(path: str | Path) -> int:
+    """A read-only descriptor of the regular file ``path`` (opened non-blocking, never
+    through a last symlink), or :class:`NotRegular` / OSError."""
+    try:
+        fd = os.open(path, OPEN_FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotRegular("a symbolic link") from exc
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegular(f"not a regular file ({_kind(mode)})")
+    return fd
+
+
+def read_regular(path: str | Path, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of the regular file ``path``; None when it is larger, is not
+    a regular file or cannot be read."""
+    try:
+        fd = open_regular(path)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def copy_checked(source: str, identity: FileId, target: Path) -> None:
+    """Copy the regular file ``source``, which must still be the file ``identity``
+    (device, inode) names, to the new file ``target`` (OSError otherwise)."""
+    fd = open_regular(source)
+    with os.fdopen(fd, "rb") as reader:
+        info = os.fstat(reader.fileno())
+        if (info.st_dev, info.st_ino) != identity:
+            raise OSError(errno.ESTALE, f"{source} changed while the output was written")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
+            getattr(os, "O_CLOEXEC", 0)
+        with os.fdopen(os.open(target, flags, NEW_FILE_MODE), "wb") as writer:
+            while chunk := reader.read(CHUNK):
+                writer.write(chunk)
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "not a file"
