@@ -26,6 +26,7 @@ from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf view"
 VIEW_HINT = "pip install 'urdf-sdf[view]'"
@@ -77,7 +78,7 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
             try:
                 check_destination(target, inputs)
             except OutputError as exc:
-                print(f"{PROG}: {exc}", file=stderr)
+                print(f"{PROG}: {escape(str(exc))}", file=stderr)
                 return 2
     sources = SourceLines()
     results = [load_input(f, context, sources) for f in files]
@@ -127,7 +128,7 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
                          str(png)).format(), file=stderr)
         return 1
     except OutputError as exc:
-        print(f"{PROG}: {exc}", file=stderr)
+        print(f"{PROG}: {escape(str(exc))}", file=stderr)
         return 2
     except (StdoutError, BrokenPipeError):
         raise  # stdout_checked reports them
