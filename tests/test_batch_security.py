@@ -221,3 +221,36 @@ def test_a_named_fifo_the_user_names_waits_for_its_writer(tmp_path):
     out, err = reader.communicate(timeout=TIMEOUT)
     assert reader.returncode == 0, err
     assert '<model name="r">' in out
+
+
+@needs_fifos
+@pytest.mark.parametrize("command, option, suffix", [("urdf2sdf", "--model-dir", ".urdf"),
+                                                     ("sdf2urdf", "--package-dir", ".sdf")])
+def test_directory_batch_never_blocks_on_a_fifo(tmp_path, command, option, suffix):
+    """--model-dir / --package-dir of a tree: a FIFO in it is skipped, not read."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / f"robot{suffix}").write_text(ROBOT if suffix == ".urdf" else MODEL)
+    os.mkfifo(tree / f"pipe{suffix}")
+    done = subprocess.run([sys.executable, "-m", f"urdf_sdf.core.cli.{command}", str(tree),
+                           option, str(tmp_path / "out")], capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert f"pipe{suffix}: skipped: not a regular file" in done.stderr
+
+
+@needs_fifos
+def test_directory_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    os.mkfifo(tree / "swapped.urdf")
+    done = run_python(f"""
+        import sys
+        from urdf_sdf.core.cli import batch, packaging
+        packaging.skip_irregular = lambda items: None  # the swap came after the listing
+        sys.argv = ["urdf2sdf", {str(tree)!r}, "--model-dir", {str(tmp_path / 'out')!r}]
+        from urdf_sdf.core.cli.urdf2sdf import app
+        app()
+        """)
+    assert done.returncode == 1, done.stderr
+    assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr

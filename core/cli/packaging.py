@@ -26,6 +26,7 @@ from pathlib import Path
 
 import typer
 
+from urdf_sdf.core.cli.batch import skip_irregular
 from urdf_sdf.core.cli.directory import OutputExists, write_directory
 from urdf_sdf.core.cli.inputs import is_stdin, load_input
 from urdf_sdf.core.cli.options import policy
@@ -62,11 +63,12 @@ class Target:
 
 def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options,
                          mappings: dict[str, str], context: Context, search: list[str],
-                         quiet: bool, as_json: bool) -> int:
+                         quiet: bool, as_json: bool, pipes: bool = True) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
-    the URDF's package and the ``search`` paths the user gave; the exit code."""
+    the URDF's package and the ``search`` paths the user gave; the exit code. ``pipes``:
+    a pipe at ``urdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(urdf, context, sources, mappings)
+    result = load_input(urdf, context, sources, mappings, pipes)
     tokens = tokenize_resources(result)
     # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
@@ -82,11 +84,12 @@ def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options
 
 def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, build_type: str,
                            options: ToUrdf, context: Context, search: list[str], quiet: bool,
-                           as_json: bool) -> int:
+                           as_json: bool, pipes: bool = True) -> int:
     """Convert ``sdf`` into the ROS package ``target`` named ``name``, copying meshes from
-    the model's own directory and the ``search`` paths; the exit code."""
+    the model's own directory and the ``search`` paths; the exit code. ``pipes``: a pipe
+    at ``sdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(sdf, context, sources, {})
+    result = load_input(sdf, context, sources, {}, pipes)
     tokens = tokenize_resources(result)
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
     diagnostics = _noted(target, sdf, conversion.diagnostics)
@@ -177,6 +180,7 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
     target)`` writes it and returns its exit code. Two inputs wanting one directory: the
     first has it, the other is skipped with the reason. Returns the batch's exit code (the
     worst)."""
+    skip_irregular(items)  # a FIFO would block its read
     counts = {"converted": 0, "failed": 0, "skipped": 0}
     taken: dict[Path, Path] = {}
     code = 0
@@ -221,7 +225,7 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
                                        model_dir, force),
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
                                                       mappings, context, search, quiet,
-                                                      as_json),
+                                                      as_json, pipes=False),
             quiet)
     return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, mappings,
                                 context, package_paths, quiet, as_json)
@@ -252,7 +256,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                        package_dir, force, ros_package_name),
             lambda item, target: convert_to_package_dir(
                 prog, item.source, target, target.directory.name, build_type, options,
-                context, search, quiet, as_json), quiet)
+                context, search, quiet, as_json, pipes=False), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
