@@ -90,6 +90,12 @@ class Code(str, enum.Enum):
     URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
     URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
     URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+    # Mesh files read within bounds (core.mesh_files): `view` draws a mesh over its cap
+    # as a marker (warning), `diff` compares one over its cap by samples (warning); `view`
+    # wrote no page (error, after the diagnostics saying why).
+    MESH_TOO_LARGE = "MESH_TOO_LARGE"
+    MESH_SAMPLED = "MESH_SAMPLED"
+    VIEW_NOT_WRITTEN = "VIEW_NOT_WRITTEN"
 
 
 class Source(NamedTuple):

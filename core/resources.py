@@ -111,6 +111,13 @@ def mesh_format(path: Path) -> str | None:
             head = handle.read(SNIFF_BYTES)
     except OSError:
         return None
+    return mesh_format_of(head, size)
+
+
+def mesh_format_of(head: bytes, size: int) -> str | None:
+    """:func:`mesh_format` of a file of ``size`` bytes that starts with ``head`` (its
+    first :data:`SNIFF_BYTES` bytes, or all of it when shorter)."""
+    head = head[:SNIFF_BYTES]
     if head[:4] == b"glTF":
         return "glb"
     if size >= 84 and 84 + 50 * struct.unpack("<I", head[80:84])[0] == size:
