@@ -142,6 +142,13 @@ def test_collada_that_is_safe_is_handed_on_without_doctype_and_drawn(tmp_path):
     assert not scene.diagnostics and len(scene.sides[0].shapes[0].faces) == 1
 
 
+def test_collada_with_a_float_array_over_libxml2s_text_limit_is_read():
+    floats = b"0.123456789 " * 1_000_000  # 12 MB in one text node (libxml2's limit: 10 MB)
+    data = (b'<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema"><float_array>'
+            + floats + b"</float_array></COLLADA>")
+    assert len(safe_collada(data, "big.dae")) > len(floats)
+
+
 def test_view_never_shows_a_collada_external_entity_or_expands_laughs(tmp_path):
     xxe, bomb = xxe_collada(tmp_path), billion_laughs_collada(tmp_path)
     out = tmp_path / "out"

@@ -6,7 +6,9 @@ billion-laughs document to gigabytes. So a ``.dae`` is first parsed by
 :func:`urdf_sdf.core.read.xmlio.parse_xml`, the parser every description goes through
 (no DTD, no entity expansion, no network, no file opened on the document's behalf): a
 document with a DTD that declares anything is refused with ``XML_UNSAFE`` before any
-expansion, one that is not well-formed with ``MESH_UNREADABLE``. pycollada is then
+expansion, one that is not well-formed with ``MESH_UNREADABLE``. libxml2's limits on a
+text node's length are lifted (``huge``), as pycollada lifts them: a mesh's float array
+runs to tens of megabytes, and the file's size is capped before it is read. pycollada is then
 handed the tree serialised again: bytes without a DOCTYPE, entity or processing
 instruction, which cannot be read as a zip archive either (pycollada tries that first),
 since XML text never holds the control bytes of a zip's directory record.
@@ -30,7 +32,7 @@ def safe_collada(data: bytes, file: str) -> bytes:
     """The COLLADA document ``data`` (read from ``file``) parsed by the hardened parser
     and serialised again. Raises :class:`ColladaRefused`."""
     diagnostics = Diagnostics()
-    root = parse_xml(data, file, diagnostics)
+    root = parse_xml(data, file, diagnostics, huge=True)  # data is capped by the caller
     if root is None:
         problem = next((d for d in diagnostics if d.is_error), None)
         code = Code.XML_UNSAFE if problem is not None and problem.code is Code.XML_UNSAFE \

@@ -103,6 +103,10 @@ def _draw(browser: str, html: str, folder: Path, timeout: float) -> Path:
 def stop_group(process: subprocess.Popen) -> None:
     """Kill the process group ``process`` leads (the browser and every helper it
     started), reap ``process``, and wait a little for the rest of the group to go."""
+    if not hasattr(os, "killpg"):  # no process groups (Windows): the browser alone
+        process.kill()
+        process.wait()
+        return
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
