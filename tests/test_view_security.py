@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 from urdf_sdf.core.cli.main import app
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
@@ -35,6 +37,7 @@ from urdf_sdf.core.mesh_files import (
     MeshFileTooLarge,
     file_digest,
     read_capped,
+    sample_offsets,
 )
 from urdf_sdf.core.view import snapshot
 from urdf_sdf.core.view.collada import ColladaRefused, safe_collada
@@ -257,6 +260,22 @@ def test_diff_tells_sampled_meshes_apart_by_size_and_each_sample(tmp_path, chang
     assert result.exit_code == 1 and "geometry base" in result.stdout
 
 
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(0, 5000), sample=st.integers(1, 700), at=st.integers(0, 10 ** 6))
+def test_a_change_in_a_sample_changes_the_sampled_digest(tmp_path, size, sample, at):
+    a, b = tmp_path / "a.bin", tmp_path / "b.bin"
+    a.write_bytes(bytes(size))
+    data = bytearray(size)
+    offsets = sample_offsets(size, sample)
+    sampled = {i for start in offsets for i in range(start, min(size, start + sample))}
+    if sampled:
+        data[sorted(sampled)[at % len(sampled)]] = 1
+    b.write_bytes(bytes(data))
+    key_a, key_b = file_digest(a, 0, sample)[0], file_digest(b, 0, sample)[0]
+    assert (key_a == key_b) == (not sampled)
+
+
 def test_diff_hashes_a_mesh_within_the_cap_whole(tmp_path):
     a, b = tmp_path / "a.stl", tmp_path / "b.stl"
     a.write_bytes(b"solid a\n" + b" " * 100_000 + b"endsolid a\n")
@@ -308,6 +327,24 @@ def test_a_mesh_reads_its_companion_files_only_from_its_own_folder(tmp_path):
             companions.get(name)
     with pytest.raises(PermissionError):
         companions.write("buffer.bin", b"")
+
+
+PATH_PARTS = st.sampled_from(["..", ".", "", "meshes", "buffer.bin", "link", "out", "/",
+                              "//", "\x00", "\x1b[2J", "-x", "~", "file:", "%2e%2e"])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(PATH_PARTS, min_size=1, max_size=6), absolute=st.booleans())
+def test_a_companion_name_never_resolves_outside_the_mesh_folder(tmp_path, parts, absolute):
+    folder = tmp_path / "pkg" / "meshes"
+    folder.mkdir(parents=True, exist_ok=True)
+    if not (folder / "link").exists():
+        (folder / "link").symlink_to(tmp_path)
+    name = ("/" if absolute else "") + "/".join(parts)
+    inside = CompanionFiles(folder, [0]).inside(name)
+    real = os.path.realpath(folder)
+    assert inside is None or inside.startswith(real + os.sep)
 
 
 def test_view_never_draws_a_gltf_buffer_from_outside_the_mesh_folder(tmp_path):
