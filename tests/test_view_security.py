@@ -7,7 +7,9 @@
 * Size caps: ``view`` reads no mesh over 256 MiB (MESH_TOO_LARGE, a marker box); ``diff``
   hashes no mesh over 64 MiB whole (by size and samples, MESH_SAMPLED). A 200 GB sparse
   file is cheap to make and must cost no more than a few reads.
-* Only regular files are read, and the files a mesh names itself only from its folder.
+* Only regular files are read, and the files a mesh names itself only from its folder
+  (hypothesis: no name of ``..``, ``/``, NUL, escape or symlink parts climbs out); a change
+  in any sampled byte changes a sampled digest (hypothesis).
 * ``view --png``: the browser's process group is killed and its folder removed when the
   picture is done, when the browser fails or hangs, and on SIGTERM and SIGINT.
 * A view that writes nothing ends with a coded line (VIEW_NOT_WRITTEN).

@@ -10,14 +10,16 @@ A file that does not load gives its diagnostics and no page (exit 1, the last li
 reads (``MESH_TOO_LARGE``), is a warning, drawn as a marker (an error under
 ``--strict``: then no page either).
 
+The view modules need plotly and trimesh (``pip install 'urdf-sdf[view]'``): they are
+imported through the ``_VIEW`` table, and when one is missing the command says what to
+install (VIEW_UNAVAILABLE, exit 1). Every file is written atomically
+(``core.cli.output``).
+
 While headless Chromium takes the ``--png`` picture, SIGTERM, SIGINT and SIGHUP raise
 :class:`Interrupted` (handlers installed around that call only, the previous ones put
 back after): the snapshot's ``finally`` kills the browser's process group and removes
 its temporary folder, the temporary picture is removed, and the command then ends by
-the same signal, with its default action. The view modules need plotly and trimesh (``pip install
-'urdf-sdf[view]'``): they are imported through the ``_VIEW`` table, and when one is
-missing the command says what to install (VIEW_UNAVAILABLE, exit 1). Every file is
-written atomically (``core.cli.output``).
+the same signal, with its default action (VIEW_SNAPSHOT_FAILED says so first).
 """
 from __future__ import annotations
 

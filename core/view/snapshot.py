@@ -11,9 +11,9 @@ The browser runs in a session and process group of its own (so a Ctrl-C at the t
 reaches us, not it), in a temporary folder ``urdf-sdf-view-*`` holding the page, its
 profile, its log and the picture. Whatever ends the picture (done, the browser's
 failure, :data:`TIMEOUT`, ``KeyboardInterrupt``, or any exception the command layer
-raises from a signal handler: ``core.cli.view`` turns SIGTERM into one), the whole group
-is killed (SIGKILL) and the folder removed before the exception goes on. Nothing here
-installs a signal handler.
+raises from a signal handler: ``core.cli.view`` turns SIGTERM, SIGINT and SIGHUP into
+one), the whole group is killed (SIGKILL) and the folder removed before the exception
+goes on. Nothing here installs a signal handler.
 """
 from __future__ import annotations
 
