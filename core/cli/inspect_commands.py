@@ -106,10 +106,12 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
     """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
     the exit code (0 equivalent, 1 not)."""
     sources = SourceLines()
+    notes: list = []  # warnings: a mesh compared by samples (MESH_SAMPLED)
     # One file loaded at a time: A's model is gone before B is read.
     differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources),
                                     lambda: load_input(b, context, sources),
-                                    tol, configurations, seed, model)
+                                    tol, configurations, seed, model, notes)
+    emit(dict.fromkeys(notes), sys.stderr, sources)  # a mesh both sides name: once
     if as_json:
         print_json({"equivalent": not differences,
                     "differences": [d.to_json() for d in differences]})
