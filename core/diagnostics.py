@@ -90,6 +90,10 @@ class Code(str, enum.Enum):
     URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
     URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
     URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+    # xacro expansion (core.cli.xacro_sandbox, --xacro): an expression, substitution or
+    # file access the restricted expansion refuses (a route to modules, the environment
+    # or files outside the input's package).
+    XACRO_UNSAFE = "XACRO_UNSAFE"
 
 
 class Source(NamedTuple):

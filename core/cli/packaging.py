@@ -19,6 +19,7 @@ from urdf_sdf.core.cli.output import OutputError
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
+from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Diagnostics
@@ -32,11 +33,11 @@ from urdf_sdf.urdf2sdf.model_dir import model_directory
 
 
 def convert_to_model_dir(prog: str, urdf: Path, out_dir: Path, options: Options,
-                         mappings: dict[str, str], context: Context, quiet: bool,
+                         xacro: XacroOptions | None, context: Context, quiet: bool,
                          as_json: bool) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``out_dir``; the exit code."""
     sources = SourceLines()
-    result = load_input(urdf, context, sources, mappings)
+    result = load_input(urdf, context, sources, xacro)
     tokens = tokenize_resources(result)
     # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
@@ -51,10 +52,10 @@ def convert_to_model_dir(prog: str, urdf: Path, out_dir: Path, options: Options,
 
 def convert_to_package_dir(prog: str, sdf: Path, out_dir: Path, name: str, build_type: str,
                            options: ToUrdf, context: Context, quiet: bool,
-                           as_json: bool) -> int:
+                           as_json: bool, xacro: XacroOptions | None = None) -> int:
     """Convert ``sdf`` into the ROS package ``out_dir`` named ``name``; the exit code."""
     sources = SourceLines()
-    result = load_input(sdf, context, sources, {})
+    result = load_input(sdf, context, sources, xacro)
     tokens = tokenize_resources(result)
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
     diagnostics = Diagnostics(conversion.diagnostics)
@@ -127,7 +128,7 @@ def directory_batch(prog: str, items: list, target_of, convert_one, quiet: bool)
 
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
-                      options: Options, mappings: dict[str, str], package_paths: list[str],
+                      options: Options, xacro: XacroOptions, package_paths: list[str],
                       strict: bool, quiet: bool, as_json: bool) -> int:
     """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree."""
     if output is not None:
@@ -136,18 +137,19 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
     context = Context.from_environment([], policy(strict), package_paths)
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
         return directory_batch(
-            prog, discover_urdf(urdf, model_dir), lambda item: model_dir / item.output.stem,
+            prog, discover_urdf(urdf, model_dir, xacro.expand),
+            lambda item: model_dir / item.output.stem,
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
-                                                      mappings, context, quiet, as_json),
+                                                      xacro, context, quiet, as_json),
             quiet)
-    return convert_to_model_dir(prog, urdf, model_dir, options, mappings, context, quiet,
+    return convert_to_model_dir(prog, urdf, model_dir, options, xacro, context, quiet,
                                 as_json)
 
 
 def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: Path,
                         package_name: str | None, build_type: str, options: ToUrdf,
                         paths: list[str], package_paths: list[str], strict: bool,
-                        quiet: bool, as_json: bool) -> int:
+                        quiet: bool, as_json: bool, xacro: XacroOptions | None = None) -> int:
     """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
     or with a directory that is not a model directory, one package per model in it."""
     if build_type not in BUILD_TYPES:
@@ -164,7 +166,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
             prog, items, lambda item: package_dir / ros_package_name(model_name(item.source)),
             lambda item, target: convert_to_package_dir(prog, item.source, target, target.name,
                                                         build_type, options, context, quiet,
-                                                        as_json), quiet)
+                                                        as_json, xacro), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
@@ -179,7 +181,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
     context = Context.from_environment(paths + parents, policy(strict), package_paths)
     return convert_to_package_dir(prog, source, package_dir, name, build_type, options,
-                                  context, quiet, as_json)
+                                  context, quiet, as_json, xacro)
 
 
 def model_name(source: Path) -> str:
