@@ -72,7 +72,8 @@ XACRO_OPTION = typer.Option(False, "--xacro",
                                  "in a restricted sandbox: no commands, no environment, "
                                  "no files outside its package.")
 XACRO_ARG_OPTION = typer.Option(None, "--xacro-arg", metavar="NAME:=VALUE",
-                                help="Argument for a .xacro input (repeatable).")
+                                help="With --xacro: an argument of the .xacro input "
+                                     "(repeatable).")
 XACRO_ENV_OPTION = typer.Option(False, "--xacro-env",
                                 help="With --xacro: let $(env)/$(optenv) read the environment, "
                                      "and $(find) search ROS_PACKAGE_PATH/AMENT_PREFIX_PATH.")

@@ -26,6 +26,7 @@ process: an integer over :data:`MAX_INT_BITS` bits, a string or sequence over
 from __future__ import annotations
 
 import ast
+import builtins
 import operator
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -107,6 +108,7 @@ _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
     ast.NotIn: lambda a, b: a not in b,
 }
+_PYTHON_BUILTINS = frozenset(vars(builtins))
 _PLAIN = (bool, int, float, str, type(None))
 _SIZED = (str, bytes, list, tuple, dict, set, frozenset)
 # In a %-format: the flags, width and precision of one conversion.
@@ -211,6 +213,8 @@ class Evaluator:
         try:
             return scope[node.id]
         except KeyError:
+            if node.id in _PYTHON_BUILTINS:  # exec, open, getattr...: not an undefined name
+                raise Refused(f"the Python builtin {node.id} is not allowed") from None
             raise NameError(f"name '{node.id}' is not defined") from None
 
     def _Attribute(self, node: ast.Attribute, scope) -> Any:
@@ -219,7 +223,7 @@ class Evaluator:
         value = self._eval(node.value, scope)
         if isinstance(value, self._namespaces):
             try:
-                return value[node.attr]
+                return value[node.attr]  # type: ignore[index]
             except KeyError:
                 raise NameError(f"name '{node.attr}' is not defined") from None
         method = METHODS.get(type(value), {}).get(node.attr)
@@ -305,7 +309,7 @@ class Evaluator:
         index = self._eval(node.slice, scope)
         if not isinstance(value, _SIZED + self._namespaces + (range,)):
             raise Refused(f"indexing a {type(value).__name__} is not allowed")
-        return value[index]
+        return value[index]  # type: ignore[index]
 
     def _Slice(self, node: ast.Slice, scope) -> slice:
         parts = [None if part is None else self._eval(part, scope)

@@ -30,7 +30,8 @@ _PACKAGE_NAME = re.compile(rb"<name>\s*([^<\s]+)\s*</name>")
 
 class FileRefused(Refused):
     """A file the expansion may not read; ``holder`` is the file that names it (when
-    known), ``needle`` the text naming it there."""
+    known), ``needle`` the text naming it there (when known: else the expression that
+    read it, filled in by the evaluator)."""
 
     def __init__(self, message: str, needle: str | None = None, holder: str | None = None):
         super().__init__(message, needle)
@@ -93,7 +94,7 @@ class Files:
         if any(inside(real, never) for never in NEVER_READ) or \
                 not any(inside(real, root) for root in self.roots):
             raise FileRefused(f"{path} is outside the input's package ({self.roots[0]}); "
-                              "give --xacro-path DIR to allow a directory", needle or path)
+                              "give --xacro-path DIR to allow a directory", needle)
         return real
 
     def read_file(self, path: str, needle: str | None = None) -> bytes:
@@ -101,13 +102,13 @@ class Files:
         file; OSError when it cannot be read, so that an optional include is skipped)."""
         real = self.check(path, needle)
         if len(self.read) >= MAX_FILES:
-            raise FileRefused(f"the expansion reads more than {MAX_FILES} files", needle or path)
+            raise FileRefused(f"the expansion reads more than {MAX_FILES} files", needle)
         try:
             data = _read_regular(real, self.max_bytes + 1)
         except _NotRegular:
-            raise FileRefused(f"{path} is not a regular file", needle or path) from None
+            raise FileRefused(f"{path} is not a regular file", needle) from None
         if len(data) > self.max_bytes:
-            raise FileRefused(f"{path} is larger than {self.max_bytes} bytes", needle or path)
+            raise FileRefused(f"{path} is larger than {self.max_bytes} bytes", needle)
         self.read[path] = data
         return data
 

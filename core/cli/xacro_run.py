@@ -44,14 +44,15 @@ def expand_in_sandbox(path: Path, options: XacroOptions, diagnostics: Diagnostic
         return None
     if isinstance(answer.get("document"), str):
         return answer["document"].encode("utf-8")
-    return _report(answer.get("error"), file, absolute, diagnostics)
+    _report(answer.get("error"), file, absolute, diagnostics)
+    return None
 
 
 def _report(error, file: str, absolute: str, diagnostics: Diagnostics) -> None:
     """The child's error as a diagnostic (the input named as the user named it)."""
     if not isinstance(error, dict):
         diagnostics.error(Code.XACRO_ERROR, "xacro: the expansion gave no answer", file)
-        return None
+        return
     code = next((c for c in ANSWER_CODES if c.value == error.get("code")), Code.XACRO_ERROR)
     where = error.get("file") if isinstance(error.get("file"), str) else None
     where = file if where in (None, absolute) else where
@@ -59,7 +60,6 @@ def _report(error, file: str, absolute: str, diagnostics: Diagnostics) -> None:
     diagnostics.error(code, str(error.get("message") or "xacro: the expansion failed"),
                       where, line if isinstance(line, int) else None,
                       column if isinstance(column, int) else None)
-    return None
 
 
 def _child_command() -> list[str]:

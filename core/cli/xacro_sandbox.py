@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import xml.dom.minidom
 from collections.abc import Callable
@@ -107,12 +108,19 @@ def global_symbols(xacro, files: Files) -> dict[str, Any]:
     symbols["python"].update({"True": True, "False": False})
     helpers = {"load_yaml": load_yaml, "abs_filename": xacro.abs_filename_spec,
                "dotify": xacro.YamlDictWrapper, "arg": arg, "fatal": fatal,
-               "tokenize": xacro.tokenize, "message": quiet, "warning": quiet,
+               "tokenize": _tokenize, "message": quiet, "warning": quiet,
                "error": quiet, "print_location": quiet}
     symbols["xacro"] = xacro.NameSpace()
     symbols["xacro"].update(helpers)
     symbols.update({name: helpers[name] for name in ("load_yaml", "abs_filename", "dotify")})
     return symbols
+
+
+def _tokenize(text: str, sep: str = ",; ", skip_empty: bool = True) -> list[str]:
+    """xacro's ``tokenize``, its separators escaped (xacro builds a regular expression from
+    them, which a file could make backtrack for ever)."""
+    results = re.split(f"[{re.escape(sep)}]", str(text))
+    return [item for item in results if item] if skip_empty else results
 
 
 def callables(symbols: dict[str, Any]) -> list[Callable]:
