@@ -16,9 +16,16 @@ process only, it replaces what in the ``xacro`` package reaches beyond the docum
 
 * every ``${...}`` and ``$(eval ...)`` expression is evaluated by
   :class:`urdf_sdf.core.cli.xacro_evaluator.Evaluator` over a symbol table of our own
-  (:func:`global_symbols`: the safe builtins, ``math``, and ``xacro.load_yaml``,
-  ``xacro.arg``, ``xacro.dotify``, ``xacro.tokenize``, ``xacro.fatal``, the message
-  functions), never Python's ``eval``; a refused expression is ``XACRO_UNSAFE``;
+  (:func:`global_symbols`), never Python's ``eval``; a refused expression is
+  ``XACRO_UNSAFE``. The functions it may call: ``abs``, ``min``, ``max``, ``round``,
+  ``int``, ``float``, ``str``, ``len``, ``bool``, ``list``, ``dict``, ``tuple``, ``set``,
+  ``sorted``, ``sum``, ``any``, ``all``, ``range``, ``pow``, ``divmod``, ``ord``, ``chr``,
+  ``map``, ``filter``, ``zip``, ``enumerate``, ``reversed`` (also as ``python.NAME``);
+  every function and constant of ``math`` but ``factorial``, ``comb``, ``perm`` and
+  ``prod`` (also as ``math.NAME``); ``xacro.load_yaml``, ``xacro.arg``,
+  ``xacro.dotify``, ``xacro.abs_filename``, ``xacro.tokenize``, ``xacro.fatal`` and the
+  message functions (silent); in ``$(eval)`` also ``arg``, ``dirname``, ``find``,
+  ``env`` and ``optenv``;
 * every file (the input, ``xacro:include``, ``load_yaml``) is read through
   :class:`urdf_sdf.core.cli.xacro_files.Files` (the package root and the user's
   directories only), and an included file with a DTD is refused as the input is
