@@ -21,7 +21,8 @@ Anything else (lambda, ``:=``, attribute access on other objects, a call of anyt
 else, ``str.format``) raises :class:`Refused`. So do results that would exhaust the
 process: an integer over :data:`MAX_INT_BITS` bits, a string or sequence over
 :data:`MAX_LENGTH` items, a format width over :data:`MAX_WIDTH`, an expression over
-:data:`MAX_SOURCE` characters or :data:`MAX_STEPS` evaluation steps.
+:data:`MAX_SOURCE` characters or :data:`MAX_STEPS` evaluation steps (a node evaluated,
+or an item of a list handed to a function).
 """
 from __future__ import annotations
 
@@ -33,10 +34,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 MAX_SOURCE = 10_000          # characters of one expression
-MAX_STEPS = 200_000          # nodes evaluated (comprehension items count) per expression
+MAX_STEPS = 1_000_000        # nodes evaluated, and items handed to a call, per expression
 MAX_LENGTH = 1_000_000       # items of a str, list, tuple, dict or set
 MAX_INT_BITS = 65_536        # bits of an integer
 MAX_WIDTH = 1_000            # a width or precision in a format
+# math: every function and constant but those whose cost grows with their argument.
+UNBOUNDED_MATH = frozenset({"factorial", "comb", "perm", "prod", "lcm"})
 
 
 class Refused(Exception):
@@ -193,10 +196,13 @@ class Evaluator:
 
     # ---- the nodes -----------------------------------------------------------------------
 
-    def _eval(self, node: ast.AST, scope: Mapping[str, Any]) -> Any:
-        self._steps += 1
+    def _charge(self, steps: int) -> None:
+        self._steps += steps
         if self._steps > MAX_STEPS:
             raise Refused(f"the expression takes more than {MAX_STEPS} steps")
+
+    def _eval(self, node: ast.AST, scope: Mapping[str, Any]) -> Any:
+        self._charge(1)
         handler = getattr(self, "_" + type(node).__name__, None)
         if handler is None:
             raise Refused(f"{type(node).__name__} is not allowed in an expression")
@@ -215,6 +221,8 @@ class Evaluator:
         except KeyError:
             if node.id in _PYTHON_BUILTINS:  # exec, open, getattr...: not an undefined name
                 raise Refused(f"the Python builtin {node.id} is not allowed") from None
+            if node.id in UNBOUNDED_MATH:
+                raise Refused(f"math's {node.id} is not allowed (unbounded cost)") from None
             raise NameError(f"name '{node.id}' is not defined") from None
 
     def _Attribute(self, node: ast.Attribute, scope) -> Any:
@@ -225,6 +233,9 @@ class Evaluator:
             try:
                 return value[node.attr]  # type: ignore[index]
             except KeyError:
+                if node.attr in UNBOUNDED_MATH:
+                    raise Refused(f"math's {node.attr} is not allowed (unbounded cost)") \
+                        from None
                 raise NameError(f"name '{node.attr}' is not defined") from None
         method = METHODS.get(type(value), {}).get(node.attr)
         if method is None:
@@ -250,6 +261,8 @@ class Evaluator:
         for value in (*args, *kwargs.values()):
             if callable(value) and not self.allows_call(value):
                 raise Refused(f"passing {_describe(value)} to a function is not allowed")
+            if isinstance(value, _SIZED + (range,)):
+                self._charge(len(value))  # what a call does costs as much as its items
         target = function.function if isinstance(function, Method) else function
         return _check_result(target(*args, **kwargs))
 
@@ -458,8 +471,6 @@ SAFE_BUILTINS: dict[str, Callable] = {
     "filter": _listed(filter), "zip": _listed(zip), "enumerate": _listed(enumerate),
     "reversed": _listed(reversed),
 }
-# math: every function and constant but those whose cost grows with their argument.
-UNBOUNDED_MATH = frozenset({"factorial", "comb", "perm", "prod"})
 
 
 def safe_math() -> dict[str, Any]:

@@ -21,8 +21,8 @@ process only, it replaces what in the ``xacro`` package reaches beyond the docum
   ``int``, ``float``, ``str``, ``len``, ``bool``, ``list``, ``dict``, ``tuple``, ``set``,
   ``sorted``, ``sum``, ``any``, ``all``, ``range``, ``pow``, ``divmod``, ``ord``, ``chr``,
   ``map``, ``filter``, ``zip``, ``enumerate``, ``reversed`` (also as ``python.NAME``);
-  every function and constant of ``math`` but ``factorial``, ``comb``, ``perm`` and
-  ``prod`` (also as ``math.NAME``); ``xacro.load_yaml``, ``xacro.arg``,
+  every function and constant of ``math`` but ``factorial``, ``comb``, ``perm``,
+  ``prod`` and ``lcm`` (also as ``math.NAME``); ``xacro.load_yaml``, ``xacro.arg``,
   ``xacro.dotify``, ``xacro.abs_filename``, ``xacro.tokenize``, ``xacro.fatal`` and the
   message functions (silent); in ``$(eval)`` also ``arg``, ``dirname``, ``find``,
   ``env`` and ``optenv``;
@@ -159,6 +159,7 @@ def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluato
     symbols = global_symbols(xacro, files)
     evaluator = Evaluator(callables(symbols), (xacro.NameSpace, xacro.YamlDictWrapper))
     xacro._global_symbols = symbols
+    xacro.load_yaml = symbols["xacro"]["load_yaml"]  # the original opens any file
     xacro.safe_eval = lambda expression, symbols, _locals=None: \
         evaluator.evaluate(expression, symbols)
     original_parse, original_include = xacro.parse, xacro.process_include
