@@ -20,8 +20,8 @@ from urdf_sdf.core.cli.render import SourceLines
 from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_installed
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.loader import LoadResult, load, load_string
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.loader import LoadResult, load, load_string
 from urdf_sdf.core.read.xmlio import MAX_BYTES, read_bytes, refuse_unsafe_doctype
 
 STDIN = "-"

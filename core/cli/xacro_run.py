@@ -145,7 +145,10 @@ def _end(child: subprocess.Popen) -> None:
     """Kill the child's session (if it is still there) and reap the child."""
     if child.poll() is None:
         try:
-            os.killpg(child.pid, signal.SIGKILL)
+            if hasattr(os, "killpg"):
+                os.killpg(child.pid, signal.SIGKILL)  # its session: anything it started
+            else:
+                child.kill()
         except (ProcessLookupError, PermissionError):
             pass
     for stream in (child.stdin, child.stdout, child.stderr):

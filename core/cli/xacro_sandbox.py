@@ -71,7 +71,10 @@ def limit_resources(cpu_seconds: int = CPU_SECONDS) -> None:
     """Limit this process: CPU time, address space, no file written (a file size of 0),
     no process started, few descriptors, no core dump. Limits a platform lacks are
     skipped."""
-    import resource
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the wall-clock limit alone holds
+        return
     limits = {"RLIMIT_CPU": (cpu_seconds, cpu_seconds + 1), "RLIMIT_AS": ADDRESS_SPACE,
               "RLIMIT_FSIZE": 0, "RLIMIT_NPROC": 0, "RLIMIT_NOFILE": OPEN_FILES,
               "RLIMIT_CORE": 0}
