@@ -113,6 +113,10 @@ class Code(str, enum.Enum):
     MESH_TOO_LARGE = "MESH_TOO_LARGE"
     MESH_SAMPLED = "MESH_SAMPLED"
     VIEW_NOT_WRITTEN = "VIEW_NOT_WRITTEN"
+    # xacro expansion (core.cli.xacro_sandbox, --xacro): an expression, substitution or
+    # file access the restricted expansion refuses (a route to modules, the environment
+    # or files outside the input's package).
+    XACRO_UNSAFE = "XACRO_UNSAFE"
 
 
 class Source(NamedTuple):

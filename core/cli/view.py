@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Sequence
 
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.cli.output import (OutputError, StdoutError, check_destination, file_mode,
                                       temporary_beside, write_output)
 from urdf_sdf.core.cli.render import SourceLines, emit
@@ -66,9 +67,11 @@ def missing_library() -> str | None:
 
 def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
                  context: Context, quiet: bool = False, tol: float = 1e-9,
-                 configurations: int = 20, seed: int = 0, stderr=None) -> int:
+                 configurations: int = 20, seed: int = 0, stderr=None,
+                 xacro: XacroOptions | None = None) -> int:
     """The whole command; returns its exit code (0 page written, 1 invalid input or a
-    missing library or browser, 2 usage error)."""
+    missing library or browser, 2 usage error). ``xacro``: whether (and how) a .xacro
+    file is expanded."""
     stderr = stderr if stderr is not None else sys.stderr
     if not 1 <= len(files) <= 2:
         print(f"{PROG}: give one file to view, or two to compare", file=stderr)
@@ -95,7 +98,7 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
                 print(f"{PROG}: {exc}", file=stderr)
                 return 2
     sources = SourceLines()
-    results = [load_input(f, context, sources) for f in files]
+    results = [load_input(f, context, sources, xacro) for f in files]
     for result in results:
         emit(result.diagnostics, stderr, sources, quiet)
     if not all(_viewable(result, name, stderr) for result, name in zip(results, inputs)):
