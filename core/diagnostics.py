@@ -109,6 +109,16 @@ class Code(str, enum.Enum):
     RESOURCE_OUTSIDE_PACKAGE = "RESOURCE_OUTSIDE_PACKAGE"
     RESOURCE_NOT_REGULAR = "RESOURCE_NOT_REGULAR"
     OUTPUT_EXISTS = "OUTPUT_EXISTS"
+    # Mesh files read within bounds (core.mesh_files): `view` draws a mesh over its cap
+    # as a marker (warning), `diff` compares one over its cap by samples (warning); `view`
+    # wrote no page (error, after the diagnostics saying why).
+    MESH_TOO_LARGE = "MESH_TOO_LARGE"
+    MESH_SAMPLED = "MESH_SAMPLED"
+    VIEW_NOT_WRITTEN = "VIEW_NOT_WRITTEN"
+    # xacro expansion (core.cli.xacro_sandbox, --xacro): an expression, substitution or
+    # file access the restricted expansion refuses (a route to modules, the environment
+    # or files outside the input's package).
+    XACRO_UNSAFE = "XACRO_UNSAFE"
 
 
 class Source(NamedTuple):

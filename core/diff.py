@@ -63,6 +63,7 @@ class Description:
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
         self.mesh_keys: dict[str, str | None] = {}  # mesh URI -> file digest (diff_shapes)
+        self.notes: list = []  # warnings met on the way: a mesh compared by samples
         self._plan = None
 
     def _frames(self) -> dict[str, tuple[str, Pose]]:
@@ -138,10 +139,11 @@ def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations
 
 def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResult],
                 tol: float = 1e-9, configurations: int = 20, seed: int = 0,
-                model: str | None = None) -> list[Difference]:
+                model: str | None = None, notes: list | None = None) -> list[Difference]:
     """:func:`diff_results` of what ``load_a()`` and ``load_b()`` return, holding one
     loaded file at a time: B is loaded once A's digest is made and A's model dropped
-    (the callers must keep no reference to a result either)."""
+    (the callers must keep no reference to a result either). The warnings met on the way
+    (a mesh compared by samples: ``core.diff_shapes``) are added to ``notes``."""
     problems: list[Difference] = []
     packed: list[bytes] = []
     for label, load_side in (("A", load_a), ("B", load_b)):
@@ -157,7 +159,10 @@ def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResul
         gc.collect()  # any other cycle, before the next file loads (gc paused then)
     if problems:
         return joined_problems(problems)
-    return compare_digests(unpack(packed[0]), unpack(packed[1]), tol, configurations, seed)
+    digests = [unpack(side) for side in packed]
+    if notes is not None:
+        notes.extend(note for side in digests for note in side.notes)
+    return compare_digests(digests[0], digests[1], tol, configurations, seed)
 
 
 def describe(result: LoadResult, model: str | None = None) -> Digest:

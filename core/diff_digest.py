@@ -187,6 +187,7 @@ class Digest:
     contents: LinkContents
     plan: CompactPlan
     pose_rows: PoseRows
+    notes: list = field(default_factory=list)  # Description.notes (a sampled mesh)
 
     @property
     def joints(self) -> dict[str, JointDigest]:
@@ -233,7 +234,7 @@ def digest(description, static: bool, welds: list, free_bodies: list) -> Digest:
                   frame_made_links=description.frame_made_links(),
                   joint_table=joint_table(description, welds, free_bodies),
                   contents=link_contents(description), plan=plan,
-                  pose_rows=pose_rows(description, plan))
+                  pose_rows=pose_rows(description, plan), notes=list(description.notes))
 
 
 def joint_table(description, welds: list, free_bodies: list) -> JointTable:

@@ -6,21 +6,32 @@ every command resolves it (``core.resources``, with the search paths the descrip
 loaded with), so ``package://arm/meshes/base.stl`` and the copy a model directory names
 ``model://arm_robot/meshes/base.stl`` match. A URI that does not resolve is compared by
 its text, ``model://`` and ``package://`` naming the same path.
+
+A mesh file is hashed whole up to :data:`MAX_HASHED_BYTES` (64 MiB), read as a regular
+file only (:mod:`core.mesh_files`: a FIFO or device is never read, and then compared by
+its URI). A larger one is compared by its size and three samples of :data:`SAMPLE_BYTES`
+(1 MiB: its start, middle and end), so that a 200 GB sparse file costs three short
+reads; two such meshes that agree are the same for ``diff``, and the description gets a
+``MESH_SAMPLED`` warning (``Description.notes``) saying the comparison was sampled.
 """
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 
+from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.context import Context
+from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.difference import Difference
 from urdf_sdf.core.kinematics_batch import batch_compose, batch_quat_mul
+from urdf_sdf.core.mesh_files import SAMPLES, MeshFileError, describe_size, file_digest
 from urdf_sdf.core.pose import pose_gap
 from urdf_sdf.core.resources import Resource, base_folder, resolve_resource
 
-HASH_CHUNK = 1 << 20
+# A mesh file larger than this is compared by its size and samples, not hashed whole.
+MAX_HASHED_BYTES = 64 * 2 ** 20
+SAMPLE_BYTES = 1 << 20
 KINDS = ("visuals", "collisions")
 
 
@@ -51,19 +62,25 @@ def mesh_key(description, geometry) -> str:
         resource = resolve_resource(Resource(uri, "mesh", geometry.source),
                                     base_folder(geometry.source, result),
                                     result.context or Context())
-        keys[uri] = _digest(resource.path) if resource.path is not None else None
+        keys[uri] = _digest(resource.path, uri, geometry, description) \
+            if resource.path is not None else None
     return keys[uri] or resource_path(uri)
 
 
-def _digest(path: Path) -> str | None:
-    digest = hashlib.sha256()
+def _digest(path: Path, uri: str, geometry, description) -> str | None:
+    """The digest of the mesh file at ``path`` (None when it is not read); a sampled one
+    adds a ``MESH_SAMPLED`` warning to ``description.notes``."""
     try:
-        with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(HASH_CHUNK), b""):
-                digest.update(chunk)
-    except OSError:
+        digest, sampled = file_digest(path, MAX_HASHED_BYTES, SAMPLE_BYTES)
+    except MeshFileError:
         return None
-    return "sha256:" + digest.hexdigest()
+    if sampled:
+        description.notes.append(Diagnostic(
+            Code.MESH_SAMPLED, Severity.WARNING,
+            f"mesh [{shown(uri)}] ({path}) is larger than {describe_size(MAX_HASHED_BYTES)}: "
+            f"compared by its size and {SAMPLES} samples of {describe_size(SAMPLE_BYTES)} (start, "
+            "middle, end), not byte for byte", geometry.source.file, geometry.source.line))
+    return digest
 
 
 def geometry_signature(geometry, mesh: str) -> tuple:

@@ -136,7 +136,7 @@ def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
             head = handle.read(SNIFF_BYTES)
         except OSError as exc:
             return None, os_reason(exc)
-    return _format_of(head, info.st_size), None
+    return mesh_format_of(head, info.st_size), None
 
 
 def os_reason(exc: OSError) -> str:
@@ -145,7 +145,10 @@ def os_reason(exc: OSError) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _format_of(head: bytes, size: int) -> str | None:
+def mesh_format_of(head: bytes, size: int) -> str | None:
+    """:func:`mesh_format` of a file of ``size`` bytes that starts with ``head`` (its
+    first :data:`SNIFF_BYTES` bytes, or all of it when shorter)."""
+    head = head[:SNIFF_BYTES]
     if head[:4] == b"glTF":
         return "glb"
     if size >= 84 and 84 + 50 * struct.unpack("<I", head[80:84])[0] == size:

@@ -80,7 +80,7 @@ def xacro_package():
 def test_urdf_tree_converts_the_good_files_and_reports_the_bad_one(urdf_tree, tmp_path,
                                                                    xacro_package):
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, urdf_tree, "-o", out)
+    result = invoke(urdf2sdf, urdf_tree, "-o", out, "--xacro")
     assert result.exit_code == 1, result.stdout + result.stderr
     assert counts(result.stdout) == {"converted": 3, "warnings": 1, "failed": 1, "skipped": 0}
     assert result.stdout.startswith("4 files:\n")
@@ -97,7 +97,8 @@ def test_urdf_tree_converts_the_good_files_and_reports_the_bad_one(urdf_tree, tm
     assert (out / "urdf" / "arms" / "grippers" / "finger.sdf").read_bytes() == \
         single.stdout_bytes
     assert (out / "urdf" / "arms" / "two_link_arm.sdf").read_bytes() == \
-        invoke(urdf2sdf, urdf_tree / "urdf" / "arms" / "two_link_arm.urdf.xacro").stdout_bytes
+        invoke(urdf2sdf, urdf_tree / "urdf" / "arms" / "two_link_arm.urdf.xacro",
+               "--xacro").stdout_bytes
     # diagnostics on stderr, compiler style, each file's as it is converted
     assert f"{urdf_tree / 'urdf/arms/grippers/finger.urdf'}:6: warning[WARNING]" in result.stderr
     assert f"{bad}:4:9: error[FILE_READ]" in result.stderr
@@ -205,7 +206,7 @@ def test_quiet_batch_prints_errors_only(urdf_tree, tmp_path):
 
 def test_batch_json(urdf_tree, tmp_path, xacro_package):
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, urdf_tree, "-o", out, "--json")
+    result = invoke(urdf2sdf, urdf_tree, "-o", out, "--json", "--xacro")
     assert result.exit_code == 1
     assert result.stderr == ""
     report = json.loads(result.stdout)
@@ -221,7 +222,7 @@ def test_batch_json(urdf_tree, tmp_path, xacro_package):
 def test_xacro_files_are_skipped_when_xacro_is_missing(urdf_tree, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "xacro", None)
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, urdf_tree, "-o", out)
+    result = invoke(urdf2sdf, urdf_tree, "-o", out, "--xacro")
     assert counts(result.stdout) == {"converted": 2, "warnings": 1, "failed": 1, "skipped": 1}
     [skipped] = section(result.stdout, "skipped")
     assert skipped.startswith("urdf/arms/two_link_arm.urdf.xacro: ")
@@ -229,17 +230,23 @@ def test_xacro_files_are_skipped_when_xacro_is_missing(urdf_tree, tmp_path, monk
     assert "urdf/arms/two_link_arm.sdf" not in files_under(out)
 
 
-def test_a_urdf_beside_its_xacro_source_is_skipped(tmp_path, xacro_package):
+def test_a_urdf_beside_its_xacro_source_is_skipped_with_xacro(tmp_path, xacro_package):
     tree = tmp_path / "tree"
     tree.mkdir()
     shutil.copyfile(FIXTURES / "two_link_arm.urdf.xacro", tree / "arm.urdf.xacro")
     shutil.copyfile(FIXTURES / "pendulum.urdf", tree / "arm.urdf")
     out = tmp_path / "out"
-    result = invoke(urdf2sdf, tree, "-o", out)
+    result = invoke(urdf2sdf, tree, "-o", out, "--xacro")
     assert result.exit_code == 0
     assert section(result.stdout, "skipped") == [
         "arm.urdf: arm.urdf.xacro converts to the same arm.sdf"]
     assert b'<model name="two_link_arm">' in (out / "arm.sdf").read_bytes()
+    # without --xacro the xacro source is not expanded: the .urdf beside it is converted
+    plain = invoke(urdf2sdf, tree, "-o", tmp_path / "plain")
+    assert plain.exit_code == 0
+    assert section(plain.stdout, "skipped") == [
+        "arm.urdf.xacro: not expanded: xacro files are expanded only with --xacro"]
+    assert b'<model name="pendulum">' in (tmp_path / "plain" / "arm.sdf").read_bytes()
 
 
 def test_output_directory_inside_the_tree_is_not_read_back(urdf_tree):

@@ -161,7 +161,7 @@ def test_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
         from urdf_sdf.urdf2sdf.convert import Options
         batch.skip_irregular = lambda items: None  # the swap came after the listing
         sys.exit(convert(batch.Path({str(tree)!r}), batch.Path({str(tmp_path / 'out')!r}),
-                         Options(), {{}}, jobs=1))
+                         Options(), None, jobs=1))
         """)
     assert done.returncode == 1, done.stderr
     assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr

@@ -56,10 +56,13 @@ def test_hooks_are_the_two_the_readme_documents():
 def test_hook_file_patterns_pick_robot_descriptions():
     check = re.compile(hook("urdf-sdf-check")["files"])
     roundtrip = re.compile(hook("urdf-sdf-roundtrip")["files"])
-    for name in ("r.urdf", "m.sdf", "w.world", "r.urdf.xacro"):
+    for name in ("r.urdf", "m.sdf", "w.world"):
         assert check.search(name), name
     assert roundtrip.search("r.urdf") and not roundtrip.search("m.sdf")
     assert not check.search("README.md") and not roundtrip.search("r.urdf.xacro")
+    # a hook runs on files from pull requests: xacro files are expanded only when the
+    # repository asks for it (args: [--xacro]), never by default
+    assert not check.search("r.urdf.xacro") and "--xacro" not in hook("urdf-sdf-check")["entry"]
 
 
 def test_check_hook_passes_the_samples_and_fails_on_a_bad_file():

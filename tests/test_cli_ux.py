@@ -4,8 +4,9 @@
 * diagnostics read like a compiler's: ``file:line[:col]: severity[CODE]: message`` with the
   source line and a caret under it, colour only on a terminal (never when captured);
 * ``--quiet`` (errors only), ``--json`` (one object on stdout), ``--version``;
-* ``*.xacro`` inputs expanded with the xacro package (``--xacro-arg name:=value``), and a
-  clear ``error[XACRO_UNAVAILABLE]`` (exit 1) when it is missing.
+* ``*.xacro`` inputs expanded with the xacro package when asked (``--xacro``,
+  ``--xacro-arg name:=value``), and a clear ``error[XACRO_UNAVAILABLE]`` (exit 1) when it
+  is missing (the sandbox's rules: tests/test_xacro_security.py).
 
 typer's runner for everything, real subprocesses for the pipes.
 """
@@ -374,10 +375,10 @@ def test_version_in_a_process(module, prog):
 # ---- xacro -------------------------------------------------------------------------------
 
 def test_xacro_file_is_expanded_with_its_arguments(xacro_package):
-    default = invoke(urdf2sdf, XACRO_ARM, "--relative")
+    default = invoke(urdf2sdf, XACRO_ARM, "--xacro", "--relative")
     assert default.exit_code == 0, default.stderr
     assert b'<pose relative_to="base">0 0 0.5 0 0 0</pose>' in default.stdout_bytes
-    longer = invoke(urdf2sdf, XACRO_ARM, "--relative", "--xacro-arg", "length:=0.75")
+    longer = invoke(urdf2sdf, XACRO_ARM, "--xacro", "--relative", "--xacro-arg", "length:=0.75")
     assert longer.exit_code == 0, longer.stderr
     assert b'<pose relative_to="base">0 0 0.75 0 0 0</pose>' in longer.stdout_bytes
     assert b"0 0 0.375 0 0 0" in longer.stdout_bytes  # ${length / 2} in the macro
@@ -386,26 +387,27 @@ def test_xacro_file_is_expanded_with_its_arguments(xacro_package):
 def test_xacro_file_converts_like_its_expansion_piped_in(xacro_package):
     expanded = xacro_package.process_file(str(XACRO_ARM), mappings={"length": "2"})
     piped = invoke(urdf2sdf, "-", input=expanded.toprettyxml(indent="  ").encode())
-    direct = invoke(urdf2sdf, XACRO_ARM, "--xacro-arg", "length:=2")
+    direct = invoke(urdf2sdf, XACRO_ARM, "--xacro", "--xacro-arg", "length:=2")
     assert piped.exit_code == direct.exit_code == 0
     assert direct.stdout_bytes == piped.stdout_bytes
 
 
 def test_xacro_in_a_process(xacro_package):
-    proc = run(python("urdf_sdf.core.cli.urdf2sdf", XACRO_ARM, "--xacro-arg", "length:=1"))
+    proc = run(python("urdf_sdf.core.cli.urdf2sdf", XACRO_ARM, "--xacro", "--xacro-arg",
+                      "length:=1"))
     assert proc.returncode == 0, proc.stderr
     assert b'<model name="two_link_arm">' in proc.stdout
 
 
 def test_diagnostics_of_an_expansion_name_the_xacro_file(xacro_package):
     source = FIXTURES / "expands_to_invalid.urdf.xacro"
-    result = invoke(urdf2sdf, source)
+    result = invoke(urdf2sdf, source, "--xacro")
     assert result.exit_code == 1
     head, snippet, caret = result.stderr.splitlines()[:3]
     assert head.startswith(f"{source}: error[JOINT_CHILD_LINK_INVALID]: ")  # no line: see below
     assert head.endswith("(at line 11 of the xacro-expanded document)")
     assert snippet == ' 11 |     <child link="wheel"/>'  # the expanded line
-    report = json.loads(invoke(urdf2sdf, source, "--json").stdout)
+    report = json.loads(invoke(urdf2sdf, source, "--xacro", "--json").stdout)
     [error] = report["diagnostics"]
     assert error["file"] == str(source) and error["line"] is None
     assert error["expanded_line"] == 11
@@ -413,12 +415,12 @@ def test_diagnostics_of_an_expansion_name_the_xacro_file(xacro_package):
 
 def test_xacro_errors_are_diagnostics(xacro_package):
     undefined = FIXTURES / "undefined_property.urdf.xacro"
-    result = invoke(urdf2sdf, undefined)
+    result = invoke(urdf2sdf, undefined, "--xacro")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{undefined}: error[XACRO_ERROR]: xacro: ")
     assert "width" in result.stderr and "Traceback" not in result.stderr
     malformed = FIXTURES / "malformed.urdf.xacro"
-    result = invoke(urdf2sdf, malformed)
+    result = invoke(urdf2sdf, malformed, "--xacro")
     assert result.exit_code == 1
     match = HEAD.match(result.stderr.splitlines()[0])
     assert match and match["code"] == "XACRO_ERROR" and match["line"] == "4"
@@ -427,7 +429,7 @@ def test_xacro_errors_are_diagnostics(xacro_package):
 
 def test_missing_xacro_is_a_clear_error(no_xacro, tmp_path):
     out = tmp_path / "arm.sdf"
-    result = invoke(urdf2sdf, XACRO_ARM, "-o", out)
+    result = invoke(urdf2sdf, XACRO_ARM, "--xacro", "-o", out)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{XACRO_ARM}: error[XACRO_UNAVAILABLE]: ")
     assert "pip install 'urdf-sdf[xacro]'" in result.stderr
@@ -451,7 +453,7 @@ def test_a_xacro_file_declaring_entities_is_refused_before_expansion(tmp_path):
     source = tmp_path / "bomb.urdf.xacro"
     source.write_text('<?xml version="1.0"?>\n<!DOCTYPE robot [\n  <!ENTITY a "aaaa">\n]>\n'
                       '<robot name="&a;"><link name="base"/></robot>\n')
-    result = invoke(urdf2sdf, source)
+    result = invoke(urdf2sdf, source, "--xacro")
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{source}:3: error[XML_UNSAFE]: ")
     assert result.stdout_bytes == b""

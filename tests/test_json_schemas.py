@@ -44,7 +44,7 @@ CHECK_CASES = {
                      "--urdf-parity"),
     "parity fails": ("check", str(FIXTURES / "parity" / "parity_axis_frame.sdf"),
                      "--urdf-parity"),
-    "xacro": ("check", str(FIXTURES / "cli" / "expands_to_invalid.urdf.xacro")),
+    "xacro": ("check", str(FIXTURES / "cli" / "expands_to_invalid.urdf.xacro"), "--xacro"),
 }
 
 

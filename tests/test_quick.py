@@ -114,6 +114,7 @@ ACCEPTED = {
         ["robot.urdf", "--output=out.sdf", "-q", "--strict"],
         ["robot.urdf", "-o", "-", "--sdf-version", "1.9", "--uri-scheme", "model"],
         ["robot.urdf.xacro", "--xacro-arg", "a:=1", "--xacro-arg=b:=2", "--lump-fixed"],
+        ["robot.urdf.xacro", "--xacro", "--xacro-env", "--xacro-path", "ws", "--xacro-path=x"],
         ["tree", "-o", "out", "-j", "2", "--fix-inertia", "--quiet"],
         ["tree", "-o", "out", "--jobs=0"],
     ],
@@ -134,6 +135,7 @@ ACCEPTED = {
         ["robot.urdf"],
         ["world.sdf", "--model", "arm", "--json", "-q", "--strict"],
         ["-", "-p", "models", "--path=more"],
+        ["robot.urdf.xacro", "--xacro", "--xacro-arg", "a:=1", "--xacro-path", "ws"],
     ],
     "urdf-sdf graph": [
         ["robot.urdf"],

@@ -263,7 +263,7 @@ def test_standard_input_and_xacro_files_are_viewed(tmp_path):
     assert piped.exit_code == 0, piped.output
     assert '"title":{"text":"&lt;stdin&gt;"' in out.read_text(encoding="utf-8")  # shown as is
     xacro = ROOT / "tests" / "fixtures" / "cli" / "two_link_arm.urdf.xacro"
-    expanded = runner.invoke(app, ["view", str(xacro), "-o", str(out)])
+    expanded = runner.invoke(app, ["view", str(xacro), "--xacro", "-o", str(out)])
     assert expanded.exit_code == 0, expanded.output
 
 

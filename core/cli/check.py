@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input, xacro_mappings
 from urdf_sdf.core.cli.output import stdout_checked_code
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.lazy import Later
@@ -49,18 +50,20 @@ def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
 
 
 def check_files(files: Sequence[Path], urdf_parity: bool, model: Optional[str], meshes: bool,
-                as_json: bool, quiet: bool, context: Context) -> int:
+                as_json: bool, quiet: bool, context: Context,
+                xacro: XacroOptions | None = None) -> int:
     """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
-    world without ``--model``)."""
-    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context)
+    world without ``--model``). ``xacro``: whether (and how) a .xacro file is expanded."""
+    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro)
                for f in files)
 
 
 def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
-               quiet: bool, meshes: bool, context: Context) -> int:
+               quiet: bool, meshes: bool, context: Context,
+               xacro: XacroOptions | None = None) -> int:
     """``check`` of one file; its exit code."""
     sources = SourceLines()
-    result = load_input(file, context, sources)
+    result = load_input(file, context, sources, xacro)
     if meshes and result.ok:
         result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
     name = label(file)
@@ -141,9 +144,12 @@ def quick_command(params: dict) -> int | None:
     """``check`` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`), or None
     when its arguments are a usage error (the typer app says which)."""
     files = params["files"]
-    if usage_problem(files, params["model"]) is not None:
+    mappings = xacro_mappings(params["xacro_arg"])
+    if usage_problem(files, params["model"]) is not None or mappings is None:
         return None
     context = inspection_context(params["path"], params["strict"], params["package_path"])
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
+                          params["package_path"])
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
-        params["quiet"], context))
+        params["quiet"], context, xacro))

@@ -1,9 +1,14 @@
 """FILE arguments of the command lines: ``-`` (standard input, read as bytes and loaded
-as ``<stdin>``) or a ``*.xacro`` file, expanded with the optional ``xacro`` package
-(``pip install 'urdf-sdf[xacro]'``). See :func:`load_input`. xacro evaluates the file's
-expressions and reads the files it includes, like the ``xacro`` command: expand only
-files you would run ``xacro`` on. A top-level file with a DTD (external id or internal
-subset) is refused (XML_UNSAFE) before xacro sees it, as the core refuses any such file.
+as ``<stdin>``) or a ``*.xacro`` file. See :func:`load_input`.
+
+A ``*.xacro`` file is expanded only when the user asks for it (``--xacro``, carried as
+:class:`~urdf_sdf.core.cli.xacro_expand.XacroOptions`); otherwise it is
+``XACRO_NOT_EXPANDED``. The expansion needs the optional ``xacro`` package (``pip install
+'urdf-sdf[xacro]'``) and runs in a restricted child process
+(:mod:`urdf_sdf.core.cli.xacro_expand`, :mod:`urdf_sdf.core.cli.xacro_sandbox`): no route
+to modules, the environment (unless ``--xacro-env``) or files outside the input's package
+(unless ``--xacro-path``). A top-level file with a DTD (external id or internal subset) is
+refused (XML_UNSAFE) before xacro sees it, as the core refuses any such file.
 """
 from __future__ import annotations
 
@@ -14,15 +19,17 @@ from pathlib import Path
 from typing import Sequence
 
 from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_installed
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.loader import LoadResult, load, load_string
 from urdf_sdf.core.read.xmlio import MAX_BYTES, read_bytes, refuse_unsafe_doctype
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
 XACRO_SUFFIX = ".xacro"
-XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+_SANDBOX = Later({"expand_in_sandbox": ("urdf_sdf.core.cli.xacro_run", "expand_in_sandbox")})
 
 
 def is_stdin(path: str | Path | None) -> bool:
@@ -76,64 +83,26 @@ def xacro_mappings(values: Sequence[str] | None) -> dict[str, str] | None:
 
 
 def xacro_available() -> bool:
-    try:
-        import xacro  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the optional xacro package is installed."""
+    return xacro_installed()
 
 
-def expand_xacro(path: Path, mappings: dict[str, str] | None,
-                 diagnostics: Diagnostics) -> bytes | None:
-    """Expand a xacro file with the ``xacro`` package; None with a diagnostic when the
-    package is missing (XACRO_UNAVAILABLE) or the expansion fails (XACRO_ERROR)."""
-    file = str(path)
-    try:
-        import xacro
-    except ImportError:
-        diagnostics.error(Code.XACRO_UNAVAILABLE,
-                          "cannot expand a xacro file: the 'xacro' Python package is not "
-                          f"installed; {XACRO_HINT}, or expand it with the xacro command and "
-                          "pipe the result in as '-'", file)
-        return None
-    from xml.parsers.expat import ExpatError
-
-    try:
-        document = xacro.process_file(file, mappings=dict(mappings or {}), verbosity=0)
-        return document.toprettyxml(indent="  ", encoding="utf-8")
-    except ExpatError as exc:  # malformed XML: expat knows where, in the file it was reading
-        where = _xacro_current_file(xacro) or file
-        line = getattr(exc, "lineno", None) or None
-        offset = getattr(exc, "offset", None)
-        diagnostics.error(Code.XACRO_ERROR, f"xacro: malformed XML: {_expat_message(exc)}",
-                          where, line, offset + 1 if line and offset is not None else None)
-    except (Exception, SystemExit) as exc:  # XacroException, NameError from an expression...
-        message = " ".join(str(exc).split()) or repr(exc)
-        where = _xacro_current_file(xacro)
-        if where and where != file:
-            message += f" (in {where}, included from {file})"
-        diagnostics.error(Code.XACRO_ERROR, f"xacro: {message}", file)
-    return None
-
-
-def _xacro_current_file(xacro) -> str | None:
-    stack = getattr(xacro, "filestack", None) or []
-    return next((str(f) for f in reversed(stack) if f), None)
-
-
-def _expat_message(exc) -> str:
-    from xml.parsers.expat import ErrorString
-    code = getattr(exc, "code", None)
-    return ErrorString(code) if code is not None else str(exc)
+def refuse_unexpanded(path: Path, diagnostics: Diagnostics) -> None:
+    """A ``*.xacro`` input the user did not ask to expand: XACRO_NOT_EXPANDED."""
+    diagnostics.error(Code.XACRO_NOT_EXPANDED,
+                      "a xacro file is expanded only when asked: pass --xacro to expand it "
+                      "(in a restricted sandbox; --xacro-arg NAME:=VALUE sets its arguments)",
+                      str(path))
 
 
 def load_input(path: Path, context: Context, sources: SourceLines,
-               xacro_args: dict[str, str] | None = None, pipes: bool = True) -> LoadResult:
+               xacro: XacroOptions | None = None, pipes: bool = True) -> LoadResult:
     """Load a FILE argument: ``-`` from standard input (named ``<stdin>``), ``*.xacro``
-    expanded first (named after the .xacro file), anything else from disk. Never raises
-    on bad input. ``pipes``: the user named ``path``, so a pipe (``<(cat robot.urdf)``, a
-    FIFO) is read as ``cat`` would read it; a batch's files (``pipes=False``) and every
-    included file are read only when they are regular files."""
+    expanded first when ``xacro.expand`` (named after the .xacro file; without it,
+    XACRO_NOT_EXPANDED), anything else from disk. Never raises on bad input. ``pipes``:
+    the user named ``path``, so a pipe (``<(cat robot.urdf)``, a FIFO) is read as ``cat``
+    would read it; a batch's files (``pipes=False``) and every included file are read only
+    when they are regular files."""
     if is_stdin(path):
         diagnostics = Diagnostics()
         data = read_stdin(diagnostics)
@@ -146,10 +115,12 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         diagnostics = Diagnostics()
         raw = read_bytes(path, diagnostics)  # FILE_READ, as for any file
         data = None
-        if raw is not None:
+        if raw is not None and (xacro is None or not xacro.expand):
+            refuse_unexpanded(path, diagnostics)
+        elif raw is not None:
             # xacro's parser would expand entities or read the DTD: refuse, as for XML
             if not refuse_unsafe_doctype(raw, str(path), diagnostics):
-                data = expand_xacro(Path(path), xacro_args, diagnostics)
+                data = _SANDBOX.expand_in_sandbox(Path(path), xacro, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)

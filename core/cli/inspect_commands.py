@@ -16,11 +16,12 @@ from typing import Optional, Sequence
 
 from urdf_sdf.core.cli.check import inspection_context
 from urdf_sdf.core.cli.graph import graph_command
-from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.inputs import is_stdin, label, load_input, xacro_mappings
 from urdf_sdf.core.cli.output import (OutputError, StdoutError, stdout_checked_code,
                                       write_failed, write_output)
 from urdf_sdf.core.cli.printing import print_document
 from urdf_sdf.core.cli.render import SourceLines, emit, print_json
+from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.report import frames_report, model_vertex
@@ -31,11 +32,11 @@ _DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff", "diff_loaded")})
 
 
 def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
-                context: Context) -> int:
+                context: Context, xacro: XacroOptions | None = None) -> int:
     """``frames``: print the pose of every link, joint, frame and nested model relative to
     the root (of ``model``, when given); the exit code."""
     sources = SourceLines()
-    result = load_input(file, context, sources)
+    result = load_input(file, context, sources, xacro)
     if model is not None and result.graph is not None and \
             model_vertex(result.graph, model) is None:
         print(f"{escape(label(file))}: error[ELEMENT_MISSING]: --model {escape(model)}: the "
@@ -85,13 +86,13 @@ def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
 
 
 def graph_code(file: Path, kind: str, output: Optional[Path], quiet: bool, strict: bool,
-               paths: Optional[Sequence[Path]]) -> int:
+               paths: Optional[Sequence[Path]], xacro: XacroOptions | None = None) -> int:
     """``graph``: :func:`urdf_sdf.core.cli.graph.graph_command` with the command line's
     loading (standard input, xacro) and diagnostics (with their source lines)."""
     sources = SourceLines()
     return graph_command(
         file, kind, output, paths,
-        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources),
+        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources, xacro),
         report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
 
 
@@ -103,14 +104,17 @@ def diff_usage_problem(a: Path, b: Path) -> str | None:
 
 
 def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
-              model: Optional[str], as_json: bool, context: Context) -> int:
+              model: Optional[str], as_json: bool, context: Context,
+              xacro: XacroOptions | None = None) -> int:
     """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
     the exit code (0 equivalent, 1 not)."""
     sources = SourceLines()
+    notes: list = []  # warnings: a mesh compared by samples (MESH_SAMPLED)
     # One file loaded at a time: A's model is gone before B is read.
-    differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources),
-                                    lambda: load_input(b, context, sources),
-                                    tol, configurations, seed, model)
+    differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources, xacro),
+                                    lambda: load_input(b, context, sources, xacro),
+                                    tol, configurations, seed, model, notes)
+    emit(dict.fromkeys(notes), sys.stderr, sources)  # a mesh both sides name: once
     if as_json:
         print_json({"equivalent": not differences,
                     "differences": [d.to_json() for d in differences]})
@@ -128,11 +132,22 @@ def context_of(params: dict) -> Context:
     return inspection_context(paths, params["strict"])
 
 
-def frames_quick(params: dict) -> int:
+def xacro_of(params: dict) -> XacroOptions | None:
+    """The xacro options of a plain command line; None for a bad ``--xacro-arg`` (typer
+    says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    if mappings is None:
+        return None
+    return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"])
+
+
+def frames_quick(params: dict) -> int | None:
     """:func:`frames_code` for a plain command line (:func:`urdf_sdf.core.cli.quick.parse`)."""
-    context = context_of(params)
+    context, xacro = context_of(params), xacro_of(params)
+    if xacro is None:
+        return None
     return stdout_checked_code(PROG, lambda: frames_code(
-        params["file"], params["as_json"], params["quiet"], params["model"], context))
+        params["file"], params["as_json"], params["quiet"], params["model"], context, xacro))
 
 
 def print_quick(params: dict) -> int:
@@ -142,19 +157,23 @@ def print_quick(params: dict) -> int:
         params["file"], params["output"], params["preserve_includes"], context))
 
 
-def graph_quick(params: dict) -> int:
+def graph_quick(params: dict) -> int | None:
     """:func:`graph_code` for a plain command line."""
+    xacro = xacro_of(params)
+    if xacro is None:
+        return None
     return stdout_checked_code(PROG, lambda: graph_code(
         params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
-        params["path"]))
+        params["path"], xacro))
 
 
 def diff_quick(params: dict) -> int | None:
     """:func:`diff_code` for a plain command line; None for a usage error (typer says it)."""
     a, b = params["a"], params["b"]
-    if diff_usage_problem(a, b) is not None:
+    xacro = xacro_of(params)
+    if diff_usage_problem(a, b) is not None or xacro is None:
         return None
     context = context_of(params)
     return stdout_checked_code(PROG, lambda: diff_code(
         a, b, params["tol"], params["configurations"], params["seed"], params["model"],
-        params["as_json"], context))
+        params["as_json"], context, xacro))

@@ -2,8 +2,9 @@
 
 Each command is a plain function, importable and testable with typer's runner.
 Exit codes: 0 success (warnings allowed), 1 invalid input, 2 usage error.
-A FILE argument may be ``-`` (standard input) or a ``*.xacro`` file (expanded with the
-optional ``xacro`` package); diagnostics are rendered by :mod:`core.cli.render`
+A FILE argument may be ``-`` (standard input) or a ``*.xacro`` file (with ``--xacro`` only:
+expanded in a restricted sandbox with the optional ``xacro`` package, see
+:mod:`urdf_sdf.core.cli.xacro_expand`); diagnostics are rendered by :mod:`core.cli.render`
 (``file:line[:col]: severity[CODE]: message`` and the source line under it).
 
 What only one command needs (the diff and numpy, the URDF converter of ``print``, the
@@ -21,8 +22,9 @@ import typer
 
 from urdf_sdf.core.cli.check import check_files, usage_problem
 from urdf_sdf.core.cli.check import inspection_context as _context
-from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, package_path_option,
-                                       version_option)
+from urdf_sdf.core.cli.options import (QUIET_OPTION, STRICT_OPTION, XACRO_ARG_OPTION,
+                                       XACRO_ENV_OPTION, XACRO_OPTION, XACRO_PATH_OPTION,
+                                       package_path_option, version_option, xacro_choice)
 from urdf_sdf.core.cli.output import stdout_checked
 from urdf_sdf.core.cli.quick import URDF_SDF, urdf_sdf
 from urdf_sdf.core.lazy import Later
@@ -70,9 +72,15 @@ def frames(file: Path = typer.Argument(..., help=FILE_HELP),
            model: Optional[str] = typer.Option(None, "--model",
                                                help="Only this model (its scoped name, e.g. "
                                                     "one of a world's), posed in its frame."),
-           path: Optional[List[Path]] = PathOption) -> None:
+           path: Optional[List[Path]] = PathOption,
+           xacro: bool = XACRO_OPTION,
+           xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+           xacro_env: bool = XACRO_ENV_OPTION,
+           xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION) -> None:
     """Print the pose of every link, joint, frame and nested model relative to the root."""
-    raise typer.Exit(_LATER.frames_code(file, as_json, quiet, model, _context(path, strict)))
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path)
+    raise typer.Exit(_LATER.frames_code(file, as_json, quiet, model, _context(path, strict),
+                                        expansion))
 
 
 @app.command()
@@ -95,14 +103,19 @@ def check(files: List[Path] = typer.Argument(..., metavar="FILE...",
                                             "parity} (schema: urdf_sdf/schemas/check.schema.json)."),
           quiet: bool = QuietOption,
           strict: bool = STRICT_OPTION,
-          path: Optional[List[Path]] = PathOption) -> None:
+          path: Optional[List[Path]] = PathOption,
+          xacro: bool = XACRO_OPTION,
+          xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+          xacro_env: bool = XACRO_ENV_OPTION,
+          xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION) -> None:
     """Validate files; print diagnostics as file:line: error[CODE]: message and the source
     line. Exit 0 when every file passes, 1 when one does not, 2 on a usage error."""
     problem = usage_problem(files, model)
     if problem is not None:
         raise typer.BadParameter(problem)
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path, package_path)
     raise typer.Exit(check_files(files, urdf_parity, model, meshes, as_json, quiet,
-                                 _context(path, strict, package_path)))
+                                 _context(path, strict, package_path), expansion))
 
 
 @app.command()
@@ -122,14 +135,19 @@ def diff(a: Path = typer.Argument(..., help="First description (URDF or SDFormat
                                                   "(a URDF) is compared whole."),
          as_json: bool = typer.Option(False, "--json", help="Print JSON for machines."),
          strict: bool = STRICT_OPTION,
-         path: Optional[List[Path]] = PathOption) -> None:
+         path: Optional[List[Path]] = PathOption,
+         xacro: bool = XACRO_OPTION,
+         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+         xacro_env: bool = XACRO_ENV_OPTION,
+         xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION) -> None:
     """Compare two robot descriptions; exit 0 when they are equivalent, 1 when not
     (with --strict, a description that loads with warnings does not load)."""
     problem = _LATER.diff_usage_problem(a, b)
     if problem is not None:
         raise typer.BadParameter(problem)
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path)
     raise typer.Exit(_LATER.diff_code(a, b, tol, configurations, seed, model, as_json,
-                                      _context(path, strict)))
+                                      _context(path, strict), expansion))
 
 
 @app.command("roundtrip")
@@ -175,18 +193,24 @@ def graph(file: Path = typer.Argument(..., help=FILE_HELP),
                                                      "by Graphviz's dot program."),
           quiet: bool = QuietOption,
           strict: bool = STRICT_OPTION,
-          path: Optional[List[Path]] = PathOption) -> None:
+          path: Optional[List[Path]] = PathOption,
+          xacro: bool = XACRO_OPTION,
+          xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+          xacro_env: bool = XACRO_ENV_OPTION,
+          xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION) -> None:
     """Write the frame graphs (attached_to, relative_to) or the kinematic tree as Graphviz
     DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program."""
-    raise typer.Exit(_LATER.graph_code(file, kind, output, quiet, strict, path))
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path)
+    raise typer.Exit(_LATER.graph_code(file, kind, output, quiet, strict, path, expansion))
 
 
 @app.command()
 @stdout_checked(PROG)
 def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
-                                            help="SDFormat, URDF or xacro file ('-': standard "
-                                                 "input); a second file is overlaid on the "
-                                                 "first and their differences highlighted"),
+                                            help="SDFormat, URDF or xacro file (with --xacro; "
+                                                 "'-': standard input); a second file is "
+                                                 "overlaid on the first and their differences "
+                                                 "highlighted"),
          output: Optional[Path] = typer.Option(None, "-o", "--output",
                                                help="Write the HTML page here (atomically); "
                                                     "stdout without -o and --png."),
@@ -202,14 +226,19 @@ def view(files: List[Path] = typer.Argument(..., metavar="FILE [FILE]",
          package_path: Optional[List[Path]] = package_path_option(),
          quiet: bool = QuietOption,
          strict: bool = STRICT_OPTION,
-         path: Optional[List[Path]] = PathOption) -> None:
+         path: Optional[List[Path]] = PathOption,
+         xacro: bool = XACRO_OPTION,
+         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+         xacro_env: bool = XACRO_ENV_OPTION,
+         xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION) -> None:
     """Write an interactive 3D page of a robot (one self-contained HTML file, offline):
     shapes, frames, joint axes, the kinematic tree, a joint slider; with two files, both
     overlaid and every difference `urdf-sdf diff` reports highlighted. Needs
     pip install 'urdf-sdf[view]'."""
     context = _context(path, strict, package_path)
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path, package_path)
     raise typer.Exit(_LATER.view_command(files, output, png, context, quiet, tol,
-                                         configurations, seed))
+                                         configurations, seed, xacro=expansion))
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import typer
 from urdf_sdf.core.cli.batch import batch_output_problem
 from urdf_sdf.core.cli.inputs import xacro_mapping, xacro_mappings
 from urdf_sdf.core.cli.quick import version_line
+from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.diagnostics import Policy
 from urdf_sdf.core.safe_text import escape
 
@@ -48,6 +49,14 @@ def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
     return mappings
 
 
+def xacro_choice(expand: bool, args: Sequence[str] | None, environment: bool,
+                 paths: Sequence[Path] | None,
+                 package_paths: Sequence[Path] | None = None) -> XacroOptions:
+    """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path`` (and
+    ``--package-path``) allow a xacro input; a usage error for a bad ``--xacro-arg``."""
+    return xacro_options(expand, parse_xacro_args(args), environment, paths, package_paths)
+
+
 def check_batch_output(output: Path | None, prog: str) -> Path:
     """The output directory of a batch: required, not standard output, not a file."""
     problem = batch_output_problem(output)
@@ -64,8 +73,20 @@ FORCE_OPTION = typer.Option(False, "--force",
 STRICT_OPTION = typer.Option(False, "--strict",
                              help="Treat warnings as errors: exit 1 and write nothing.")
 QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
+XACRO_OPTION = typer.Option(False, "--xacro",
+                            help="Expand a .xacro input (never done without this option), "
+                                 "in a restricted sandbox: no commands, no environment, "
+                                 "no files outside its package.")
 XACRO_ARG_OPTION = typer.Option(None, "--xacro-arg", metavar="NAME:=VALUE",
-                                help="Argument for a .xacro input (repeatable).")
+                                help="With --xacro: an argument of the .xacro input "
+                                     "(repeatable).")
+XACRO_ENV_OPTION = typer.Option(False, "--xacro-env",
+                                help="With --xacro: let $(env)/$(optenv) read the environment, "
+                                     "and $(find) search ROS_PACKAGE_PATH/AMENT_PREFIX_PATH.")
+XACRO_PATH_OPTION = typer.Option(None, "--xacro-path", metavar="DIR",
+                                 help="With --xacro: a directory the expansion may read and "
+                                      "$(find) searches, besides the input's package "
+                                      "(repeatable).")
 CONVERTER_JSON_OPTION = typer.Option(False, "--json",
                                      help="Print a JSON summary on stdout: {ok, output, "
                                           "diagnostics} (and document, without -o FILE).")

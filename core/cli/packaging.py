@@ -36,6 +36,7 @@ from urdf_sdf.core.cli.path_names import (renamed_output, safe_name, shown_name,
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
+from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
@@ -62,13 +63,13 @@ class Target:
 
 
 def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options,
-                         mappings: dict[str, str], context: Context, search: list[str],
+                         xacro: XacroOptions | None, context: Context, search: list[str],
                          quiet: bool, as_json: bool, pipes: bool = True) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
     the URDF's package and the ``search`` paths the user gave; the exit code. ``pipes``:
     a pipe at ``urdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(urdf, context, sources, mappings, pipes)
+    result = load_input(urdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
     # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
@@ -84,12 +85,13 @@ def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options
 
 def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, build_type: str,
                            options: ToUrdf, context: Context, search: list[str], quiet: bool,
-                           as_json: bool, pipes: bool = True) -> int:
+                           as_json: bool, xacro: XacroOptions | None = None,
+                           pipes: bool = True) -> int:
     """Convert ``sdf`` into the ROS package ``target`` named ``name``, copying meshes from
     the model's own directory and the ``search`` paths; the exit code. ``pipes``: a pipe
     at ``sdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(sdf, context, sources, {}, pipes)
+    result = load_input(sdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
     diagnostics = _noted(target, sdf, conversion.diagnostics)
@@ -208,7 +210,7 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
 
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
-                      options: Options, mappings: dict[str, str], package_paths: list[str],
+                      options: Options, xacro: XacroOptions, package_paths: list[str],
                       strict: bool, quiet: bool, as_json: bool, force: bool = False) -> int:
     """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree.
     Meshes are copied from the URDF's package, the ``--package-path`` folders and (a
@@ -218,23 +220,24 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
                                  "with it")
     context = Context.from_environment([], policy(strict), package_paths)
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
-        items = discover_urdf(urdf, model_dir)
+        items = discover_urdf(urdf, model_dir, xacro.expand)
         search = package_paths + [str(urdf)]
         return directory_batch(
             prog, items, batch_targets(items, lambda item: item.output.stem, "model",
                                        model_dir, force),
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
-                                                      mappings, context, search, quiet,
+                                                      xacro, context, search, quiet,
                                                       as_json, pipes=False),
             quiet)
-    return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, mappings,
+    return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, xacro,
                                 context, package_paths, quiet, as_json)
 
 
 def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: Path,
                         package_name: str | None, build_type: str, options: ToUrdf,
                         paths: list[str], package_paths: list[str], strict: bool,
-                        quiet: bool, as_json: bool, force: bool = False) -> int:
+                        quiet: bool, as_json: bool, force: bool = False,
+                        xacro: XacroOptions | None = None) -> int:
     """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
     or with a directory that is not a model directory, one package per model in it.
     Meshes are copied from the model's directory, the folder holding it (where its
@@ -256,7 +259,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                        package_dir, force, ros_package_name),
             lambda item, target: convert_to_package_dir(
                 prog, item.source, target, target.directory.name, build_type, options,
-                context, search, quiet, as_json, pipes=False), quiet)
+                context, search, quiet, as_json, xacro, pipes=False), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
@@ -274,7 +277,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     search = paths + package_paths + \
         (parents if parents and (Path(source).parent / "model.config").is_file() else [])
     return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
-                                  options, context, search, quiet, as_json)
+                                  options, context, search, quiet, as_json, xacro)
 
 
 def model_name(source: Path) -> str:

@@ -69,61 +69,71 @@ class CommandSpec:
     defaults: dict[str, object] = field(default_factory=dict)  # of the options not given
 
 
+# The xacro options of every command taking a FILE (see core.cli.xacro_expand).
+XACRO_FLAGS = {"--xacro": "xacro", "--xacro-env": "xacro_env"}
+XACRO_REPEATED = {"--xacro-arg": "xacro_arg", "--xacro-path": "xacro_path"}
+XACRO_DEFAULTS = {"xacro": False, "xacro_env": False, "xacro_arg": None, "xacro_path": None}
+
 # Each command line as its typer app declares it (tests/test_quick.py holds them together).
 URDF2SDF = CommandSpec(
     prog="urdf2sdf", argument="urdf",
     flags={"--relative": "relative", "--lump-fixed": "lump_fixed",
            "--fix-inertia": "fix_inertia", "--json": "as_json", "--quiet": "quiet",
-           "-q": "quiet", "--strict": "strict", "--version": "version", "--force": "force"},
+           "-q": "quiet", "--strict": "strict", "--version": "version", "--force": "force",
+           **XACRO_FLAGS},
     values={"-o": "output", "--output": "output", "--sdf-version": "sdf_version",
             "--uri-scheme": "uri_scheme", "-j": "jobs", "--jobs": "jobs",
             "--model-dir": "model_dir"},
-    repeated={"--xacro-arg": "xacro_arg", "--package-path": "package_path"},
-    paths=frozenset({"urdf", "output", "model_dir", "package_path"}),
+    repeated={"--package-path": "package_path", **XACRO_REPEATED},
+    paths=frozenset({"urdf", "output", "model_dir", "package_path", "xacro_path"}),
     integers=frozenset({"jobs"}),
     defaults={"output": None, "relative": False, "sdf_version": None, "lump_fixed": False,
-              "fix_inertia": False, "uri_scheme": "package", "xacro_arg": None,
-              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
-              "version": False, "model_dir": None, "package_path": None, "force": False})
+              "fix_inertia": False, "uri_scheme": "package", "as_json": False,
+              "quiet": False, "strict": False, "jobs": 0, "version": False,
+              "model_dir": None, "package_path": None, "force": False, **XACRO_DEFAULTS})
 SDF2URDF = CommandSpec(
     prog="sdf2urdf", argument="sdf",
     flags={"--drop-frames": "drop_frames", "--approximate": "approximate",
            "--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict",
-           "--version": "version", "--all-models": "all_models", "--force": "force"},
+           "--version": "version", "--all-models": "all_models", "--force": "force",
+           **XACRO_FLAGS},
     values={"-o": "output", "--output": "output", "--model": "model",
             "--separator": "separator", "--uri-scheme": "uri_scheme", "-j": "jobs",
             "--jobs": "jobs", "--package-dir": "package_dir",
             "--package-name": "package_name", "--build-type": "build_type"},
-    repeated={"--path": "path", "-p": "path", "--xacro-arg": "xacro_arg",
-              "--package-path": "package_path"},
-    paths=frozenset({"sdf", "output", "path", "package_dir", "package_path"}),
+    repeated={"--path": "path", "-p": "path", "--package-path": "package_path",
+              **XACRO_REPEATED},
+    paths=frozenset({"sdf", "output", "path", "package_dir", "package_path", "xacro_path"}),
     integers=frozenset({"jobs"}),
     defaults={"output": None, "model": None, "separator": "::", "drop_frames": False,
-              "approximate": False, "uri_scheme": None, "path": None, "xacro_arg": None,
-              "as_json": False, "quiet": False, "strict": False, "jobs": 0,
-              "version": False, "all_models": False, "package_dir": None,
-              "package_name": None, "build_type": "ament_cmake", "package_path": None,
-              "force": False})
+              "approximate": False, "uri_scheme": None, "path": None, "as_json": False,
+              "quiet": False, "strict": False, "jobs": 0, "version": False,
+              "all_models": False, "package_dir": None, "package_name": None,
+              "build_type": "ament_cmake", "package_path": None, "force": False,
+              **XACRO_DEFAULTS})
 URDF_SDF = CommandSpec(prog="urdf-sdf", flags={"--version": "version"},  # subcommands: below
                        defaults={"version": False})
 # The subcommands of ``urdf-sdf`` with a quick path, by name (the others are typer's).
 SUBCOMMANDS = {"check": CommandSpec(
     prog="urdf-sdf", argument="files", many=True,
     flags={"--urdf-parity": "urdf_parity", "--meshes": "meshes", "--json": "as_json",
-           "--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+           "--quiet": "quiet", "-q": "quiet", "--strict": "strict", **XACRO_FLAGS},
     values={"--model": "model"},
-    repeated={"--package-path": "package_path", "--path": "path", "-p": "path"},
-    paths=frozenset({"files", "package_path", "path"}),
+    repeated={"--package-path": "package_path", "--path": "path", "-p": "path",
+              **XACRO_REPEATED},
+    paths=frozenset({"files", "package_path", "path", "xacro_path"}),
     defaults={"urdf_parity": False, "model": None, "meshes": False, "package_path": None,
-              "as_json": False, "quiet": False, "strict": False, "path": None}),
+              "as_json": False, "quiet": False, "strict": False, "path": None,
+              **XACRO_DEFAULTS}),
     "frames": CommandSpec(
         prog="urdf-sdf", argument="file",
-        flags={"--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+        flags={"--json": "as_json", "--quiet": "quiet", "-q": "quiet", "--strict": "strict",
+               **XACRO_FLAGS},
         values={"--model": "model"},
-        repeated={"--path": "path", "-p": "path"},
-        paths=frozenset({"file", "path"}),
+        repeated={"--path": "path", "-p": "path", **XACRO_REPEATED},
+        paths=frozenset({"file", "path", "xacro_path"}),
         defaults={"as_json": False, "quiet": False, "strict": False, "model": None,
-                  "path": None}),
+                  "path": None, **XACRO_DEFAULTS}),
     "print": CommandSpec(
         prog="urdf-sdf", argument="file",
         flags={"--preserve-includes": "preserve_includes", "--strict": "strict"},
@@ -134,24 +144,24 @@ SUBCOMMANDS = {"check": CommandSpec(
                   "path": None}),
     "graph": CommandSpec(
         prog="urdf-sdf", argument="file",
-        flags={"--quiet": "quiet", "-q": "quiet", "--strict": "strict"},
+        flags={"--quiet": "quiet", "-q": "quiet", "--strict": "strict", **XACRO_FLAGS},
         values={"--kind": "kind", "-k": "kind", "-o": "output", "--output": "output"},
-        repeated={"--path": "path", "-p": "path"},
-        paths=frozenset({"file", "output", "path"}),
+        repeated={"--path": "path", "-p": "path", **XACRO_REPEATED},
+        paths=frozenset({"file", "output", "path", "xacro_path"}),
         choices={"kind": ("attached_to", "relative_to", "both", "tree")},
         defaults={"kind": "both", "output": None, "quiet": False, "strict": False,
-                  "path": None}),
+                  "path": None, **XACRO_DEFAULTS}),
     "diff": CommandSpec(
         prog="urdf-sdf", argument="a", second="b",
-        flags={"--json": "as_json", "--strict": "strict"},
+        flags={"--json": "as_json", "--strict": "strict", **XACRO_FLAGS},
         values={"--tol": "tol", "--configurations": "configurations", "--seed": "seed",
                 "--model": "model"},
-        repeated={"--path": "path", "-p": "path"},
-        paths=frozenset({"a", "b", "path"}),
+        repeated={"--path": "path", "-p": "path", **XACRO_REPEATED},
+        paths=frozenset({"a", "b", "path", "xacro_path"}),
         integers=frozenset({"configurations", "seed"}),
         floats=frozenset({"tol"}),
         defaults={"tol": 1e-9, "configurations": 20, "seed": 0, "model": None,
-                  "as_json": False, "strict": False, "path": None})}
+                  "as_json": False, "strict": False, "path": None, **XACRO_DEFAULTS})}
 
 _COMMANDS = Later({
     "urdf2sdf": ("urdf_sdf.core.cli.urdf2sdf", "quick_command"),

@@ -1,7 +1,8 @@
 """``sdf2urdf``: convert an SDFormat model to URDF.
 
-Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
-optional ``xacro`` package), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
+Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (with ``--xacro``
+only: expanded in a restricted sandbox with the optional ``xacro`` package; see
+:mod:`urdf_sdf.core.cli.xacro_expand`), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
 in a model directory, the file its ``model.config`` names for the newest SDFormat
 version; each model directory's parent is searched for ``model://`` includes; ``-j N``
 worker processes, every core by default).
@@ -30,6 +31,7 @@ from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
 from urdf_sdf.core.cli.path_names import renamed_output, safe_outputs
 from urdf_sdf.core.cli.quick import SDF2URDF, sdf2urdf
 from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Policy
@@ -49,21 +51,21 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def convert_file(path: Path, options: Options, context: Context, mappings: dict[str, str],
-                 sources: SourceLines, pipes: bool = True):
+def convert_file(path: Path, options: Options, context: Context,
+                 xacro: XacroOptions | None, sources: SourceLines, pipes: bool = True):
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
-    result = load_input(path, replace(context, keep_xml=False), sources, mappings, pipes)
+    result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
 def convert_item(item: BatchItem, sources: SourceLines, options: Options,
-                 mappings: dict[str, str], context: Context, out_dir: Path):
+                 xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     context, mappings, sources, pipes=False)
+                                     context, xacro, sources, pipes=False)
     return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
@@ -97,7 +99,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     return items, model_parents
 
 
-def convert(sdf: Path, output: Path | None, options: Options, mappings: dict[str, str],
+def convert(sdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
             paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
             as_json: bool = False, jobs: int = 0) -> int:
     """The command, once its arguments are valid (a directory needs a valid ``output``):
@@ -110,12 +112,12 @@ def convert(sdf: Path, output: Path | None, options: Options, mappings: dict[str
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
         return run_batch(
             items, output,
-            partial(convert_item, options=options, mappings=mappings, context=context,
+            partial(convert_item, options=options, xacro=xacro, context=context,
                     out_dir=output),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     sources = SourceLines()
     data, diagnostics = convert_file(sdf, written_to(options, output),
-                                     Context.from_environment(extra, policy), mappings,
+                                     Context.from_environment(extra, policy), xacro,
                                      sources)
     return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
 
@@ -135,7 +137,9 @@ def quick_command(params: dict) -> int | None:
                       separator=params["separator"],
                       drop_frames=params["drop_frames"], approximate=params["approximate"],
                       uri_scheme=params["uri_scheme"])
-    return convert(sdf, output, options, mappings, paths=params["path"],
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
+                          params["xacro_path"])
+    return convert(sdf, output, options, xacro, paths=params["path"],
                    strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
                    jobs=params["jobs"])
 

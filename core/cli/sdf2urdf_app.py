@@ -11,8 +11,9 @@ import typer
 
 from urdf_sdf.core.cli.inputs import is_stdin
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, FORCE_OPTION, QUIET_OPTION,
-                                       STRICT_OPTION, XACRO_ARG_OPTION, check_batch_output,
-                                       package_path_option, parse_xacro_args, version_option)
+                                       STRICT_OPTION, XACRO_ARG_OPTION, XACRO_ENV_OPTION,
+                                       XACRO_OPTION, XACRO_PATH_OPTION, check_batch_output,
+                                       package_path_option, version_option, xacro_choice)
 from urdf_sdf.core.cli.packaging import package_dir_command
 from urdf_sdf.core.cli.sdf2urdf import PROG, URI_SCHEMES, convert
 from urdf_sdf.sdf2urdf.convert import Options
@@ -56,7 +57,10 @@ def main_command(
                                                       "package://."),
         path: Optional[List[Path]] = typer.Option(None, "--path", "-p",
                                                   help="Extra model:// search directory."),
+        xacro: bool = XACRO_OPTION,
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+        xacro_env: bool = XACRO_ENV_OPTION,
+        xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
         strict: bool = STRICT_OPTION,
@@ -73,13 +77,13 @@ def main_command(
         raise typer.BadParameter("--model and --all-models exclude each other")
     options = Options(model=model, all_models=all_models, separator=separator,
                       drop_frames=drop_frames, approximate=approximate, uri_scheme=uri_scheme)
-    mappings = parse_xacro_args(xacro_arg)
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path, package_path)
     if package_dir is not None:
         raise typer.Exit(package_dir_command(
             PROG, sdf, output, package_dir, package_name, build_type, options,
             [str(p) for p in path or []], [str(p) for p in package_path or []], strict,
-            quiet, as_json, force))
+            quiet, as_json, force, xacro=expansion))
     if not is_stdin(sdf) and sdf.is_dir():
         output = check_batch_output(output, PROG)
-    raise typer.Exit(convert(sdf, output, options, mappings, paths=path, strict=strict,
+    raise typer.Exit(convert(sdf, output, options, expansion, paths=path, strict=strict,
                              quiet=quiet, as_json=as_json, jobs=jobs))

@@ -1,9 +1,11 @@
 """``urdf2sdf``: convert URDF to SDFormat.
 
-Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (expanded with the
-optional ``xacro`` package, ``pip install 'urdf-sdf[xacro]'``; ``--xacro-arg
-name:=value`` passes arguments), or a directory (batch, with ``-o OUTDIR``; ``-j N``
-worker processes, every core by default).
+Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (with ``--xacro`` only:
+expanded in a restricted sandbox with the optional ``xacro`` package, ``pip install
+'urdf-sdf[xacro]'``; ``--xacro-arg name:=value`` passes arguments, ``--xacro-path DIR``
+and ``--xacro-env`` widen what it may read; see :mod:`urdf_sdf.core.cli.xacro_expand`),
+or a directory (batch, with ``-o OUTDIR``; ``-j N`` worker processes, every core by
+default; ``*.urdf.xacro`` files are converted with ``--xacro`` only).
 
 Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
 converted (also: xacro is needed but not installed, ``error[XACRO_UNAVAILABLE]``; in a
@@ -25,11 +27,12 @@ from pathlib import Path
 from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
                                      walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
-from urdf_sdf.core.cli.inputs import (XACRO_HINT, is_stdin, is_xacro, load_input,
-                                      xacro_available, xacro_mappings)
+from urdf_sdf.core.cli.inputs import (is_stdin, is_xacro, load_input, xacro_available,
+                                      xacro_mappings)
 from urdf_sdf.core.cli.path_names import renamed_output, safe_outputs
 from urdf_sdf.core.cli.quick import URDF2SDF, urdf2sdf
 from urdf_sdf.core.cli.render import SourceLines
+from urdf_sdf.core.cli.xacro_expand import XACRO_HINT, XacroOptions, xacro_options
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Policy
 from urdf_sdf.core.lazy import Later
@@ -49,40 +52,44 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def convert_file(path: Path, options: Options, mappings: dict[str, str],
+def convert_file(path: Path, options: Options, xacro: XacroOptions | None,
                  sources: SourceLines, context: Context | None = None, pipes: bool = True):
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
-    result = load_input(path, context if context is not None else Context(), sources, mappings,
+    result = load_input(path, context if context is not None else Context(), sources, xacro,
                         pipes)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
 def convert_item(item: BatchItem, sources: SourceLines, options: Options,
-                 mappings: dict[str, str], context: Context, out_dir: Path):
+                 xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     mappings, sources, context, pipes=False)
+                                     xacro, sources, context, pipes=False)
     return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
-def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[BatchItem]:
+def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[BatchItem]:
     """The URDF files under ``root``: ``*.urdf`` and ``*.urdf.xacro`` (skipped, with the
-    reason, when the xacro package is missing), each to ``NAME.sdf`` at the same relative
-    place (a name that may not be a path component renamed: ``core.cli.path_names``). When ``robot.urdf`` and ``robot.urdf.xacro`` sit side by side, the xacro file
-    (the source) is converted and the .urdf skipped."""
+    reason, unless ``expand_xacro`` (``--xacro``) and the xacro package is installed), each
+    to ``NAME.sdf`` at the same relative place (a name that may not be a path component
+    renamed: ``core.cli.path_names``). When ``robot.urdf`` and ``robot.urdf.xacro`` sit
+    side by side, the one converted is the xacro file (the source) with ``--xacro``, the
+    .urdf without; the other is skipped."""
     listing = walk(root, exclude=out_dir)
     items = skipped_items(listing, root, (".urdf", XACRO_SUFFIX))
+    installed: bool | None = None
     for path in listing:
         relative = path.relative_to(root)
         name = path.name.lower()
         if name.endswith(XACRO_SUFFIX):
-            if xacro is None:  # imported only when there is a xacro file
-                xacro = xacro_available()
+            if expand_xacro and installed is None:  # looked up only for a xacro file
+                installed = xacro_available()
             output = relative.with_name(path.name[:-len(XACRO_SUFFIX)] + ".sdf")
-            skip = None if xacro else ("not expanded: the xacro package is not installed "
-                                       f"({XACRO_HINT})")
+            skip = None if expand_xacro and installed else (
+                "not expanded: xacro files are expanded only with --xacro" if not expand_xacro
+                else f"not expanded: the xacro package is not installed ({XACRO_HINT})")
             items.append(BatchItem(path, relative, output, skip))
         elif name.endswith(".urdf"):
             items.append(BatchItem(path, relative, relative.with_suffix(".sdf")))
@@ -100,7 +107,7 @@ def discover(root: Path, out_dir: Path, xacro: bool | None = None) -> list[Batch
     return items
 
 
-def convert(urdf: Path, output: Path | None, options: Options, mappings: dict[str, str],
+def convert(urdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
             strict: bool = False, quiet: bool = False, as_json: bool = False,
             jobs: int = 0) -> int:
     """The command, once its arguments are valid (a directory needs a valid ``output``):
@@ -110,12 +117,12 @@ def convert(urdf: Path, output: Path | None, options: Options, mappings: dict[st
     context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
     if not is_stdin(urdf) and urdf.is_dir():
         return run_batch(
-            discover(urdf, output), output,
-            partial(convert_item, options=options, mappings=mappings, context=context,
+            discover(urdf, output, xacro is not None and xacro.expand), output,
+            partial(convert_item, options=options, xacro=xacro, context=context,
                     out_dir=output),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     sources = SourceLines()
-    data, diagnostics = convert_file(urdf, written_to(options, output), mappings, sources,
+    data, diagnostics = convert_file(urdf, written_to(options, output), xacro, sources,
                                      context)
     return finish_conversion(PROG, urdf, data, diagnostics, output, sources, quiet, as_json)
 
@@ -132,7 +139,9 @@ def quick_command(params: dict) -> int | None:
     options = Options(relative=params["relative"], sdf_version=params["sdf_version"],
                       lump_fixed=params["lump_fixed"], uri_scheme=params["uri_scheme"],
                       fix_inertia=params["fix_inertia"])
-    return convert(urdf, output, options, mappings, strict=params["strict"],
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
+                          params["xacro_path"])
+    return convert(urdf, output, options, xacro, strict=params["strict"],
                    quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
 
 

@@ -11,8 +11,9 @@ import typer
 
 from urdf_sdf.core.cli.inputs import is_stdin
 from urdf_sdf.core.cli.options import (CONVERTER_JSON_OPTION, FORCE_OPTION, QUIET_OPTION,
-                                       STRICT_OPTION, XACRO_ARG_OPTION, check_batch_output,
-                                       package_path_option, parse_xacro_args, version_option)
+                                       STRICT_OPTION, XACRO_ARG_OPTION, XACRO_ENV_OPTION,
+                                       XACRO_OPTION, XACRO_PATH_OPTION, check_batch_output,
+                                       package_path_option, version_option, xacro_choice)
 from urdf_sdf.core.cli.packaging import model_dir_command
 from urdf_sdf.core.cli.urdf2sdf import PROG, URI_SCHEMES, convert
 from urdf_sdf.urdf2sdf.convert import Options
@@ -23,8 +24,9 @@ app = typer.Typer(add_completion=False, help="Convert URDF to SDFormat.")
 @app.command()
 def main_command(
         urdf: Path = typer.Argument(..., help="URDF file, '-' for standard input, a "
-                                              ".urdf.xacro file, or a directory (with -o "
-                                              "OUTDIR: converts every .urdf and .urdf.xacro)."),
+                                              ".urdf.xacro file (with --xacro), or a "
+                                              "directory (with -o OUTDIR: converts every "
+                                              ".urdf, and .urdf.xacro with --xacro)."),
         output: Optional[Path] = typer.Option(None, "-o", "--output",
                                               help="Write here (atomically) instead of stdout "
                                                    "('-': stdout); for a directory input, the "
@@ -49,7 +51,10 @@ def main_command(
                                       "model.sdf, meshes copied, model://NAME URIs)."),
         package_path: Optional[List[Path]] = package_path_option(),
         force: bool = FORCE_OPTION,
+        xacro: bool = XACRO_OPTION,
         xacro_arg: Optional[List[str]] = XACRO_ARG_OPTION,
+        xacro_env: bool = XACRO_ENV_OPTION,
+        xacro_path: Optional[List[Path]] = XACRO_PATH_OPTION,
         as_json: bool = CONVERTER_JSON_OPTION,
         quiet: bool = QUIET_OPTION,
         strict: bool = STRICT_OPTION,
@@ -64,12 +69,12 @@ def main_command(
         raise typer.BadParameter("--uri-scheme is 'package' or 'model'")
     options = Options(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
                       uri_scheme=uri_scheme, fix_inertia=fix_inertia)
-    mappings = parse_xacro_args(xacro_arg)
+    expansion = xacro_choice(xacro, xacro_arg, xacro_env, xacro_path, package_path)
     if model_dir is not None:
-        raise typer.Exit(model_dir_command(PROG, urdf, output, model_dir, options, mappings,
+        raise typer.Exit(model_dir_command(PROG, urdf, output, model_dir, options, expansion,
                                            [str(p) for p in package_path or []], strict,
                                            quiet, as_json, force))
     if not is_stdin(urdf) and urdf.is_dir():
         output = check_batch_output(output, PROG)
-    raise typer.Exit(convert(urdf, output, options, mappings, strict=strict, quiet=quiet,
+    raise typer.Exit(convert(urdf, output, options, expansion, strict=strict, quiet=quiet,
                              as_json=as_json, jobs=jobs))

@@ -5,21 +5,35 @@
 reports; ``--png out.png`` writes a still picture too (headless Chromium). Without
 ``-o`` or ``--png`` the page goes to standard output.
 
-A file that does not load gives its diagnostics and no page (exit 1); a mesh that does
-not resolve or read is a warning, drawn as a marker (an error under ``--strict``: then
-no page either). The view modules need plotly and trimesh (``pip install
-'urdf-sdf[view]'``): they are imported through the ``_VIEW`` table, and when one is
-missing the command says what to install (VIEW_UNAVAILABLE, exit 1). Every file is
-written atomically (``core.cli.output``).
+A file that does not load gives its diagnostics and no page (exit 1, the last line
+``VIEW_NOT_WRITTEN``); a mesh that does not resolve or read, or is over the size view
+reads (``MESH_TOO_LARGE``), is a warning, drawn as a marker (an error under
+``--strict``: then no page either).
+
+The view modules need plotly and trimesh (``pip install 'urdf-sdf[view]'``): they are
+imported through the ``_VIEW`` table, and when one is missing the command says what to
+install (VIEW_UNAVAILABLE, exit 1). Every file is written atomically
+(``core.cli.output``).
+
+While headless Chromium takes the ``--png`` picture, SIGTERM, SIGINT and SIGHUP raise
+:class:`Interrupted` (handlers installed around that call only, the previous ones put
+back after): the snapshot's ``finally`` kills the browser's process group and removes
+its temporary folder, the temporary picture is removed, and the command then ends by
+the same signal, with its default action (VIEW_SNAPSHOT_FAILED says so first).
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Sequence
 
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.cli.output import (OutputError, StdoutError, check_destination, file_mode,
                                       temporary_beside, write_output)
 from urdf_sdf.core.cli.render import SourceLines, emit
@@ -29,6 +43,8 @@ from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf view"
+INTERRUPTING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
+                     if hasattr(signal, name))
 VIEW_HINT = "pip install 'urdf-sdf[view]'"
 _VIEW = Later({
     "build_scene": ("urdf_sdf.core.view.scene", "build_scene"),
@@ -52,9 +68,11 @@ def missing_library() -> str | None:
 
 def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
                  context: Context, quiet: bool = False, tol: float = 1e-9,
-                 configurations: int = 20, seed: int = 0, stderr=None) -> int:
+                 configurations: int = 20, seed: int = 0, stderr=None,
+                 xacro: XacroOptions | None = None) -> int:
     """The whole command; returns its exit code (0 page written, 1 invalid input or a
-    missing library or browser, 2 usage error)."""
+    missing library or browser, 2 usage error). ``xacro``: whether (and how) a .xacro
+    file is expanded."""
     stderr = stderr if stderr is not None else sys.stderr
     if not 1 <= len(files) <= 2:
         print(f"{PROG}: give one file to view, or two to compare", file=stderr)
@@ -81,12 +99,11 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
                 print(f"{PROG}: {escape(str(exc))}", file=stderr)
                 return 2
     sources = SourceLines()
-    results = [load_input(f, context, sources) for f in files]
+    results = [load_input(f, context, sources, xacro) for f in files]
     for result in results:
         emit(result.diagnostics, stderr, sources, quiet)
     if not all(_viewable(result, name, stderr) for result, name in zip(results, inputs)):
-        print(f"{PROG}: no page written", file=stderr)
-        return 1
+        return _not_written(output, stderr)
     labels = [label(f) for f in files]
     if len(results) == 1:
         scene = _VIEW.build_scene(results[0], labels[0], context)
@@ -100,9 +117,16 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
     scene.diagnostics = context.policy.apply(scene.diagnostics)
     emit(scene.diagnostics, stderr, sources, quiet)
     if scene.diagnostics.has_errors:
-        print(f"{PROG}: no page written", file=stderr)
-        return 1
+        return _not_written(output, stderr)
     return _write(scene, title, output, png, inputs, stderr)
+
+
+def _not_written(output: Path | None, stderr) -> int:
+    """The last line of a run that writes nothing (its errors are above); exit 1."""
+    where = str(output) if output is not None and str(output) != "-" else PROG
+    print(Diagnostic(Code.VIEW_NOT_WRITTEN, Severity.ERROR, "no page written: see the "
+                     "errors above", where).format(), file=stderr)
+    return 1
 
 
 def _viewable(result, name: str, stderr) -> bool:
@@ -127,6 +151,12 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
         print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, str(exc),
                          str(png)).format(), file=stderr)
         return 1
+    except Interrupted as exc:  # the browser is gone and its folder removed by now
+        name = signal.Signals(exc.signum).name
+        print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, f"interrupted by {name} "
+                         "while the browser drew the picture: no picture written",
+                         str(png)).format(), file=stderr)
+        return end_by_signal(exc.signum)
     except OutputError as exc:
         print(f"{PROG}: {escape(str(exc))}", file=stderr)
         return 2
@@ -145,10 +175,54 @@ def _write_png(html: str, png: Path) -> None:
     if str(png) == "-":
         raise OutputError("--png needs a file name (a picture does not go to standard output)")
     if check_destination(png) == "special":
-        _VIEW.screenshot(html, str(png))
+        with signals_raised():
+            _VIEW.screenshot(html, str(png))
         return
     with temporary_beside(png) as tmp:
-        _VIEW.screenshot(html, tmp)
+        with signals_raised():
+            _VIEW.screenshot(html, tmp)
         os.chmod(tmp, file_mode(png))
         os.replace(tmp, png)
+
+
+class Interrupted(BaseException):
+    """A signal (``signum``) received inside :func:`signals_raised`. Not an
+    ``Exception``, so that no ``except Exception`` on its way stops it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def signals_raised() -> Iterator[None]:
+    """While inside (in the main thread; elsewhere handlers cannot be set): the first
+    SIGTERM, SIGINT or SIGHUP raises :class:`Interrupted`, so the ``finally`` blocks
+    below run; a second one while they run is ignored. A signal the process ignores
+    (nohup's SIGHUP) stays ignored. The previous handlers are put back on leaving."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def handler(signum, frame):
+        if not received:
+            received.append(signum)
+            raise Interrupted(signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in INTERRUPTING
+                if signal.getsignal(signum) is not signal.SIG_IGN}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)
+
+
+def end_by_signal(signum: int) -> int:
+    """End the process by ``signum`` with its default action (as if it had not been
+    caught: a parent sees that signal); the exit code 128 + ``signum`` should it not."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+    return 128 + signum
 

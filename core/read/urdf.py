@@ -143,7 +143,7 @@ def check_xacro_expanded(root, state: UrdfState) -> bool:
             what = f"the xacro expression {found[0]}=\"{found[1]}\""
         state.error(Code.XACRO_NOT_EXPANDED, f"{what} is not expanded: this is a xacro "
                     "file; expand it first (xacro robot.urdf.xacro > robot.urdf, or give the "
-                    "file a .xacro name and urdf2sdf expands it)", el)
+                    "file a .xacro name and pass --xacro)", el)
         return False
     return True
 

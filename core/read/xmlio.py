@@ -44,12 +44,15 @@ class _NothingResolver(etree.Resolver):
         return self.resolve_string("", context)
 
 
-def _parser(recover: bool = False, keep_blank_text: bool = False) -> etree.XMLParser:
+def _parser(recover: bool = False, keep_blank_text: bool = False,
+            huge: bool = False) -> etree.XMLParser:
     """The hardened parser. Blank text between elements is dropped unless
-    ``keep_blank_text`` (see :func:`keeps_blank_text`)."""
+    ``keep_blank_text`` (see :func:`keeps_blank_text`); ``huge`` lifts libxml2's limits on
+    the length of one text node and on nesting (a mesh's float array), never the
+    refusal of entities."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                              dtd_validation=False, attribute_defaults=False,
-                             huge_tree=False, remove_pis=True, collect_ids=False,
+                             huge_tree=huge, remove_pis=True, collect_ids=False,
                              remove_blank_text=not keep_blank_text, recover=recover)
     parser.resolvers.add(_NothingResolver())
     return parser
@@ -181,14 +184,16 @@ def keeps_blank_text(data: bytes) -> bool:
     return marker != _CDATA.encode("ascii") or marker in data
 
 
-def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
-    """Parse ``data`` into an lxml root element, or return None with a diagnostic."""
+def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics,
+              huge: bool = False):
+    """Parse ``data`` into an lxml root element, or return None with a diagnostic
+    (``huge``: see :func:`_parser`; for a mesh file, whose size the caller has capped)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     if refuse_unsafe_doctype(data, file, diagnostics):
         return None
     keep_blank_text = keeps_blank_text(data)
-    parser = _parser(keep_blank_text=keep_blank_text)
+    parser = _parser(keep_blank_text=keep_blank_text, huge=huge)
     try:
         tree = etree.fromstring(data, parser).getroottree()
     except etree.XMLSyntaxError as exc:
@@ -198,14 +203,14 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics):
         if repairs:
             for repair_line, what in repairs:
                 diagnostics.warning(Code.XML_REPAIRED, what, file, repair_line)
-            return parse_xml(repaired, file, diagnostics)
+            return parse_xml(repaired, file, diagnostics, huge)
         if not _lenient(parser, exc):
             diagnostics.error(Code.FILE_READ, f"malformed XML: {' '.join(exc.msg.split())}",
                               file, line, column)  # libxml2's message on one line
             return None
         diagnostics.warning(Code.WARNING, f"XML: {' '.join(exc.msg.split())}", file, line,
                             column)
-        tree = etree.fromstring(data, _parser(True, keep_blank_text)).getroottree()
+        tree = etree.fromstring(data, _parser(True, keep_blank_text, huge)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
         return None

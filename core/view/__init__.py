@@ -2,8 +2,10 @@
 
 * :mod:`.tessellate`: primitive shapes (box, cylinder, sphere, capsule, ellipsoid, plane)
   as triangle meshes;
-* :mod:`.meshes`: mesh files (STL, OBJ, COLLADA, glTF) read with trimesh and thinned
-  above a size limit;
+* :mod:`.meshes`: mesh files (STL, OBJ, COLLADA, glTF) read with trimesh within a byte
+  cap and thinned above a size limit; :mod:`.collada`: a COLLADA file through our
+  hardened XML parser before pycollada reads it; :mod:`.companions`: the files a mesh
+  names itself, read only from its own folder;
 * :mod:`.scene`: the scene as plain data (frames, shapes, joints, the kinematic tree,
   differences) built from a loaded frame graph, so it can be tested without a browser;
 * :mod:`.overlay`: the scene of two descriptions, with one highlight per difference

@@ -2,38 +2,80 @@
 COLLADA through pycollada), scaled, and thinned above :data:`MAX_FACES`.
 
 The mesh a URI names is found by :func:`urdf_sdf.core.resources.resolve_resource`, as
-every other command finds it. A mesh that does not resolve or does not read gives
-``None`` and the reason; the scene draws a marker instead and the command warns.
+every other command finds it. What is read of it, and how:
+
+* only a regular file, opened non-blocking (:mod:`urdf_sdf.core.mesh_files`), of at most
+  :data:`MAX_MESH_BYTES` (256 MiB), judged by its size on the opened file before a byte
+  is read: a larger one (a 200 GB sparse file as well) is not read at all and is drawn
+  as a marker box with the warning ``MESH_TOO_LARGE``;
+* its format is judged by its content (:func:`urdf_sdf.core.resources.mesh_format_of`);
+* a COLLADA file goes through our hardened XML parser first (:mod:`.collada`): one with
+  a DTD that declares entities is refused with ``XML_UNSAFE``;
+* the files the mesh names itself (glTF buffers, OBJ material libraries, textures) are
+  read only from the mesh's own folder, as regular files, within the same byte budget
+  (:mod:`.companions`).
+
+A mesh that does not resolve or does not read gives ``None`` and the reason, with its
+code; the scene draws a marker instead and the command warns.
 """
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 
 import numpy as np
 import trimesh
 
-from urdf_sdf.core.resources import mesh_format
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.mesh_files import (MeshFileError, MeshFileTooLarge, describe_size,
+                                       read_capped)
+from urdf_sdf.core.resources import mesh_format_of
+from urdf_sdf.core.view.collada import ColladaRefused, safe_collada
+from urdf_sdf.core.view.companions import CompanionFiles
 
 # Faces of one mesh on the page: more are thinned by vertex clustering. A page holds
 # the whole robot's triangles (and again per slider step for the links that move), so
 # a scanned 500,000-face part would otherwise make a page of hundreds of megabytes.
 MAX_FACES = 20_000
+# Bytes of one mesh file and the files it names, together: a larger mesh is not read
+# (reading takes about twice its size in memory before it is thinned).
+MAX_MESH_BYTES = 256 * 2 ** 20
 
 
 class MeshError(Exception):
-    """A mesh file that cannot be drawn; the message says why."""
+    """A mesh file that cannot be drawn; the message says why, ``code`` with which
+    diagnostic code (MESH_UNREADABLE, MESH_TOO_LARGE, XML_UNSAFE)."""
+
+    def __init__(self, message: str, code: Code = Code.MESH_UNREADABLE):
+        super().__init__(message)
+        self.code = code
 
 
 def read_mesh(path: Path, scale=None) -> tuple[np.ndarray, np.ndarray]:
     """``(vertices, faces)`` of the mesh file at ``path``, scaled by ``scale`` and
     thinned to at most about :data:`MAX_FACES` faces. Raises :class:`MeshError`."""
-    kind = mesh_format(path)
+    try:
+        data = read_capped(path, MAX_MESH_BYTES)
+    except MeshFileTooLarge as exc:
+        raise MeshError(f"not read: {exc.size:,} bytes, more than the "
+                        f"{describe_size(exc.limit)} view reads of a mesh",
+                        Code.MESH_TOO_LARGE) from exc
+    except MeshFileError as exc:
+        raise MeshError(f"cannot be read: {exc}") from exc
+    kind = mesh_format_of(data, len(data))
     if kind is None:
         raise MeshError("not a mesh file this tool reads (STL, OBJ, COLLADA, glTF, GLB; "
                         "judged by content)")
+    if kind == "dae":
+        try:
+            data = safe_collada(data, str(path))
+        except ColladaRefused as exc:
+            raise MeshError(f"COLLADA file refused: {exc}", exc.code) from exc
+    companions = CompanionFiles(path.parent, [MAX_MESH_BYTES - len(data)])
     try:
-        loaded = trimesh.load(str(path), file_type=kind, force="mesh", process=False)
+        loaded = trimesh.load(io.BytesIO(data), file_type=kind, resolver=companions,
+                              force="mesh", process=False)
     except Exception as exc:  # trimesh raises whatever its readers raise on a bad file
         raise MeshError(f"cannot be read as {kind.upper()}: "
                         f"{' '.join(str(exc).split()) or type(exc).__name__}") from exc

@@ -214,7 +214,7 @@ def _geometry_mesh(result, context, geometry, meshes: dict):
         try:
             meshes[key] = read_mesh(resource.path, geometry.scale)
         except MeshError as exc:
-            meshes[key] = Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] ({resource.path}): {exc}"
+            meshes[key] = exc.code, f"mesh [{shown(uri)}] ({resource.path}): {exc}"
     return meshes[key]
 
 
