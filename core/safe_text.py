@@ -22,7 +22,7 @@ from __future__ import annotations
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A),
          0x2028, 0x2029]
-UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), *_BIDI]
+UNSAFE = [*range(0x20), 0x7F, *range(0x80, 0xA0), *_BIDI]
 _ESCAPES = {code: _NAMED.get(chr(code), f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
             for code in UNSAFE}
 _JSON_ESCAPES = {code: f"\\u{code:04x}" for code in UNSAFE if code >= 0x7F}

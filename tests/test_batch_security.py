@@ -142,7 +142,7 @@ def test_a_trusted_file_that_is_not_xml_shows_no_line(tmp_path):
 
 def run_python(code: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                          text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, check=False)
 
 
 @needs_fifos
@@ -201,7 +201,8 @@ def test_a_pipe_the_user_names_is_read(tmp_path):
     try:
         done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf",
                                f"/dev/fd/{read_end}"], capture_output=True, text=True,
-                              timeout=TIMEOUT, pass_fds=(read_end,), stdin=subprocess.DEVNULL)
+                              timeout=TIMEOUT, pass_fds=(read_end,), stdin=subprocess.DEVNULL,
+                              check=False)
     finally:
         writer.join()
         os.close(read_end)
@@ -234,7 +235,7 @@ def test_directory_batch_never_blocks_on_a_fifo(tmp_path, command, option, suffi
     os.mkfifo(tree / f"pipe{suffix}")
     done = subprocess.run([sys.executable, "-m", f"urdf_sdf.core.cli.{command}", str(tree),
                            option, str(tmp_path / "out")], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 0, done.stderr
     assert f"pipe{suffix}: skipped: not a regular file" in done.stderr
 

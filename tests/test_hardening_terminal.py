@@ -81,7 +81,7 @@ def test_snippet_is_escaped_and_the_caret_stays_under_its_column(tmp_path):
     sources = SourceLines()
     sources.trust(str(source))
     diagnostic = Diagnostic(Code.FILE_READ, Severity.ERROR, "malformed XML", str(source), 2, 10)
-    head, text, caret = render(diagnostic, sources).split("\n")
+    _head, text, caret = render(diagnostic, sources).split("\n")
     assert text == ' 2 |   <li\\x1b[2Knk name="base">'
     # column 10 is "n" after the escape sequence: the caret points at it, past the escape
     assert text[caret.index("^")] == "n" and text[caret.index("^") - 1] == "K"
@@ -113,7 +113,8 @@ def test_console_script_escapes_a_hostile_file_name(tmp_path):
     source = tmp_path / f"robot{OSC52}{FORGED.replace(chr(10), '')}.urdf"
     source.write_bytes(b'<robot name="r">\n  <link name="base">\x1b]0;pwned\x07\n</robot>\n')
     done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf", str(source)],
-                          capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+                          capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+                          check=False)
     assert done.returncode == 1
     assert b"robot\\x1b]52;c;cm0gLXJmIH4K\\x07" in done.stderr
     assert not shown_unsafe(done.stdout + done.stderr)
