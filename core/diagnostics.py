@@ -17,6 +17,8 @@ import enum
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from urdf_sdf.core.safe_text import escape
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"
@@ -153,13 +155,15 @@ class Diagnostic:
 
     def format(self) -> str:
         """``file:line:col: error[CODE]: message``, the compiler-style line (``:col`` only
-        when the column is known, ``:line`` only when the line is)."""
-        where = self.file or "<input>"
+        when the column is known, ``:line`` only when the line is). One line, whatever the
+        file name and message hold: their control characters are escaped
+        (:func:`urdf_sdf.core.safe_text.escape`)."""
+        where = escape(self.file or "<input>")
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        return f"{where}: {self.severity.value}[{self.code.value}]: {self.message}"
+        return f"{where}: {self.severity.value}[{self.code.value}]: {escape(self.message)}"
 
 
 class Diagnostics(list):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from urdf_sdf.core.safe_text import escape
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -15,7 +17,9 @@ class Difference:
         return {"kind": self.kind, "name": self.name, "message": self.message}
 
     def format(self) -> str:
-        return f"{self.kind} {self.name}: {self.message}"
+        """``kind name: message``, one line: control characters escaped
+        (:func:`urdf_sdf.core.safe_text.escape`)."""
+        return f"{self.kind} {escape(self.name)}: {escape(self.message)}"
 
 
 def fmt(values) -> str:

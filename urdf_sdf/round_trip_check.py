@@ -15,6 +15,7 @@ from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Diagnostic
 from urdf_sdf.core.diff import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load, load_string
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Options as ToSdf
@@ -41,16 +42,16 @@ class RoundTrip:
         if self.failed_step is not None:
             where = "does not load" if not self.steps else \
                 f"{self.failed_step} failed in {pipeline}"
-            lines = [f"{self.path}: {where}:"]
+            lines = [f"{escape(str(self.path))}: {where}:"]
             lines += [f"  {d.format()}" for d in self.errors]
             return "\n".join(lines)
         if self.differences:
             count = len(self.differences)
-            lines = [f"{self.path} does not survive {pipeline}: {count} "
+            lines = [f"{escape(str(self.path))} does not survive {pipeline}: {count} "
                      f"difference{'s' if count != 1 else ''}:"]
             lines += [f"  {d.format()}" for d in self.differences]
             return "\n".join(lines)
-        return f"{self.path} survives {pipeline}"
+        return f"{escape(str(self.path))} survives {pipeline}"
 
 
 def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:

@@ -6,6 +6,14 @@ With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
 ``functools.partial`` of a module-level function), the files are converted and written by
 worker processes (:mod:`urdf_sdf.core.cli.pool`, imported only then); their outcomes come
 back to this process, which prints diagnostics, progress and the summary in input order.
+
+A batch reads only what is its own (:func:`walk`): regular files inside the directory it
+was given. A symlink that leads out of the tree (a ``robot.urdf`` pointing at
+``/etc/shadow``, a folder pointing at ``/``) is skipped with the reason, as is a second
+name of a file already listed; a FIFO, socket or device is skipped when listed, and
+refused when read (``core.read.xmlio.read_regular`` opens non-blocking and checks what it
+opened), so one swapped in after the listing never blocks the batch. Names and reasons
+are printed with their control characters escaped (``core.safe_text``).
 """
 from __future__ import annotations
 
@@ -23,6 +31,7 @@ from urdf_sdf.core.cli.output import OutputError, remove_stale_temporaries, writ
 from urdf_sdf.core.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
                                       use_color, visible)
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.lazy import Later
 
 # The process pool (multiprocessing, concurrent.futures) is imported for -j above 1 only.
@@ -91,17 +100,78 @@ class FileConverter:
         return self.function(path=item.source, sources=sources, **self.arguments)
 
 
-def walk(root: Path, exclude: Path | None = None) -> list[Path]:
-    """Every regular file under ``root`` (sorted, hidden directories skipped, symlinked
-    directories not followed), leaving out the ``exclude`` tree (the output directory)."""
+OUTSIDE_TREE = "a symlink to {target}, outside the input directory: not read"
+OUTSIDE_TREE_DIRECTORY = "a symlink to {target}, outside the input directory: not followed"
+SAME_FILE = "a symlink to {target}, which is converted as itself: not read twice"
+
+
+class Listing(list):
+    """The files a batch may read under its root (a list of paths, in walk order), and in
+    ``skipped`` the entries it does not read, each with the reason (a symlink out of the
+    tree, a second name of a listed file)."""
+
+    def __init__(self, files=(), skipped: dict[Path, str] | None = None) -> None:
+        super().__init__(files)
+        self.skipped: dict[Path, str] = skipped if skipped is not None else {}
+
+
+def walk(root: Path, exclude: Path | None = None) -> Listing:
+    """Every file under ``root`` a batch may read (sorted, hidden directories skipped,
+    symlinked directories not followed), leaving out the ``exclude`` tree (the output
+    directory). A file that resolves (after symlinks) outside ``root`` is never listed,
+    nor a symlink to a file listed under another name: they are in ``skipped``, with the
+    reason, as is a symlinked directory that leads out of ``root`` (one inside it is not
+    followed either: its files are listed under their own names)."""
     excluded = exclude.resolve() if exclude is not None else None
+    tree = root.resolve()
+    listing = Listing()
     found: list[Path] = []
     for directory, dirs, files in os.walk(root):
         here = Path(directory)
+        for name in sorted(d for d in dirs if (here / d).is_symlink()):
+            target = Path(os.path.realpath(here / name))
+            if not target.is_relative_to(tree):
+                listing.skipped[here / name] = OUTSIDE_TREE_DIRECTORY.format(target=target)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not (here / d).is_symlink()
                          and (excluded is None or (here / d).resolve() != excluded))
         found.extend(here / f for f in sorted(files))
-    return found
+    _list_files(found, listing, tree)
+    return listing
+
+
+def _list_files(found: list[Path], listing: Listing, tree: Path) -> None:
+    """``found`` (in walk order) into ``listing``: every file that is not a symlink, and
+    each symlink that leads to a file inside ``tree`` not listed already (under its own
+    name or an earlier link's); the other symlinks into ``listing.skipped``."""
+    links = {path for path in found if path.is_symlink()}
+    if not links:  # the common case: nothing to resolve
+        listing.extend(found)
+        return
+    names: dict[Path, Path] = {}  # real path -> the name it is listed under
+    for path in found:
+        if path not in links:
+            names[Path(os.path.realpath(path))] = path
+    for path in found:
+        if path not in links:
+            listing.append(path)
+            continue
+        target = Path(os.path.realpath(path))
+        if not target.is_relative_to(tree):
+            listing.skipped[path] = OUTSIDE_TREE.format(target=target)
+        elif names.setdefault(target, path) != path:
+            listing.skipped[path] = SAME_FILE.format(target=names[target])
+        else:
+            listing.append(path)
+
+
+def skipped_items(listing: Listing, root: Path, suffixes: tuple[str, ...]) -> list[BatchItem]:
+    """Skipped items (listed in the summary with the reason) for what ``listing`` skipped
+    that the batch would have converted: the files whose names end in one of ``suffixes``
+    (any case) and the directories."""
+    return [BatchItem(path, path.relative_to(root), path.relative_to(root), reason)
+            for path, reason in listing.skipped.items()
+            if path.name.lower().endswith(suffixes) or path.is_dir()]
 
 
 def batch_output_problem(output: Path | None) -> str | None:
@@ -143,7 +213,7 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
             if item.skip is not None:
                 outcomes.append(Outcome(item, "skipped"))
                 continue
-            bar.advance(str(item.relative))
+            bar.advance(escape(str(item.relative)))
             outcome = next(results)
             outcomes.append(outcome)
             shown = visible(outcome.diagnostics, quiet)
@@ -262,9 +332,10 @@ def batch_counts(outcomes: list[Outcome]) -> dict[str, int]:
 
 def summary_table(outcomes: list[Outcome], out_dir: Path) -> str:
     """The human summary: counts, then each failed file with its first error, then each
-    skipped file with the reason."""
+    skipped file with the reason (names and reasons with their control characters
+    escaped)."""
     counts = batch_counts(outcomes)
-    rows = [("converted", counts["converted"], f"into {out_dir}"),
+    rows = [("converted", counts["converted"], f"into {escape(str(out_dir))}"),
             ("warnings", counts["warnings"], "converted files with warnings"),
             ("failed", counts["failed"], ""),
             ("skipped", counts["skipped"], "")]
@@ -278,11 +349,12 @@ def summary_table(outcomes: list[Outcome], out_dir: Path) -> str:
         for outcome in failed:
             first = outcome.first_error
             shown = presented(first, outcome.sources).format() if first else "unknown error"
-            lines.append(f"  {outcome.item.relative}: {shown}")
+            lines.append(f"  {escape(str(outcome.item.relative))}: {shown}")
     skipped = [o for o in outcomes if o.status == "skipped"]
     if skipped:
         lines.append("skipped:")
-        lines += [f"  {o.item.relative}: {o.item.skip}" for o in skipped]
+        lines += [f"  {escape(str(o.item.relative))}: {escape(o.item.skip or '')}"
+                  for o in skipped]
     return "\n".join(lines)
 
 
@@ -334,7 +406,8 @@ class ProgressBar:
             return self
         console = Console(file=self.stream, no_color=not use_color(self.stream))
         self._progress = Progress(TextColumn(self.prog), BarColumn(), MofNCompleteColumn(),
-                                  TextColumn("{task.fields[current]}"), console=console,
+                                  TextColumn("{task.fields[current]}", markup=False),
+                                  console=console,
                                   transient=True, redirect_stdout=False,
                                   redirect_stderr=False, auto_refresh=False)
         self._progress.start()
@@ -342,6 +415,7 @@ class ProgressBar:
         return self
 
     def advance(self, name: str) -> None:
+        """Show ``name`` (escaped by the caller; shown as it is, never as rich markup)."""
         if not self.enabled:
             return
         if self._progress is not None:

@@ -18,6 +18,7 @@ from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf"
 _LATER = Later({
@@ -76,7 +77,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
         if as_json:
             print_json(summary)
         elif result.ok:
-            print(f"{name}: valid")
+            print(f"{escape(name)}: valid")
         return 0 if result.ok else 1
     problem = parity_scope_problem(result, model, name)
     if problem is not None:
@@ -93,7 +94,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
     else:
         emit(report.findings, sys.stdout, sources)
         if report.holds:
-            print(f"{name}: URDF parity holds for model [{report.model}]")
+            print(f"{escape(name)}: URDF parity holds for model [{escape(report.model)}]")
     return 0 if report.holds else 1
 
 

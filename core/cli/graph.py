@@ -30,6 +30,7 @@ from urdf_sdf.core.cli.output import (FILE, STDOUT, OutputError, StdoutError, fi
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.loader import load
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 
@@ -267,7 +268,7 @@ def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLik
         print(write_failed(exc, str(output)).format(), file=stderr)
         return 1
     if warnings:
-        stderr.write(warnings if warnings.endswith("\n") else warnings + "\n")
+        stderr.write("".join(escape(line) + "\n" for line in warnings.splitlines()))
     return 0 if result.ok else 1
 
 

@@ -12,6 +12,8 @@ refused (XML_UNSAFE) before xacro sees it, as the core refuses any such file.
 """
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -94,10 +96,13 @@ def refuse_unexpanded(path: Path, diagnostics: Diagnostics) -> None:
 
 
 def load_input(path: Path, context: Context, sources: SourceLines,
-               xacro: XacroOptions | None = None) -> LoadResult:
+               xacro: XacroOptions | None = None, pipes: bool = True) -> LoadResult:
     """Load a FILE argument: ``-`` from standard input (named ``<stdin>``), ``*.xacro``
     expanded first when ``xacro.expand`` (named after the .xacro file; without it,
-    XACRO_NOT_EXPANDED), anything else from disk. Never raises on bad input."""
+    XACRO_NOT_EXPANDED), anything else from disk. Never raises on bad input. ``pipes``:
+    the user named ``path``, so a pipe (``<(cat robot.urdf)``, a FIFO) is read as ``cat``
+    would read it; a batch's files (``pipes=False``) and every included file are read only
+    when they are regular files."""
     if is_stdin(path):
         diagnostics = Diagnostics()
         data = read_stdin(diagnostics)
@@ -121,4 +126,23 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         sources.add(str(path), data, expanded=True)
         return load_string(data, file=str(path), context=context)
     sources.trust(str(path))
+    if pipes and is_pipe(path):
+        return load_pipe(path, context, sources)
     return load(path, context)
+
+
+def is_pipe(path: str | Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # the read says why it cannot be read
+
+
+def load_pipe(path: Path, context: Context, sources: SourceLines) -> LoadResult:
+    """Load a pipe the user named (read once: its bytes are kept for the snippets)."""
+    diagnostics = Diagnostics()
+    data = read_bytes(path, diagnostics, pipes=True)
+    if data is None:
+        return LoadResult(None, None, diagnostics)
+    sources.add(str(path), data)
+    return load_string(data, file=str(path), context=context)

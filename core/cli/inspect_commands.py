@@ -25,6 +25,7 @@ from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.lazy import Later
 from urdf_sdf.core.report import frames_report, model_vertex
+from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf"
 _DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff", "diff_loaded")})
@@ -38,8 +39,8 @@ def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
     result = load_input(file, context, sources, xacro)
     if model is not None and result.graph is not None and \
             model_vertex(result.graph, model) is None:
-        print(f"{label(file)}: error[ELEMENT_MISSING]: --model {model}: the file has no such "
-              "model", file=sys.stderr)
+        print(f"{escape(label(file))}: error[ELEMENT_MISSING]: --model {escape(model)}: the "
+              "file has no such model", file=sys.stderr)
         return 1
     report = frames_report(result, model)
     if as_json:
@@ -55,7 +56,7 @@ def format_table(report: dict) -> str:
     rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
     for section in ("models", "links", "joints", "frames"):
         for name, pose in report[section].items():
-            rows.append((section[:-1], name, *(f"{v:.6g}" for v in pose)))
+            rows.append((section[:-1], escape(name), *(f"{v:.6g}" for v in pose)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
                      for row in rows)
@@ -120,7 +121,7 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
     else:
         for difference in differences:
             print(difference.format())
-        print(f"{label(a)} and {label(b)} are "
+        print(f"{escape(label(a))} and {escape(label(b))} are "
               + ("equivalent" if not differences else
                  f"different ({len(differences)} differences)"))
     return 0 if not differences else 1

@@ -14,6 +14,7 @@ from urdf_sdf.core.cli.inputs import xacro_mapping, xacro_mappings
 from urdf_sdf.core.cli.quick import version_line
 from urdf_sdf.core.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.diagnostics import Policy
+from urdf_sdf.core.safe_text import escape
 
 
 def version_option(prog: str):
@@ -43,7 +44,8 @@ def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
     mappings = xacro_mappings(values)
     if mappings is None:
         wrong = next(value for value in values or [] if xacro_mapping(value) is None)
-        raise typer.BadParameter(f"{wrong!r} is not name:=value", param_hint="--xacro-arg")
+        raise typer.BadParameter(f"{escape(repr(wrong))} is not name:=value",
+                                 param_hint="--xacro-arg")
     return mappings
 
 
@@ -59,7 +61,7 @@ def check_batch_output(output: Path | None, prog: str) -> Path:
     """The output directory of a batch: required, not standard output, not a file."""
     problem = batch_output_problem(output)
     if problem is not None:
-        raise typer.BadParameter(problem, param_hint="-o/--output")
+        raise typer.BadParameter(escape(problem), param_hint="-o/--output")
     return output
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import typer
 
+from urdf_sdf.core.cli.batch import skip_irregular
 from urdf_sdf.core.cli.directory import OutputExists, write_directory
 from urdf_sdf.core.cli.inputs import is_stdin, load_input
 from urdf_sdf.core.cli.options import policy
@@ -63,11 +64,12 @@ class Target:
 
 def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options,
                          xacro: XacroOptions | None, context: Context, search: list[str],
-                         quiet: bool, as_json: bool) -> int:
+                         quiet: bool, as_json: bool, pipes: bool = True) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
-    the URDF's package and the ``search`` paths the user gave; the exit code."""
+    the URDF's package and the ``search`` paths the user gave; the exit code. ``pipes``:
+    a pipe at ``urdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(urdf, context, sources, xacro)
+    result = load_input(urdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
     # The URIs go through as tokens: the model directory rewrites each one.
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
@@ -83,11 +85,13 @@ def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options
 
 def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, build_type: str,
                            options: ToUrdf, context: Context, search: list[str], quiet: bool,
-                           as_json: bool, xacro: XacroOptions | None = None) -> int:
+                           as_json: bool, xacro: XacroOptions | None = None,
+                           pipes: bool = True) -> int:
     """Convert ``sdf`` into the ROS package ``target`` named ``name``, copying meshes from
-    the model's own directory and the ``search`` paths; the exit code."""
+    the model's own directory and the ``search`` paths; the exit code. ``pipes``: a pipe
+    at ``sdf`` is read (a FILE argument), not in a batch."""
     sources = SourceLines()
-    result = load_input(sdf, context, sources, xacro)
+    result = load_input(sdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
     diagnostics = _noted(target, sdf, conversion.diagnostics)
@@ -178,6 +182,7 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
     target)`` writes it and returns its exit code. Two inputs wanting one directory: the
     first has it, the other is skipped with the reason. Returns the batch's exit code (the
     worst)."""
+    skip_irregular(items)  # a FIFO would block its read
     counts = {"converted": 0, "failed": 0, "skipped": 0}
     taken: dict[Path, Path] = {}
     code = 0
@@ -189,7 +194,7 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
         if skip is not None or target is None or folder is None:
             counts["skipped"] += 1
             if not quiet:
-                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {skip}",
+                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {shown_name(skip)}",
                       file=sys.stderr)
             continue
         taken[folder] = item.relative
@@ -222,7 +227,7 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
                                        model_dir, force),
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
                                                       xacro, context, search, quiet,
-                                                      as_json),
+                                                      as_json, pipes=False),
             quiet)
     return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, xacro,
                                 context, package_paths, quiet, as_json)
@@ -254,7 +259,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                        package_dir, force, ros_package_name),
             lambda item, target: convert_to_package_dir(
                 prog, item.source, target, target.directory.name, build_type, options,
-                context, search, quiet, as_json, xacro), quiet)
+                context, search, quiet, as_json, xacro, pipes=False), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "

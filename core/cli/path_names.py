@@ -14,6 +14,7 @@ import unicodedata
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.safe_text import escape
 
 SEPARATORS = ("/", "\\")
 
@@ -53,10 +54,9 @@ def unique_name(name: str, taken) -> str:
 
 
 def shown_name(name: str) -> str:
-    """``name`` for a message: control characters escaped (``\\x1b``)."""
-    return "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" and ord(c) < 256
-                   else f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cc" else c
-                   for c in name)
+    """``name`` for a message: control characters escaped (``\\x1b``,
+    :func:`urdf_sdf.core.safe_text.escape`)."""
+    return escape(name)
 
 
 def safe_path(path: Path, fallback: str) -> Path:

@@ -5,8 +5,11 @@
           |     ^
 
 ``file:line:col:`` when the column is known, ``file:line:`` otherwise; the caret sits at
-the column, else under the line's first non-blank character. Colour only when the stream
-is a terminal and ``NO_COLOR`` is unset or empty. For a xacro file the diagnostic names
+the column, else under the line's first non-blank character. File names, messages and
+source lines are shown with their control characters escaped (``\\x1b``:
+:mod:`urdf_sdf.core.safe_text`), so nothing a file holds or is named can drive the
+terminal or forge a line. Colour only when the stream is a terminal and ``NO_COLOR`` is
+unset or empty. For a xacro file the diagnostic names
 the ``.xacro`` file without a line (its lines would mislead an editor): the message says
 which line of the *expanded* document it is, and the snippet shows that expanded line.
 """
@@ -14,11 +17,11 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Iterable
 
 from urdf_sdf.core.diagnostics import Diagnostic, Diagnostics
-from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
+from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml, read_regular
+from urdf_sdf.core.safe_text import escape, escape_json
 
 # Source files larger than this are not read again just to show a line.
 MAX_SNIPPET_FILE = 64 * 1024 * 1024
@@ -50,12 +53,17 @@ def _paint(text: str, style: str, color: bool) -> str:
 class SourceLines:
     """The text of the files diagnostics point into, shown under a diagnostic.
 
-    Only text a user may see is ever shown: standard input and xacro expansions
-    (registered with :meth:`add`), the files the user named (:meth:`trust`), and files that
-    parse as XML (an included file is read and parsed on demand, so an ``<include>`` of
-    ``/etc/shadow`` or ``/proc/self/environ`` shows nothing of it). Binary text (NUL bytes,
+    Only text a user may see is ever shown: standard input, a named pipe and xacro
+    expansions (registered with :meth:`add`), the files the user named and a batch's files
+    (:meth:`trust`), and files that parse as XML (an included file is read and parsed on
+    demand, so an ``<include>`` of ``/etc/shadow`` or ``/proc/self/environ`` shows nothing
+    of it). Whatever its origin, text that does not look like XML (:func:`looks_like_xml`:
+    its first character, after a BOM and blank space, is not ``<``) is never shown: a
+    malformed-XML error in ``/etc/shadow`` shows no line of it. Only regular files are
+    read (:func:`~urdf_sdf.core.read.xmlio.read_regular`). Binary text (NUL bytes,
     undecodable bytes) is never shown, and a shown line is cut at :data:`MAX_LINE`
-    characters. Each command has its own instance: nothing is global.
+    characters; control characters are escaped when the line is rendered. Each command
+    has its own instance: nothing is global.
     """
 
     def __init__(self) -> None:
@@ -64,7 +72,7 @@ class SourceLines:
         self._trusted: set[str] = set()
 
     def add(self, label: str, data: bytes, expanded: bool = False) -> None:
-        self._lines[label] = _split(data)
+        self._lines[label] = _split(data) if looks_like_xml(data) else None
         if expanded:
             self._expanded.add(label)
 
@@ -89,15 +97,19 @@ class SourceLines:
     @staticmethod
     def _read(file: str, trusted: bool) -> list[str] | None:
         try:
-            path = Path(file)
-            if not path.is_file() or path.stat().st_size > MAX_SNIPPET_FILE:
-                return None
-            data = path.read_bytes()
+            data = read_regular(file, MAX_SNIPPET_FILE)
         except (OSError, ValueError):
             return None
-        if not trusted and parse_xml(data, file, Diagnostics()) is None:
+        if data is None or not looks_like_xml(data):
             return None  # not XML: not a robot description, and maybe a secret
+        if not trusted and parse_xml(data, file, Diagnostics()) is None:
+            return None
         return _split(data)
+
+
+def looks_like_xml(data: bytes) -> bool:
+    """Whether ``data`` starts (after a BOM and blank space) with ``<``, as XML does."""
+    return decoded_head(data).lstrip("\ufeff \t\r\n").startswith("<")
 
 
 def _split(data: bytes) -> list[str] | None:
@@ -150,6 +162,8 @@ def render(diagnostic: Diagnostic, sources: SourceLines | None = None,
         column = min(max(diagnostic.column, 1), len(text) + 1)
     else:
         column = len(text) - len(text.lstrip()) + 1
+    # control characters shown escaped; the caret moves with the text before it
+    column, text = len(escape(text[:column - 1])) + 1, escape(text)
     number = str(diagnostic.line)
     gutter = " " * len(number)
     return "\n".join([
@@ -186,5 +200,7 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
 
 
 def print_json(data) -> None:
+    """``data`` as one line of JSON (ASCII, with DEL and the C1 and bidi controls as
+    ``\\u`` escapes: :func:`~urdf_sdf.core.safe_text.escape_json`)."""
     import json  # here: a run printing no JSON does not import it
-    print(json.dumps(data, indent=None))
+    print(escape_json(json.dumps(data, indent=None)))

@@ -24,7 +24,8 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
+from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import is_stdin, load_input, xacro_mappings
 from urdf_sdf.core.cli.path_names import renamed_output, safe_outputs
@@ -51,10 +52,11 @@ def __getattr__(name: str):
 
 
 def convert_file(path: Path, options: Options, context: Context,
-                 xacro: XacroOptions | None, sources: SourceLines):
-    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``."""
+                 xacro: XacroOptions | None, sources: SourceLines, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
-    result = load_input(path, replace(context, keep_xml=False), sources, xacro)
+    result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
@@ -63,7 +65,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     context, xacro, sources)
+                                     context, xacro, sources, pipes=False)
     return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
@@ -83,7 +85,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
             if listed:
                 chosen[path.parent] = listed[0]
                 others.update(listed[1:])
-    items = []
+    items = skipped_items(files, root, (".sdf",))
     for path in files:
         if not path.name.lower().endswith(".sdf"):
             continue

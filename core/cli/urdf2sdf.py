@@ -24,7 +24,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.core.cli.batch import BatchItem, batch_output_problem, run_batch, walk
+from urdf_sdf.core.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
 from urdf_sdf.core.cli.conversion import finish_conversion, written_to
 from urdf_sdf.core.cli.inputs import (is_stdin, is_xacro, load_input, xacro_available,
                                       xacro_mappings)
@@ -52,9 +53,11 @@ def __getattr__(name: str):
 
 
 def convert_file(path: Path, options: Options, xacro: XacroOptions | None,
-                 sources: SourceLines, context: Context | None = None):
-    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``."""
-    result = load_input(path, context if context is not None else Context(), sources, xacro)
+                 sources: SourceLines, context: Context | None = None, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    result = load_input(path, context if context is not None else Context(), sources, xacro,
+                        pipes)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
@@ -63,7 +66,7 @@ def convert_item(item: BatchItem, sources: SourceLines, options: Options,
                  xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     xacro, sources, context)
+                                     xacro, sources, context, pipes=False)
     return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
@@ -74,9 +77,10 @@ def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[Batc
     renamed: ``core.cli.path_names``). When ``robot.urdf`` and ``robot.urdf.xacro`` sit
     side by side, the one converted is the xacro file (the source) with ``--xacro``, the
     .urdf without; the other is skipped."""
-    items: list[BatchItem] = []
+    listing = walk(root, exclude=out_dir)
+    items = skipped_items(listing, root, (".urdf", XACRO_SUFFIX))
     installed: bool | None = None
-    for path in walk(root, exclude=out_dir):
+    for path in listing:
         relative = path.relative_to(root)
         name = path.name.lower()
         if name.endswith(XACRO_SUFFIX):

@@ -40,6 +40,7 @@ from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf view"
 INTERRUPTING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
@@ -95,7 +96,7 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
             try:
                 check_destination(target, inputs)
             except OutputError as exc:
-                print(f"{PROG}: {exc}", file=stderr)
+                print(f"{PROG}: {escape(str(exc))}", file=stderr)
                 return 2
     sources = SourceLines()
     results = [load_input(f, context, sources, xacro) for f in files]
@@ -157,7 +158,7 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
                          str(png)).format(), file=stderr)
         return end_by_signal(exc.signum)
     except OutputError as exc:
-        print(f"{PROG}: {exc}", file=stderr)
+        print(f"{PROG}: {escape(str(exc))}", file=stderr)
         return 2
     except (StdoutError, BrokenPipeError):
         raise  # stdout_checked reports them

@@ -1,0 +1,257 @@
+"""A batch reads only the files of the tree it was given, only regular files, and shows
+source lines only of files that look like XML (issue 24, items 3 and 13).
+
+* A symlink (file or directory) that resolves outside the input tree is skipped with the
+  reason and never read; a symlink to a file of the tree is read once, under the file's
+  own name.
+* A FILE_READ / malformed-XML error in a file that is not XML (``/etc/shadow``, a binary)
+  shows no line of it.
+* Every file is opened non-blocking and examined after opening: a FIFO swapped in for a
+  listed file is refused (FILE_READ, "not a regular file") and never blocks. A pipe the
+  user names as FILE (``urdf2sdf <(cat robot.urdf)``) is read as ``cat`` would.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from urdf_sdf.core.cli.batch import OUTSIDE_TREE, walk
+from urdf_sdf.core.cli.render import SourceLines, render
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.read.xmlio import read_bytes
+
+runner = CliRunner()
+TIMEOUT = 60  # seconds: only the guard that turns a hang into a failure
+needs_fifos = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+
+ROBOT = '<robot name="r">\n  <link name="base"/>\n</robot>\n'
+MODEL = ('<sdf version="1.9">\n  <model name="m">\n    <link name="base"/>\n  </model>\n'
+         '</sdf>\n')
+# What a batch must never show: the first line of root's /etc/shadow entry.
+SECRET = "root:$6$Secret.Hash$abcdef:19000:0:99999:7:::\n"
+
+
+def invoke(app, *args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def outside(tmp_path) -> Path:
+    """A directory beside the input tree, holding a secret and a robot description."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "shadow").write_text(SECRET)
+    (folder / "other.urdf").write_text(ROBOT)
+    (folder / "other.sdf").write_text(MODEL)
+    return folder
+
+
+def test_batch_skips_symlink_out_of_tree(tmp_path, outside):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    (tree / "evil.urdf").symlink_to(outside / "shadow")
+    (tree / "elsewhere.urdf").symlink_to(outside / "other.urdf")
+    (tree / "more").symlink_to(outside, target_is_directory=True)
+    out = tmp_path / "out"
+    result = invoke(urdf2sdf, tree, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.rglob("*")) == ["robot.sdf"]
+    assert "root:" not in result.output and "Secret" not in result.output
+    skipped = result.stdout.split("skipped:\n")[1]
+    for name, target in (("evil.urdf", outside / "shadow"),
+                         ("elsewhere.urdf", outside / "other.urdf")):
+        assert f"  {name}: {OUTSIDE_TREE.format(target=target)}" in skipped
+    assert "  more: a symlink to" in skipped and "not followed" in skipped
+
+
+def test_sdf2urdf_batch_skips_symlink_out_of_tree_in_json(tmp_path, outside):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "model.sdf").write_text(MODEL)
+    (tree / "evil.sdf").symlink_to(outside / "other.sdf")
+    result = invoke(sdf2urdf, tree, "-o", tmp_path / "out", "--json")
+    assert result.exit_code == 0, result.output
+    files = {Path(f["input"]).name: f for f in json.loads(result.stdout)["files"]}
+    assert files["model.sdf"]["status"] == "converted"
+    assert files["evil.sdf"]["status"] == "skipped"
+    assert "outside the input directory" in files["evil.sdf"]["reason"]
+    assert not (tmp_path / "out" / "evil.urdf").exists()
+
+
+def test_batch_reads_an_in_tree_symlink_once(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "robot.urdf").write_text(ROBOT)
+    (tree / "alias.urdf").symlink_to(Path("sub") / "robot.urdf")
+    (tree / "loop").symlink_to(tree, target_is_directory=True)  # never followed
+    listing = walk(tree)
+    assert listing == [tree / "sub" / "robot.urdf"]
+    assert "converted as itself" in listing.skipped[tree / "alias.urdf"]
+    assert tree / "loop" not in listing.skipped  # inside the tree: just not followed
+
+
+def test_batch_reads_a_symlink_to_an_unlisted_file_of_the_tree(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / ".generated").mkdir(parents=True)  # hidden: not walked
+    (tree / ".generated" / "robot.urdf").write_text(ROBOT)
+    (tree / "robot.urdf").symlink_to(Path(".generated") / "robot.urdf")
+    assert walk(tree) == [tree / "robot.urdf"]
+
+
+def test_batch_never_snippets_a_non_xml_file(tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "shadow.urdf").write_text(SECRET)               # not XML at all
+    (tree / "binary.urdf").write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 8)
+    (tree / "broken.urdf").write_text('<robot name="r">\n  <link name="base">\n</robot>\n')
+    result = invoke(urdf2sdf, tree, "-o", tmp_path / "out")
+    assert result.exit_code == 1
+    errors = result.stderr
+    assert "shadow.urdf:1:1: error[FILE_READ]: malformed XML" in errors
+    assert "Secret" not in result.output and "root:" not in result.output
+    assert "ELF" not in result.output
+    # the control: a malformed file that looks like XML shows its line
+    assert " |   <link name=\"base\">" in errors or "| </robot>" in errors
+
+
+def test_a_trusted_file_that_is_not_xml_shows_no_line(tmp_path):
+    secret = tmp_path / "shadow"
+    secret.write_text(SECRET)
+    sources = SourceLines()
+    sources.trust(str(secret))
+    diagnostics = Diagnostics()
+    diagnostics.error(Code.FILE_READ, "malformed XML: Start tag expected", str(secret), 1, 1)
+    assert render(diagnostics[0], sources).count("\n") == 0
+    xml = tmp_path / "robot.urdf"
+    xml.write_text("\ufeff  <robot name='r'>\n")
+    sources.trust(str(xml))
+    diagnostics.error(Code.FILE_READ, "malformed XML", str(xml), 1)
+    assert "<robot name='r'>" in render(diagnostics[1], sources)
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, check=False)
+
+
+@needs_fifos
+def test_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
+    """The FIFO is in place before the batch; the batch's own check of the listing is
+    left out (as if the file had been swapped after it), so only the read stands
+    between the batch and a read that would wait for ever for a writer."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    os.mkfifo(tree / "swapped.urdf")
+    done = run_python(f"""
+        import sys
+        from urdf_sdf.core.cli import batch
+        from urdf_sdf.core.cli.urdf2sdf import convert
+        from urdf_sdf.urdf2sdf.convert import Options
+        batch.skip_irregular = lambda items: None  # the swap came after the listing
+        sys.exit(convert(batch.Path({str(tree)!r}), batch.Path({str(tmp_path / 'out')!r}),
+                         Options(), None, jobs=1))
+        """)
+    assert done.returncode == 1, done.stderr
+    assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr
+    assert (tmp_path / "out" / "robot.sdf").is_file()
+    assert "Traceback" not in done.stderr
+
+
+@needs_fifos
+def test_read_bytes_refuses_a_fifo_without_blocking(tmp_path):
+    fifo = tmp_path / "robot.urdf"
+    os.mkfifo(fifo)
+    done = run_python(f"""
+        from urdf_sdf.core.diagnostics import Diagnostics
+        from urdf_sdf.core.read.xmlio import read_bytes
+        diagnostics = Diagnostics()
+        assert read_bytes({str(fifo)!r}, diagnostics) is None
+        print(diagnostics[0].format())
+        """)
+    assert "error[FILE_READ]: not a regular file (a FIFO)" in done.stdout, done.stderr
+
+
+def test_read_bytes_refuses_a_device():
+    if not Path("/dev/zero").exists():
+        pytest.skip("needs /dev/zero")
+    diagnostics = Diagnostics()
+    assert read_bytes("/dev/zero", diagnostics) is None  # would never end
+    assert diagnostics[0].message == "not a regular file (a device): not read"
+
+
+@needs_fifos
+def test_a_pipe_the_user_names_is_read(tmp_path):
+    """``urdf2sdf <(cat robot.urdf)``: the shell passes /dev/fd/N, a pipe."""
+    read_end, write_end = os.pipe()
+    writer = threading.Thread(target=lambda: (os.write(write_end, ROBOT.encode()),
+                                              os.close(write_end)))
+    writer.start()
+    try:
+        done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf",
+                               f"/dev/fd/{read_end}"], capture_output=True, text=True,
+                              timeout=TIMEOUT, pass_fds=(read_end,), stdin=subprocess.DEVNULL,
+                              check=False)
+    finally:
+        writer.join()
+        os.close(read_end)
+    assert done.returncode == 0, done.stderr
+    assert '<model name="r">' in done.stdout
+
+
+@needs_fifos
+def test_a_named_fifo_the_user_names_waits_for_its_writer(tmp_path):
+    fifo = tmp_path / "robot.urdf"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf", str(fifo)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              stdin=subprocess.DEVNULL)
+    with open(fifo, "w") as stream:  # blocks until the command opens it to read
+        stream.write(ROBOT)
+    out, err = reader.communicate(timeout=TIMEOUT)
+    assert reader.returncode == 0, err
+    assert '<model name="r">' in out
+
+
+@needs_fifos
+@pytest.mark.parametrize("command, option, suffix", [("urdf2sdf", "--model-dir", ".urdf"),
+                                                     ("sdf2urdf", "--package-dir", ".sdf")])
+def test_directory_batch_never_blocks_on_a_fifo(tmp_path, command, option, suffix):
+    """--model-dir / --package-dir of a tree: a FIFO in it is skipped, not read."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / f"robot{suffix}").write_text(ROBOT if suffix == ".urdf" else MODEL)
+    os.mkfifo(tree / f"pipe{suffix}")
+    done = subprocess.run([sys.executable, "-m", f"urdf_sdf.core.cli.{command}", str(tree),
+                           option, str(tmp_path / "out")], capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"pipe{suffix}: skipped: not a regular file" in done.stderr
+
+
+@needs_fifos
+def test_directory_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    os.mkfifo(tree / "swapped.urdf")
+    done = run_python(f"""
+        import sys
+        from urdf_sdf.core.cli import batch, packaging
+        packaging.skip_irregular = lambda items: None  # the swap came after the listing
+        sys.argv = ["urdf2sdf", {str(tree)!r}, "--model-dir", {str(tmp_path / 'out')!r}]
+        from urdf_sdf.core.cli.urdf2sdf import app
+        app()
+        """)
+    assert done.returncode == 1, done.stderr
+    assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr
