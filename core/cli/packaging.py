@@ -40,8 +40,8 @@ from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.read.files import os_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
-from urdf_sdf.core.resources import os_reason
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
