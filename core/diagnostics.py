@@ -90,6 +90,11 @@ class Code(str, enum.Enum):
     URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
     URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
     URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+    # Numbers and sizes: a computed pose that is no finite number (large offsets whose
+    # composition overflows; core.graph.finite); includes that compose a model beyond
+    # the bounds of core.compose.budget.
+    NUMBER_NOT_FINITE = "NUMBER_NOT_FINITE"
+    INCLUDE_TOO_LARGE = "INCLUDE_TOO_LARGE"
 
 
 class Source(NamedTuple):

@@ -187,4 +187,4 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
 
 def print_json(data) -> None:
     import json  # here: a run printing no JSON does not import it
-    print(json.dumps(data, indent=None))
+    print(json.dumps(data, indent=None, allow_nan=False))

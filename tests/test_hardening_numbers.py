@@ -1,0 +1,179 @@
+"""Issue 24, numbers and sizes: a computed pose that overflows is NUMBER_NOT_FINITE at the
+element that produced it, in every command (never ``nan nan nan`` written, never "valid",
+never "equivalent"); JSON never holds NaN; ``inf`` in a sensor or light pose is refused as
+in every other pose; an include bomb is INCLUDE_TOO_LARGE as it expands; ``<gazebo>``
+blocks convert in linear time."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from urdf_sdf.core.cli.main import app as umbrella
+from urdf_sdf.core.cli.render import print_json
+from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.diff import diff_results
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.report import frames_report
+
+HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
+OVERFLOW = HOSTILE / "offset_overflow_is_not_finite.urdf"
+CANCELLING = HOSTILE / "offsets_large_but_finite.urdf"
+JOINT_OVERFLOW = HOSTILE / "joint_pose_in_parent_overflows.sdf.xml"
+VISUAL_OVERFLOW = HOSTILE / "visual_pose_overflows.sdf.xml"
+runner = CliRunner()
+
+
+def refuse_constants(text: str):
+    raise AssertionError(f"JSON holds {text}")
+
+
+def strict_json(text: str):
+    """``text`` as JSON, failing on NaN and Infinity (which are not JSON)."""
+    return json.loads(text, parse_constant=refuse_constants)
+
+
+def assert_refused_not_finite(result, line: int) -> None:
+    assert result.exit_code == 1, result.output
+    assert f":{line}: error[NUMBER_NOT_FINITE]" in result.output
+    assert "nan nan nan" not in result.output.split("NUMBER_NOT_FINITE")[0]
+    assert "Traceback" not in result.output and "INTERNAL_ERROR" not in result.output
+
+
+# ---- item 9: overflowing offsets ------------------------------------------------------
+
+def test_offset_overflow_is_not_finite_at_the_joint_that_overflows(diagnostics_checked):
+    result = diagnostics_checked.watch(load(OVERFLOW))
+    assert not result.ok
+    diagnostic = diagnostics_checked.take_error(Code.NUMBER_NOT_FINITE)
+    assert diagnostic.line == 12 and "[j2]" in diagnostic.message  # j2, not j1 nor link b
+
+
+@pytest.mark.parametrize("app, args", [
+    (urdf2sdf, []), (urdf2sdf, ["--relative"]), (umbrella, ["check"]),
+    (umbrella, ["frames"]), (umbrella, ["print"]), (umbrella, ["roundtrip"])],
+    ids=["urdf2sdf", "urdf2sdf-relative", "check", "frames", "print", "roundtrip"])
+def test_offset_overflow_is_refused_by_every_command(app, args):
+    result = runner.invoke(app, [*args, str(OVERFLOW)])
+    assert_refused_not_finite(result, 12)
+    assert "<sdf" not in result.output  # nothing written
+
+
+def test_frames_json_of_an_overflow_is_json_without_nan():
+    result = runner.invoke(umbrella, ["frames", "--json", str(OVERFLOW)])
+    assert result.exit_code == 1
+    report = strict_json(result.stdout)
+    assert report["ok"] is False
+    assert [d["code"] for d in report["diagnostics"]] == ["NUMBER_NOT_FINITE"]
+    assert "b" not in report["links"] and "j2" not in report["joints"]
+    assert report["links"]["a"][0] == 1e308
+
+
+def test_diff_of_an_overflow_is_never_equivalent():
+    for other in (OVERFLOW, CANCELLING):
+        result = runner.invoke(umbrella, ["diff", "--json", str(OVERFLOW), str(other)])
+        assert result.exit_code == 1
+        report = strict_json(result.stdout)
+        assert report["equivalent"] is False
+        assert "NUMBER_NOT_FINITE" in report["differences"][0]["message"]
+
+
+def test_diff_never_says_equivalent_when_a_pose_is_nan():
+    """Whatever the loader lets through: a pose that is no number differs, also from
+    another NaN (the comparisons are ``not gap <= tol``)."""
+    a = load(CANCELLING)
+    b = load(CANCELLING)
+    assert a.ok and b.ok and not diff_results(a, b)
+    for result in (a, b):
+        joint = result.graph.find("j2")
+        joint.pose = Pose((math.nan, 0.0, 0.0))
+        result.graph.local_poses.clear()
+        result.graph.root_poses.clear()
+    differences = diff_results(a, b)
+    assert {(d.kind, d.name) for d in differences} >= {("pose", "b")}
+
+
+def test_large_offsets_that_cancel_are_valid():
+    result = load(CANCELLING)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    assert result.pose("b").position == (0.0, 0.0, 0.0)
+    assert runner.invoke(urdf2sdf, [str(CANCELLING)]).exit_code == 0
+
+
+def test_joint_pose_in_parent_overflow_is_not_finite():
+    """Both links are finite relative to the model: the joint in its parent link (what
+    sdf2urdf writes as the joint's origin) is not."""
+    for app, args in ((umbrella, ["check"]), (sdf2urdf, [])):
+        result = runner.invoke(app, [*args, str(JOINT_OVERFLOW)])
+        assert_refused_not_finite(result, 7)
+        assert "<robot" not in result.output  # no URDF with a nan origin
+
+
+def test_visual_pose_overflow_is_not_finite_at_the_visual():
+    for app, args in ((umbrella, ["check"]), (sdf2urdf, [])):
+        result = runner.invoke(app, [*args, str(VISUAL_OVERFLOW)])
+        assert_refused_not_finite(result, 9)  # its <pose>
+        assert "<robot" not in result.output
+
+
+def test_print_json_refuses_nan():
+    """JSON never holds NaN: one that reaches the printer is a bug, never invalid JSON."""
+    with pytest.raises(ValueError):
+        print_json({"pose": [math.nan]})
+
+
+CHAIN = ('<robot name="r"><link name="l0"/>{links}{joints}</robot>')
+
+
+def chain_urdf(offsets: list[float]) -> str:
+    links = "".join(f'<link name="l{i + 1}"/>' for i in range(len(offsets)))
+    joints = "".join(f'<joint name="j{i + 1}" type="fixed"><parent link="l{i}"/>'
+                     f'<child link="l{i + 1}"/><origin xyz="{x!r} 0 0" rpy="0 0 {i}"/></joint>'
+                     for i, x in enumerate(offsets))
+    return CHAIN.format(links=links, joints=joints)
+
+
+HUGE = st.floats(min_value=1e306, max_value=1.7e308) | st.floats(min_value=-1.7e308,
+                                                                   max_value=-1e306)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(HUGE | st.floats(min_value=-10, max_value=10), min_size=1, max_size=6))
+def test_a_chain_of_huge_offsets_is_finite_or_refused(offsets):
+    """Either the file is refused with NUMBER_NOT_FINITE, or every pose it reports (and
+    its JSON) is finite."""
+    result = load_string(chain_urdf(offsets), "chain.urdf")
+    codes = {d.code for d in result.diagnostics if d.is_error}
+    assert codes <= {Code.NUMBER_NOT_FINITE}
+    report = frames_report(result)
+    poses = [p for section in ("links", "joints") for p in report[section].values()]
+    assert all(math.isfinite(v) for pose in poses for v in pose)
+    strict_json(json.dumps(report, allow_nan=False))
+    if result.ok:
+        assert len(poses) == 2 * len(offsets) + 1
+
+
+# ---- item 9: sensor and light poses ---------------------------------------------------
+
+def test_sensor_pose_infinite_is_refused_as_every_pose(diagnostics_checked):
+    result = diagnostics_checked.watch(load(HOSTILE / "sensor_pose_infinite.sdf.xml"))
+    lines = sorted(diagnostics_checked.take_error(Code.ELEMENT_INVALID).line for _ in range(3))
+    assert lines == [7, 10, 18]
+    assert not result.ok
+
+
+def test_gazebo_sensor_pose_infinite_is_refused():
+    path = str(HOSTILE / "gazebo_sensor_pose_infinite.urdf")
+    for app, args in ((umbrella, ["check"]), (urdf2sdf, [])):
+        result = runner.invoke(app, [*args, path])
+        assert result.exit_code == 1
+        assert ":7: error[ELEMENT_INVALID]" in result.output
+        assert "<sdf" not in result.output
