@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.pose import Pose
 from urdf_sdf.core.report import frames_report
+from urdf_sdf.urdf2sdf import Options, convert_urdf, gazebo
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 OVERFLOW = HOSTILE / "offset_overflow_is_not_finite.urdf"
@@ -177,3 +179,82 @@ def test_gazebo_sensor_pose_infinite_is_refused():
         assert result.exit_code == 1
         assert ":7: error[ELEMENT_INVALID]" in result.output
         assert "<sdf" not in result.output
+
+
+# ---- item 11: <gazebo> blocks in linear time ---------------------------------------------
+
+GAZEBO_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "gazebo"
+
+
+def gazebo_blocks_for_one_link(count: int) -> str:
+    """``count`` blocks for one link, each adding a sensor, an unnamed visual (renamed),
+    a link value (later wins) and content kept as ``<urdf:gazebo>``."""
+    blocks = "".join(
+        f'<gazebo reference="base"><sensor name="s{i}" type="imu"><pose>0 0 {i} 0 0 0</pose>'
+        f'</sensor><visual><geometry><box><size>1 1 1</size></box></geometry></visual>'
+        f'<selfCollide>{"true" if i % 2 else "false"}</selfCollide><unknown{i % 5}/></gazebo>'
+        for i in range(count))
+    return (f'<robot name="r"><link name="base"><visual name="base_visual"><geometry>'
+            f'<box size="1 1 1"/></geometry></visual></link>{blocks}</robot>')
+
+
+def steps_converting(text: str) -> int:
+    """Lines of Python run converting ``text`` (loops over children included): a count of
+    steps, not a time."""
+    steps = [0]
+
+    def trace(frame, event, arg):
+        steps[0] += 1
+        return trace
+    result = load_string(text, "blocks.urdf")
+    sys.settrace(trace)
+    try:
+        conversion = convert_urdf(result, Options())
+    finally:
+        sys.settrace(None)
+    assert conversion.ok
+    return steps[0]
+
+
+def test_gazebo_blocks_for_one_link_cost_linear_steps():
+    """Four times the blocks, about four times the steps (it was sixteen: each block
+    scanned the link's children, which every block adds to)."""
+    small, large = (steps_converting(gazebo_blocks_for_one_link(n)) for n in (150, 600))
+    assert large < 5 * small, (small, large)
+
+
+class ScanningIndex:
+    """``gazebo_index.ChildIndex`` as a scan of the children at each question: what the
+    index must answer, without an index."""
+
+    def named(self, parent, tag, name):
+        return next((c for c in parent.iterchildren(tag) if c.get("name") == name), None)
+
+    def of_tag(self, parent, tag):
+        return parent.findall(tag)
+
+    def free_name(self, parent, tag, base):
+        taken = {c.get("name") for c in parent.findall(tag)}
+        name, i = base, 1
+        while name in taken:
+            name, i = f"{base}_{i}", i + 1
+        return name
+
+    def replaced(self, parent, old, new):
+        pass
+
+
+@pytest.mark.parametrize("case", [*sorted(GAZEBO_FIXTURES.glob("*.urdf")),
+                                  *sorted((GAZEBO_FIXTURES / "lump").glob("*.urdf")), None],
+                         ids=lambda p: p.stem if p is not None else "many_blocks")
+def test_gazebo_index_converts_as_a_scan_does(case, monkeypatch):
+    text = case.read_text() if case is not None else gazebo_blocks_for_one_link(60)
+    name = str(case) if case is not None else "blocks.urdf"
+    options = Options(lump_fixed=case is not None and case.parent.name == "lump")
+
+    def converted():
+        conversion = convert_urdf(load_string(text, name), options)
+        return conversion.xml, [d.format() for d in conversion.diagnostics]
+    indexed = converted()
+    monkeypatch.setattr(gazebo, "ChildIndex", ScanningIndex)
+    assert converted() == indexed

@@ -80,6 +80,7 @@ from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
+from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
                                           element_children, merge, nest)
 
@@ -137,6 +138,8 @@ class Context:
     lumped_links: dict
     # SDFormat's element tree of the version written (core.sdformat_tree).
     tree: VersionTree
+    # The children of the elements blocks write into, by tag and name (one pass each).
+    children: ChildIndex
 
     def warn(self, message: str, el, code: Code = Code.WARNING) -> None:
         self.diagnostics.warning_at(code, message, source_of(el, self.file))
@@ -173,7 +176,7 @@ def apply_gazebo_extensions(model_el, blocks, elements: dict, diagnostics: Diagn
     major, minor = version.split(".")
     written = (int(major), int(minor))
     ctx = Context(model_el, diagnostics, written, file, getattr(elements, "shape_origins", {}),
-                  getattr(elements, "aliases", {}), tree_for(written))
+                  getattr(elements, "aliases", {}), tree_for(written), ChildIndex())
     for block in blocks:
         apply_block(ctx, block, elements)
 
@@ -362,7 +365,10 @@ def own_shapes(ctx: Context, target: Target, kind: str) -> list:
     applies to its own link's shapes only (as in libsdformat)."""
     owner = target.lumped or target.el.get("name")
     survivor = target.el.get("name")
-    return [shape for shape in target.el.findall(kind)
+    shapes = ctx.children.of_tag(target.el, kind)
+    if not ctx.shape_origins:  # no --lump-fixed: every shape is the link's own
+        return list(shapes)
+    return [shape for shape in shapes
             if ctx.shape_origins.get((survivor, kind, shape.get("name")), survivor) == owner]
 
 
@@ -385,17 +391,13 @@ def add_shape(ctx: Context, target: Target, child) -> None:
     """A whole visual or collision from a block: one more shape of the link, renamed (with
     a warning) when it has no name or repeats one, as SDF names must be unique."""
     kind = child.tag
-    taken = {s.get("name") for s in target.el.findall(kind)}
     name = child.get("name")
     shape = checked(ctx, target, child, target.path)
     if shape is None:
         return
     shape = placed_in_lumped_frame(target, shape)
-    if not name or name in taken:
-        base = f"{target.el.get('name')}_{kind}"
-        new, i = base, 1
-        while new in taken:
-            new, i = f"{base}_{i}", i + 1
+    if not name or ctx.children.named(target.el, kind, name) is not None:
+        new = ctx.children.free_name(target.el, kind, f"{target.el.get('name')}_{kind}")
         shape.set("name", new)
         what = f"repeats the name [{name}]" if name else "has no name"
         ctx.warn(f"<{kind}> in the <gazebo> block for {target.label} {what}; named [{new}]",
