@@ -148,6 +148,12 @@ def _load_parsed(parsed: tuple[str, object, bool], file: str | None, context: Co
     return result
 
 
+def _includes_cut_short(diagnostics: Diagnostics) -> bool:
+    """Whether an include bomb was stopped (INCLUDE_TOO_LARGE): the model read is a
+    fragment, whose graph would only add findings about what is missing."""
+    return any(d.code is Code.INCLUDE_TOO_LARGE for d in diagnostics)
+
+
 def _read_and_build(parsed: tuple[str, object, bool], file: str | None, context: Context,
                     diagnostics: Diagnostics) -> LoadResult:
     file_format, root, xacro_free = parsed
@@ -156,7 +162,7 @@ def _read_and_build(parsed: tuple[str, object, bool], file: str | None, context:
         document = read_urdf_root(root, file, diagnostics, context.keep_xml, xacro_free)
     elif root is not None:
         document = read_sdf_root(root, file, context, diagnostics, include_reader=read_include)
-    if document is None:
+    if document is None or _includes_cut_short(diagnostics):
         if not diagnostics.has_errors:
             diagnostics.error(Code.FILE_READ, "unable to read the file", file)
         return LoadResult(None, None, diagnostics)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,12 +21,15 @@ from urdf_sdf.core.cli.main import app as umbrella
 from urdf_sdf.core.cli.render import print_json
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.core.compose import include as include_module
+from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.diff import diff_results
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.pose import Pose
 from urdf_sdf.core.report import frames_report
 from urdf_sdf.urdf2sdf import Options, convert_urdf, gazebo
+from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 OVERFLOW = HOSTILE / "offset_overflow_is_not_finite.urdf"
@@ -258,3 +263,74 @@ def test_gazebo_index_converts_as_a_scan_does(case, monkeypatch):
     indexed = converted()
     monkeypatch.setattr(gazebo, "ChildIndex", ScanningIndex)
     assert converted() == indexed
+
+
+# ---- item 10: include bombs -------------------------------------------------------------
+
+def write_include_bomb(folder: Path, files: int = 21) -> Path:
+    """``files`` files of about 150 bytes, each including the next twice: 2**20 copies of
+    the last one when expanded. The first file is returned."""
+    for i in range(files):
+        if i < files - 1:
+            body = "".join(f'<include><uri>f{i + 1}.sdf</uri><name>{side}</name></include>'
+                           for side in "ab")
+        else:
+            body = '<link name="l"/>'
+        (folder / f"f{i}.sdf").write_text(f'<sdf version="1.9"><model name="m{i}">{body}'
+                                          '</model></sdf>\n')
+    return folder / "f0.sdf"
+
+
+def test_include_bomb_is_include_too_large(tmp_path):
+    """The reproducer: refused with the code at an include, long before it expands (the
+    timeout is a hang guard, not a measure)."""
+    top = write_include_bomb(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check", str(top)],
+                          capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1
+    assert re.search(r"f\d+\.sdf:1: error\[INCLUDE_TOO_LARGE\]: <include> of \[f\d+\.sdf\] "
+                     r"would read more than 10,000 included documents", output)
+    assert output.count("INCLUDE_TOO_LARGE") == 1
+    assert "Traceback" not in output and "INTERNAL_ERROR" not in output
+
+
+def test_include_bomb_stops_reading_as_it_expands(tmp_path, monkeypatch):
+    """The bound is checked as each include is read: past it, no file is read again."""
+    top = write_include_bomb(tmp_path)
+    reads = []
+    real_read_bytes = include_module.read_bytes
+    monkeypatch.setattr(include_module, "read_bytes",
+                        lambda path, diagnostics: reads.append(path) or
+                        real_read_bytes(path, diagnostics))
+    result = load(top, Context(max_included_documents=40))
+    assert not result.ok
+    assert [d.code for d in result.diagnostics if d.code is Code.INCLUDE_TOO_LARGE] == \
+        [Code.INCLUDE_TOO_LARGE]
+    assert len(reads) == 40
+
+
+def repeated_includes(folder: Path, copies: int) -> Path:
+    """A model including one small file ``copies`` times, one include a line."""
+    (folder / "part.sdf").write_text('<sdf version="1.9"><model name="part"><link name="l">'
+                                     '<pose>0 0 1 0 0 0</pose></link></model></sdf>\n')
+    includes = "".join(f'\n<include><uri>part.sdf</uri><name>p{i}</name></include>'
+                       for i in range(copies))
+    top = folder / "top.sdf"
+    top.write_text(f'<sdf version="1.9"><model name="top"><link name="base"/>{includes}'
+                   '\n</model></sdf>\n')
+    return top
+
+
+@pytest.mark.parametrize("bound, line", [({"max_included_elements": 100}, 27),
+                                         ({"max_included_documents": 7}, 9)])
+def test_every_copy_of_an_include_counts(tmp_path, bound, line, diagnostics_checked):
+    """Each copy of ``part.sdf`` (4 elements) counts: the 26th passes 100 elements, the 8th
+    7 documents; the error is at that include's line (the first on line 2)."""
+    top = repeated_includes(tmp_path, 30)
+    assert load(top, Context()).ok
+    result = diagnostics_checked.watch(load(top, Context(**bound)))
+    diagnostic = diagnostics_checked.take_error(Code.INCLUDE_TOO_LARGE)
+    assert (diagnostic.file, diagnostic.line) == (str(top), line)
+    assert "[part.sdf]" in diagnostic.message
+    assert not result.ok and result.graph is None
