@@ -13,6 +13,7 @@ linear).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -36,8 +37,9 @@ def blocks_for_one_link(count: int) -> str:
 
 
 def _worker(path: str) -> dict:
-    from urdf_sdf import load
     from urdf_sdf.urdf2sdf import Options, convert_urdf
+
+    from urdf_sdf import load
 
     start = time.perf_counter()
     result = load(path)
@@ -74,7 +76,7 @@ def main(argv=None) -> int:
             print(f"{n:>8} blocks  load {row['load_s']:7.2f} s  convert {row['conv_s']:7.2f} s"
                   f"  ok {'yes' if row['ok'] else 'NO'}")
     timed = [(n, r) for n, r in rows if "failure" not in r]
-    for (a, ra), (b, rb) in zip(timed, timed[1:]):
+    for (a, ra), (b, rb) in itertools.pairwise(timed):
         print(f"{a} -> {b} blocks: convert time x{rb['conv_s'] / ra['conv_s']:.1f} "
               f"(x{b / a:.0f} blocks)")
     return 0

@@ -18,9 +18,9 @@ from typing import Any
 class _Children:
     """One element's children: the first of each ``(tag, name)``, and each tag's in order."""
 
-    __slots__ = ("parent", "last", "first", "by_tag", "suffixes")
+    __slots__ = ("by_tag", "first", "last", "parent", "suffixes")
 
-    def __init__(self, parent):
+    def __init__(self, parent: Any) -> None:
         self.parent = parent
         self.reset()
 
@@ -66,7 +66,7 @@ def _last_child(parent):
 class ChildIndex:
     """The children of every element asked about (see the module's docstring)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._elements: dict[Any, _Children] = {}
 
     def _children(self, parent) -> _Children:
