@@ -131,6 +131,16 @@ def test_visual_pose_overflow_is_not_finite_at_the_visual():
         assert "<robot" not in result.output
 
 
+def test_lump_fixed_inertia_overflow_is_not_finite():
+    """--lump-fixed combines inertials with squared distances: 1e200 apart, they overflow;
+    an error at the surviving link's inertial, not an INTERNAL_ERROR or an inf written."""
+    path = str(HOSTILE / "lump_fixed_inertia_overflow.urdf")
+    assert runner.invoke(urdf2sdf, [path]).exit_code == 0
+    result = runner.invoke(urdf2sdf, ["--lump-fixed", path])
+    assert_refused_not_finite(result, 5)
+    assert "[a]" in result.output and "<sdf" not in result.output
+
+
 def test_print_json_refuses_nan():
     """JSON never holds NaN: one that reaches the printer is a bug, never invalid JSON."""
     with pytest.raises(ValueError):
