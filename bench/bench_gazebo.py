@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Benchmark: ``urdf2sdf`` of a URDF with N ``<gazebo reference>`` blocks for one link.
 
-Each block adds a sensor, an unnamed visual (renamed), a link value and content kept as
+Each block adds a sensor, an unnamed visual (renamed), a collision, a value of every
+collision (``<mu1>``, the same each time), a link value and content kept as
 ``<urdf:gazebo>`` to the same link: the pattern that was quadratic while each block scanned
-the link's children (``urdf2sdf/gazebo_index.py``). Each size runs in its own subprocess;
+the link's children (``urdf2sdf/gazebo_index.py``) and merged its value into every
+collision again. Each size runs in its own subprocess;
 the last lines give the time ratio between sizes (about x2 for twice the blocks means
 linear).
 
@@ -30,7 +32,9 @@ def blocks_for_one_link(count: int) -> str:
     blocks = "\n".join(
         f'<gazebo reference="base"><sensor name="s{i}" type="imu"><pose>0 0 {i} 0 0 0</pose>'
         f'</sensor><visual><geometry><box><size>1 1 1</size></box></geometry></visual>'
-        f'<selfCollide>{"true" if i % 2 else "false"}</selfCollide><unknown{i % 5}/></gazebo>'
+        f'<collision><geometry><sphere><radius>1</radius></sphere></geometry></collision>'
+        f'<mu1>0.5</mu1><selfCollide>{"true" if i % 2 else "false"}</selfCollide>'
+        f'<unknown{i % 5}/></gazebo>'
         for i in range(count))
     return (f'<robot name="r"><link name="base"><visual name="base_visual"><geometry>'
             f'<box size="1 1 1"/></geometry></visual></link>\n{blocks}\n</robot>\n')

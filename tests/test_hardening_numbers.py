@@ -201,14 +201,21 @@ def test_gazebo_sensor_pose_infinite_is_refused():
 GAZEBO_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "gazebo"
 
 
-def gazebo_blocks_for_one_link(count: int) -> str:
-    """``count`` blocks for one link, each adding a sensor, an unnamed visual (renamed),
-    a link value (later wins) and content kept as ``<urdf:gazebo>``."""
-    blocks = "".join(
-        f'<gazebo reference="base"><sensor name="s{i}" type="imu"><pose>0 0 {i} 0 0 0</pose>'
-        f'</sensor><visual><geometry><box><size>1 1 1</size></box></geometry></visual>'
-        f'<selfCollide>{"true" if i % 2 else "false"}</selfCollide><unknown{i % 5}/></gazebo>'
-        for i in range(count))
+def gazebo_blocks_for_one_link(count: int, blobs: bool = False) -> str:
+    """``count`` blocks for one link, each adding a sensor, an unnamed visual (renamed), a
+    collision, a value of every collision (the same each time), a link value (later wins)
+    and content kept as ``<urdf:gazebo>``; with ``blobs``, every seventh block also sets
+    another friction value and extends the collisions with a ``<collision>`` without
+    geometry (which may change what the values set)."""
+    def block(i: int) -> str:
+        blob = (f'<mu2>{i % 3}</mu2><collision><surface><friction><ode><mu>{i}</mu></ode>'
+                '</friction></surface></collision>') if blobs and i % 7 == 3 else ""
+        return (f'<gazebo reference="base"><sensor name="s{i}" type="imu"><pose>0 0 {i} 0 0 0'
+                '</pose></sensor><visual><geometry><box><size>1 1 1</size></box></geometry>'
+                '</visual><collision><geometry><sphere><radius>1</radius></sphere></geometry>'
+                f'</collision><mu1>0.5</mu1>{blob}<selfCollide>{"true" if i % 2 else "false"}'
+                f'</selfCollide><unknown{i % 5}/></gazebo>')
+    blocks = "".join(block(i) for i in range(count))
     return (f'<robot name="r"><link name="base"><visual name="base_visual"><geometry>'
             f'<box size="1 1 1"/></geometry></visual></link>{blocks}</robot>')
 
@@ -233,14 +240,16 @@ def steps_converting(text: str) -> int:
 
 def test_gazebo_blocks_for_one_link_cost_linear_steps():
     """Four times the blocks, about four times the steps (it was sixteen: each block
-    scanned the link's children, which every block adds to)."""
+    scanned the link's children, which every block adds to, and merged its collision value
+    into every collision again)."""
     small, large = (steps_converting(gazebo_blocks_for_one_link(n)) for n in (150, 600))
     assert large < 5 * small, (small, large)
 
 
 class ScanningIndex:
     """``gazebo_index.ChildIndex`` as a scan of the children at each question: what the
-    index must answer, without an index."""
+    index must answer, without an index (and, with ``already_applied`` giving 0, every
+    block value merged into every shape again, as before)."""
 
     def named(self, parent, tag, name):
         return next((c for c in parent.iterchildren(tag) if c.get("name") == name), None)
@@ -263,7 +272,7 @@ class ScanningIndex:
                                   *sorted((GAZEBO_FIXTURES / "lump").glob("*.urdf")), None],
                          ids=lambda p: p.stem if p is not None else "many_blocks")
 def test_gazebo_index_converts_as_a_scan_does(case, monkeypatch):
-    text = case.read_text() if case is not None else gazebo_blocks_for_one_link(60)
+    text = case.read_text() if case is not None else gazebo_blocks_for_one_link(60, True)
     name = str(case) if case is not None else "blocks.urdf"
     options = Options(lump_fixed=case is not None and case.parent.name == "lump")
 
@@ -272,6 +281,7 @@ def test_gazebo_index_converts_as_a_scan_does(case, monkeypatch):
         return conversion.xml, [d.format() for d in conversion.diagnostics]
     indexed = converted()
     monkeypatch.setattr(gazebo, "ChildIndex", ScanningIndex)
+    monkeypatch.setattr(gazebo, "already_applied", lambda last, content: 0)  # merge all again
     assert converted() == indexed
 
 
