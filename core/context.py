@@ -28,6 +28,10 @@ class Context:
     # Custom model parsers (core.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64
+    # What the includes of one composed model may bring at most, every copy of an
+    # included file counted (core.compose.budget): documents, and their elements.
+    max_included_documents: int = 10_000
+    max_included_elements: int = 1_000_000
     # What counts as an error (--strict: every warning); applied where results are made.
     policy: Policy = field(default_factory=Policy)
     # Whether the model keeps the XML of every link and joint (their ``xml`` fields).

@@ -119,6 +119,11 @@ class Code(str, enum.Enum):
     # file access the restricted expansion refuses (a route to modules, the environment
     # or files outside the input's package).
     XACRO_UNSAFE = "XACRO_UNSAFE"
+    # Numbers and sizes: a computed pose that is no finite number (large offsets whose
+    # composition overflows; core.graph.finite); includes that compose a model beyond
+    # the bounds of core.compose.budget.
+    NUMBER_NOT_FINITE = "NUMBER_NOT_FINITE"
+    INCLUDE_TOO_LARGE = "INCLUDE_TOO_LARGE"
 
 
 class Source(NamedTuple):

@@ -346,7 +346,7 @@ def compare_axes(ja, jb, frames, tol, out) -> None:
     axis_b = axis_in_reference(*frames[1], jb)
     if (axis_a is None) != (axis_b is None):
         out.append(Difference("joints", ja.name, "has an axis on one side only"))
-    elif axis_a is not None and math.dist(axis_a, axis_b) > tol:
+    elif axis_a is not None and not math.dist(axis_a, axis_b) <= tol:  # NaN differs
         out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
                               "(in the reference frame)"))
 
@@ -502,7 +502,7 @@ def report_gaps(common: list[str], configurations: list[dict], tables, flagged, 
             xa = Pose(tuple(pa[k, c].tolist()), tuple(qa[k, c].tolist()))
             xb = Pose(tuple(pb[k, c].tolist()), tuple(qb[k, c].tolist()))
             gap = pose_gap(xa, xb)
-            if gap > tol:
+            if not gap <= tol:  # a NaN gap (a pose that is no number) is a difference
                 reported.add(name)
                 where = where if where is not None else where_text(q)
                 out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "

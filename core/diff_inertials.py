@@ -37,10 +37,12 @@ def compare_inertials(da, db, bodies, tol: float, out: list[Difference]) -> None
     names = [name for name in sorted(set(da.links) & set(db.links))
              if all([has_inertial(da, name, bodies[0]), has_inertial(db, name, bodies[1])])]
     ia, ib = inertials_in_root(da, names, bodies[0]), inertials_in_root(db, names, bodies[1])
-    centre_differs = (np.abs(ia.centres - ib.centres).max(axis=1) > tol).tolist()
-    tensor_differs = (np.abs(ia.tensors - ib.tensors).max(axis=(1, 2)) > tol).tolist()
+    # Written as ``not <=`` throughout: a NaN (a value that is no number) differs.
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, quietly
+        centre_differs = (~(np.abs(ia.centres - ib.centres).max(axis=1) <= tol)).tolist()
+        tensor_differs = (~(np.abs(ia.tensors - ib.tensors).max(axis=(1, 2)) <= tol)).tolist()
     for i, name in enumerate(names):
-        if abs(ia.masses[i] - ib.masses[i]) > tol:
+        if not abs(ia.masses[i] - ib.masses[i]) <= tol:
             out.append(Difference("inertial", name,
                                   f"mass {ia.masses[i]!r} in A, {ib.masses[i]!r} in B"))
         if centre_differs[i]:

@@ -1,4 +1,5 @@
-"""Load a robot description file into a validated, resolvable frame graph."""
+"""Load a robot description file into a validated, resolvable frame graph (every frame's
+pose a finite number: ``core.graph.finite``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,7 +10,8 @@ from urdf_sdf.core.compose.interface import call_repostures
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics, Policy
 from urdf_sdf.core.gc_pause import gc_paused
-from urdf_sdf.core.graph import FrameGraph, build_graph, relative_pose, root_pose, validate_graph
+from urdf_sdf.core.graph import (FrameGraph, build_graph, relative_pose, report_non_finite,
+                                 root_pose, validate_graph)
 from urdf_sdf.core.model import Document
 from urdf_sdf.core.pose import Pose, rotate
 from urdf_sdf.core.read.sdf import read_sdf_root
@@ -146,6 +148,12 @@ def _load_parsed(parsed: tuple[str, object, bool], file: str | None, context: Co
     return result
 
 
+def _includes_cut_short(diagnostics: Diagnostics) -> bool:
+    """Whether an include bomb was stopped (INCLUDE_TOO_LARGE): the model read is a
+    fragment, whose graph would only add findings about what is missing."""
+    return any(d.code is Code.INCLUDE_TOO_LARGE for d in diagnostics)
+
+
 def _read_and_build(parsed: tuple[str, object, bool], file: str | None, context: Context,
                     diagnostics: Diagnostics) -> LoadResult:
     file_format, root, xacro_free = parsed
@@ -154,12 +162,13 @@ def _read_and_build(parsed: tuple[str, object, bool], file: str | None, context:
         document = read_urdf_root(root, file, diagnostics, context.keep_xml, xacro_free)
     elif root is not None:
         document = read_sdf_root(root, file, context, diagnostics, include_reader=read_include)
-    if document is None:
+    if document is None or _includes_cut_short(diagnostics):
         if not diagnostics.has_errors:
             diagnostics.error(Code.FILE_READ, "unable to read the file", file)
         return LoadResult(None, None, diagnostics)
     graph = build_graph(document, diagnostics)
     validate_graph(graph, diagnostics)
+    report_non_finite(graph, diagnostics)
     result = LoadResult(document, graph, diagnostics)
     if context.model_parsers and result.ok:
         call_repostures(result)

@@ -93,6 +93,15 @@ class Pose:
             return Pose(self.position, (-w, -x, -y, -z))
         return self
 
+    def is_finite(self) -> bool:
+        """Whether the seven numbers are finite: a composition of poses whose offsets
+        add up beyond the largest double gives infinities, and ``inf * 0`` NaN."""
+        x, y, z = self.position
+        w, qx, qy, qz = self.rotation
+        isfinite = math.isfinite
+        return isfinite(x) and isfinite(y) and isfinite(z) and isfinite(w) and \
+            isfinite(qx) and isfinite(qy) and isfinite(qz)
+
     def as_list(self) -> list[float]:
         """``[x, y, z, qw, qx, qy, qz]`` with ``qw >= 0``, the conformance format."""
         pose = self.canonical()

@@ -1,4 +1,7 @@
-"""The frames report: every entity's pose relative to the root, as plain JSON data."""
+"""The frames report: every entity's pose relative to the root, as plain JSON data.
+
+A pose that is not a finite number (``core.graph.finite`` reports it when the file is
+loaded) is left out: JSON has no NaN or infinity."""
 from __future__ import annotations
 
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
@@ -27,7 +30,7 @@ def frames_report(result, model: str | None = None) -> dict:
             continue
         pose = root_pose(graph, vertex.id) if base is None else \
             relative_pose(graph, vertex.id, base)
-        if pose is not None:
+        if pose is not None and pose.is_finite():  # else NUMBER_NOT_FINITE says why
             report[section][vertex.scoped_name[len(prefix):]] = pose.as_list()
     return report
 

@@ -10,7 +10,9 @@ allows it, the ``xyz``/``rpy`` text is copied instead of computed.
 Nested models are flattened with ``Options.separator`` between scope names;
 explicit frames become a fixed joint and a massless link; custom ``urdf:``
 elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
-errors, or with ``approximate`` documented approximations with a warning each.
+errors, or with ``approximate`` documented approximations with a warning each. A
+computed origin that is not a finite number (offsets that overflow a double when
+composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
 """
 from __future__ import annotations
 
@@ -111,6 +113,16 @@ class UrdfWriter:
 
     def warn(self, message: str, source=None) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source, self.file)
+
+    def finite_origin(self, pose: Pose, source) -> Node | None:
+        """:func:`computed_origin` of a computed pose; NUMBER_NOT_FINITE at ``source``, and
+        no origin, when composing it overflowed (an origin is never ``nan``)."""
+        if not pose.is_finite():
+            self.error(Code.NUMBER_NOT_FINITE, "the computed origin is not a finite number "
+                       f"({' '.join(repr(v) for v in pose.position)}): the offsets composed "
+                       "to reach it overflow a double", source)
+            return None
+        return computed_origin(pose)
 
     # ---- structure --------------------------------------------------------------------
 
@@ -307,7 +319,7 @@ class UrdfWriter:
         link frame is the URDF frame and the pose is plain, else computed."""
         if X_UL == IDENTITY and spec.relative_to is None and is_plain(spec):
             return copied_origin(spec)
-        return computed_origin(X_UL * self.shape_pose(link_name, spec))
+        return self.finite_origin(X_UL * self.shape_pose(link_name, spec), spec.source)
 
     def inertial(self, inertial: Inertial, link_name: str, X_UL: Pose) -> Node:
         """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
@@ -422,7 +434,7 @@ class UrdfWriter:
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
         if joint.name in self.parity.copyable and X_UP == IDENTITY:
             return copied_origin(self.parity.copyable[joint.name])
-        return computed_origin(X_UP * joint.X_PJ)
+        return self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
 
     def axis(self, joint: KinematicJoint) -> Node:
         """``<axis>``: the SDF text when it is this joint's axis, in the joint frame and of
@@ -482,7 +494,8 @@ class UrdfWriter:
         if joint.name in self.parity.copyable:
             origin = copied_origin(self.parity.copyable[joint.name])
         else:
-            origin = computed_origin(self.urdf_frame.get(joint.parent, IDENTITY) * joint.X_PJ)
+            origin = self.finite_origin(self.urdf_frame.get(joint.parent, IDENTITY) * joint.X_PJ,
+                                        joint.element.source)
         if origin is not None:
             restored.insert(0, to_element(origin))
         robot.append(restored)
@@ -502,7 +515,7 @@ class UrdfWriter:
         """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
         suffix = "static_weld" if joint_type == "fixed" else "floating"
         X_UW = self.urdf_frame.get(WORLD, IDENTITY)  # the model frame, or the SDF world's
-        origin = computed_origin(X_UW * self.tree.link_poses[root])
+        origin = self.finite_origin(X_UW * self.tree.link_poses[root], self.scope.owner.source)
         children = [] if origin is None else [origin]
         children += [("parent", {"link": "world"}, []), ("child", {"link": self.name(root)}, [])]
         self.text.place(robot, ("joint", {"name": f"{self.name(root)}_{suffix}",
@@ -558,7 +571,8 @@ class UrdfWriter:
         if name in self.parity.copyable and X_UP == IDENTITY:
             origin = copied_origin(self.parity.copyable[name])
         else:
-            origin = computed_origin(X_UP * relative_pose(self.graph, vertex.id, parent))
+            origin = self.finite_origin(X_UP * relative_pose(self.graph, vertex.id, parent),
+                                        vertex.source)
         return dict(origin[1]) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:

@@ -43,12 +43,13 @@ def inertials_by_definition(da, db, bodies, tol, out) -> None:
         ia, ib = (one_inertial(d, name, poses) for d, poses in ((da, bodies[0]), (db, bodies[1])))
         if ia is None or ib is None:
             continue
-        if abs(ia[0] - ib[0]) > tol:
+        # ``not <= tol``: a value that is no number (or a tolerance that is none) differs.
+        if not abs(ia[0] - ib[0]) <= tol:
             out.append(Difference("inertial", name, f"mass {ia[0]!r} in A, {ib[0]!r} in B"))
-        if np.abs(ia[1] - ib[1]).max() > tol:
+        if not np.abs(ia[1] - ib[1]).max() <= tol:
             out.append(Difference("inertial", name, f"centre of mass {fmt(ia[1])} in A, "
                                   f"{fmt(ib[1])} in B"))
-        if np.abs(ia[2] - ib[2]).max() > tol:
+        if not np.abs(ia[2] - ib[2]).max() <= tol:
             out.append(Difference("inertial", name, "inertia tensor differs"))
 
 

@@ -494,3 +494,35 @@ def test_mutated_inputs_print_only_coded_lines(seed, plan, chosen):
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 1, 2), (args, result.output[-2000:])
         assert uncoded_lines(result.stderr) == [], (args, result.stderr[-2000:])
+
+
+def test_view_output_symlink_written_through(tmp_path):
+    """``view -o LINK`` writes the page through the link, which stays a link."""
+    pytest.importorskip("plotly")
+    pytest.importorskip("trimesh")
+    target = tmp_path / "elsewhere.html"
+    target.write_bytes(b"old")
+    link = tmp_path / "page.html"
+    link.symlink_to(target)
+    result = runner.invoke(umbrella, ["view", str(SAMPLE), "-o", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and b"<html" in target.read_bytes()[:4096].lower()
+
+
+def test_view_output_into_a_directory_is_a_coded_line(tmp_path):
+    """``view -o DIR``: a usage error on one coded line (OUTPUT_INVALID), exit 2."""
+    pytest.importorskip("plotly")
+    pytest.importorskip("trimesh")
+    result = runner.invoke(umbrella, ["view", str(SAMPLE), "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "error[OUTPUT_INVALID]" in result.stderr and not uncoded_lines(result.stderr)
+
+
+def test_view_output_that_is_the_input_is_refused(tmp_path):
+    pytest.importorskip("plotly")
+    pytest.importorskip("trimesh")
+    robot = tmp_path / "robot.urdf"
+    robot.write_bytes(SAMPLE.read_bytes())
+    result = runner.invoke(umbrella, ["view", str(robot), "-o", str(robot)])
+    assert result.exit_code == 1 and "error[OUTPUT_IS_INPUT]" in result.stderr
+    assert robot.read_bytes() == SAMPLE.read_bytes()

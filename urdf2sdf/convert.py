@@ -16,6 +16,7 @@ What SDF cannot express is kept in the ``urdf`` custom namespace (see
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
@@ -71,6 +72,27 @@ class Conversion:
         return self.xml is not None and not self.diagnostics.has_errors
 
 
+def lumped_inertials_finite(model: Model, diagnostics: Diagnostics) -> bool:
+    """Whether every inertial of ``model`` (after ``--lump-fixed``) holds finite numbers;
+    NUMBER_NOT_FINITE at each that does not (bodies far apart: the parallel axis theorem's
+    squared distances overflow)."""
+    finite = True
+    for link in model.links:
+        inertial = link.inertial
+        if inertial is None:
+            continue
+        values = (inertial.mass, inertial.ixx, inertial.ixy, inertial.ixz, inertial.iyy,
+                  inertial.iyz, inertial.izz)
+        if all(map(math.isfinite, values)) and inertial.pose.value.is_finite():
+            continue
+        finite = False
+        diagnostics.error_at(Code.NUMBER_NOT_FINITE, f"link [{link.name}]: the inertial that "
+                             "--lump-fixed combines from the links fixed to it is not a finite "
+                             "number (the links are too far apart for a double)",
+                             inertial.source)
+    return finite
+
+
 def version_key(version: str) -> tuple[int, int]:
     major, minor = version.split(".")
     return int(major), int(minor)
@@ -109,6 +131,8 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     lumped_frames, lumped_elements = [], None
     if options.lump_fixed:
         model, lumped_frames, lumped_elements = lump_fixed_joints(model, diagnostics)
+        if not lumped_inertials_finite(model, diagnostics):
+            return Conversion(None, None, diagnostics)
     if not check_padded_names(model, diagnostics):
         return Conversion(None, None, diagnostics)
     plan = make_plan(model, options, bool(lumped_frames), diagnostics)

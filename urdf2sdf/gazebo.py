@@ -72,7 +72,7 @@ and a warning names it with file:line.
 from __future__ import annotations
 
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -80,8 +80,9 @@ from urdf_sdf.core.custom import qname
 from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
-from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, custom_block,
-                                          element_children, merge, nest)
+from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
+from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, content_text,
+                                          custom_block, element_children, merge, nest)
 
 GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
 
@@ -137,6 +138,11 @@ class Context:
     lumped_links: dict
     # SDFormat's element tree of the version written (core.sdformat_tree).
     tree: VersionTree
+    # The children of the elements blocks write into, by tag and name (one pass each).
+    children: ChildIndex
+    # Link element -> (kind, lumped link, tag) -> (content, n): what the last block value
+    # of that tag merged into the first n shapes (apply_to_shapes; apply_shape_blob forgets).
+    applied: dict = field(default_factory=dict)
 
     def warn(self, message: str, el, code: Code = Code.WARNING) -> None:
         self.diagnostics.warning_at(code, message, source_of(el, self.file))
@@ -173,7 +179,7 @@ def apply_gazebo_extensions(model_el, blocks, elements: dict, diagnostics: Diagn
     major, minor = version.split(".")
     written = (int(major), int(minor))
     ctx = Context(model_el, diagnostics, written, file, getattr(elements, "shape_origins", {}),
-                  getattr(elements, "aliases", {}), tree_for(written))
+                  getattr(elements, "aliases", {}), tree_for(written), ChildIndex())
     for block in blocks:
         apply_block(ctx, block, elements)
 
@@ -326,8 +332,22 @@ def apply_to_shapes(ctx: Context, target: Target, child, kind: str, value_kind, 
     value = read_value(ctx, target, child, value_kind) if value_kind else ""
     if value is None:
         return
-    for shape in shapes:
+    content = content_text(build(value))
+    applied = ctx.applied.setdefault(target.el, {})
+    key = (kind, target.lumped, child.tag)
+    for shape in shapes[already_applied(applied.get(key), content):]:
         merge(ctx, shape, build(value), child)
+    applied[key] = (content, len(shapes))
+
+
+def already_applied(last: tuple[str, int] | None, content: str) -> int:
+    """How many of a link's shapes already hold ``content``, merged by the last block value
+    of the same tag (``last``: its content and how many shapes it went into): merging it
+    again changes nothing there, so only the shapes added since are merged. Without this,
+    blocks that each add a shape and set a value of every shape cost their number squared."""
+    if last is None or last[0] != content:
+        return 0
+    return last[1]
 
 
 def apply_shape_blob(ctx: Context, target: Target, child) -> None:
@@ -338,6 +358,7 @@ def apply_shape_blob(ctx: Context, target: Target, child) -> None:
     if child.find("geometry") is not None:
         add_shape(ctx, target, child)
         return
+    ctx.applied.pop(target.el, None)  # this content may change what values were merged
     shapes = own_shapes(ctx, target, kind)
     name = child.get("name")
     named = [s for s in shapes if name is not None and s.get("name") == name]
@@ -362,7 +383,10 @@ def own_shapes(ctx: Context, target: Target, kind: str) -> list:
     applies to its own link's shapes only (as in libsdformat)."""
     owner = target.lumped or target.el.get("name")
     survivor = target.el.get("name")
-    return [shape for shape in target.el.findall(kind)
+    shapes = ctx.children.of_tag(target.el, kind)
+    if not ctx.shape_origins:  # no --lump-fixed: every shape is the link's own
+        return list(shapes)
+    return [shape for shape in shapes
             if ctx.shape_origins.get((survivor, kind, shape.get("name")), survivor) == owner]
 
 
@@ -385,17 +409,13 @@ def add_shape(ctx: Context, target: Target, child) -> None:
     """A whole visual or collision from a block: one more shape of the link, renamed (with
     a warning) when it has no name or repeats one, as SDF names must be unique."""
     kind = child.tag
-    taken = {s.get("name") for s in target.el.findall(kind)}
     name = child.get("name")
     shape = checked(ctx, target, child, target.path)
     if shape is None:
         return
     shape = placed_in_lumped_frame(target, shape)
-    if not name or name in taken:
-        base = f"{target.el.get('name')}_{kind}"
-        new, i = base, 1
-        while new in taken:
-            new, i = f"{base}_{i}", i + 1
+    if not name or ctx.children.named(target.el, kind, name) is not None:
+        new = ctx.children.free_name(target.el, kind, f"{target.el.get('name')}_{kind}")
         shape.set("name", new)
         what = f"repeats the name [{name}]" if name else "has no name"
         ctx.warn(f"<{kind}> in the <gazebo> block for {target.label} {what}; named [{new}]",

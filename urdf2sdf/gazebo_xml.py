@@ -1,7 +1,8 @@
 """XML helpers of the ``<gazebo>`` mapping (``urdf2sdf.gazebo``): checking a tag's value,
 merging a block's elements into the SDF the converter wrote, and custom content.
 
-``ctx`` is the mapping's ``gazebo.Context``: where warnings go and the model element.
+``ctx`` is the mapping's ``gazebo.Context``: where warnings go, the model element, and
+the index of the children blocks merge into (``gazebo_index.ChildIndex``).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import math
 from lxml import etree
 
 from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
+from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 
 TRUE_WORDS = ("true", "yes", "1")
 FALSE_WORDS = ("false", "no", "0")
@@ -45,7 +47,7 @@ def merge(ctx, parent, new, source) -> None:
     """Put ``new`` into ``parent``: into the matching child when there is one (same tag
     and name), recursively, so that blocks and the converter's own output combine; a
     value that replaces a different one is warned about with ``source``'s line."""
-    existing = matching_child(parent, new)
+    existing = matching_child(ctx.children, parent, new)
     if existing is None:
         parent.append(new)
         return
@@ -61,20 +63,19 @@ def merge(ctx, parent, new, source) -> None:
         return  # nothing new, or an empty element such as <ode/>: a container, not a value
     report_override(ctx, existing, "", content_text(existing), content_text(new), source)
     parent.replace(existing, new)
+    ctx.children.replaced(parent, existing, new)
 
 
-def matching_child(parent, new):
+def matching_child(children: ChildIndex, parent, new):
     """The child of ``parent`` that ``new`` extends: same tag and same name attribute;
-    plugins never match and repeatable elements only match an identical copy."""
+    plugins never match and repeatable elements only match an identical copy.
+    ``children`` indexes ``parent``'s children, so that this does not scan them."""
     if new.tag == "plugin":
         return None
-    for child in parent.iterchildren(new.tag):
-        if new.tag in REPEATABLE:
-            if same_content(child, new):
-                return child
-        elif child.get("name") == new.get("name"):
-            return child
-    return None
+    if new.tag in REPEATABLE:
+        return next((child for child in children.of_tag(parent, new.tag)
+                     if same_content(child, new)), None)
+    return children.named(parent, new.tag, new.get("name"))
 
 
 def report_override(ctx, existing, suffix: str, old: str, new: str, source) -> None:

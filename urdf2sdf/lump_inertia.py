@@ -1,5 +1,6 @@
 """The inertia arithmetic of ``--lump-fixed`` (float64 numpy): the bodies of a lumped
-group summed into one inertial. Apart from :mod:`urdf_sdf.urdf2sdf.lump` so that numpy
+group summed into one inertial (bodies far apart can overflow it: the values are then not
+finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). Apart from :mod:`urdf_sdf.urdf2sdf.lump` so that numpy
 is imported only when fixed joints are lumped (``lump`` reaches it through a
 :class:`~urdf_sdf.core.lazy.Later` table).
 """
@@ -20,7 +21,8 @@ def lumped_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose, orien
     quaternion ``(w, x, y, z)`` in the survivor's frame)."""
     mass, com, tensor = combine_inertia(bodies, default_com)
     rotation = rotation_matrix(orientation)
-    tensor = rotation.T @ tensor @ rotation
+    with np.errstate(over="ignore", invalid="ignore"):
+        tensor = rotation.T @ tensor @ rotation
     values = dict(zip(INERTIA_KEYS, (float(tensor[i, j]) for i, j in
                                      ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))))
     return mass, tuple(float(v) for v in com), values
@@ -35,6 +37,12 @@ def combine_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose
     common centre with the parallel axis theorem ``m (|d|^2 E - d d^T)``. With zero
     total mass the centre is undefined and ``default_com`` stands in.
     """
+    with np.errstate(over="ignore", invalid="ignore"):  # a NaN is reported by the caller
+        return _combine(bodies, default_com)
+
+
+def _combine(bodies: list[tuple[Inertial, Pose]], default_com: Pose
+             ) -> tuple[float, np.ndarray, np.ndarray]:
     masses, centres, tensors = [], [], []
     for inertial, link_pose in bodies:
         frame = link_pose * inertial.pose.value

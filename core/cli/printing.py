@@ -102,6 +102,8 @@ def print_document(path: str | Path, context: Context,
     loaded = load(path, replace(context, keep_xml=False)).diagnostics
     gc.collect()
     found = Diagnostics()
+    if any(d.code is Code.INCLUDE_TOO_LARGE for d in loaded):  # an include bomb: not again
+        return None, context.policy.apply(loaded)
     root = compose_xml(path, context, found, preserve_includes)
     diagnostics = Diagnostics()
     _extend_unique(diagnostics, found)

@@ -202,6 +202,8 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
 
 def print_json(data) -> None:
     """``data`` as one line of JSON (ASCII, with DEL and the C1 and bidi controls as
-    ``\\u`` escapes: :func:`~urdf_sdf.core.safe_text.escape_json`)."""
+    ``\\u`` escapes: :func:`~urdf_sdf.core.safe_text.escape_json`; never NaN or Infinity,
+    which JSON does not have: a computed number that is not finite is NUMBER_NOT_FINITE
+    before it gets here)."""
     import json  # here: a run printing no JSON does not import it
-    print(escape_json(json.dumps(data, indent=None)))
+    print(escape_json(json.dumps(data, indent=None, allow_nan=False)))

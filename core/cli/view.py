@@ -34,13 +34,13 @@ from typing import Sequence
 
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.xacro_expand import XacroOptions
-from urdf_sdf.core.cli.output import (OutputError, StdoutError, check_destination, file_mode,
-                                      temporary_beside, write_output)
+from urdf_sdf.core.cli.output import (FILE, OutputError, StdoutError, check_destination,
+                                      file_mode, resolve_destination, temporary_beside,
+                                      write_failed, write_output)
 from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.lazy import Later
-from urdf_sdf.core.safe_text import escape
 
 PROG = "urdf-sdf view"
 INTERRUPTING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
@@ -94,10 +94,10 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
     for target in (output, png):
         if target is not None and str(target) != "-":
             try:
-                check_destination(target, inputs)
+                check_destination(target, inputs, through_links=True)
             except OutputError as exc:
-                print(f"{PROG}: {escape(str(exc))}", file=stderr)
-                return 2
+                print(exc.diagnostic(str(target)).format(), file=stderr)
+                return exc.exit_code
     sources = SourceLines()
     results = [load_input(f, context, sources, xacro) for f in files]
     for result in results:
@@ -144,7 +144,8 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
     try:
         if output is not None or png is None:
             page = _VIEW.page_html(scene, title)
-            write_output(page.encode("utf-8"), str(output) if output else None, inputs)
+            write_output(page.encode("utf-8"), str(output) if output else None, inputs,
+                         through_links=True)
         if png is not None:
             _write_png(_VIEW.page_html(scene, title, controls=False), png)
     except _VIEW.SnapshotError as exc:
@@ -158,13 +159,13 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
                          str(png)).format(), file=stderr)
         return end_by_signal(exc.signum)
     except OutputError as exc:
-        print(f"{PROG}: {escape(str(exc))}", file=stderr)
-        return 2
+        print(exc.diagnostic(str(png if png is not None else output)).format(), file=stderr)
+        return exc.exit_code
     except (StdoutError, BrokenPipeError):
         raise  # stdout_checked reports them
     except OSError as exc:  # disk full, permissions: an old file is intact
-        print(Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {exc}",
-                         PROG).format(), file=stderr)
+        print(write_failed(exc, str(png if png is not None else output)).format(),
+              file=stderr)
         return 1
     return 0
 
@@ -174,15 +175,16 @@ def _write_png(html: str, png: Path) -> None:
     it, then renamed)."""
     if str(png) == "-":
         raise OutputError("--png needs a file name (a picture does not go to standard output)")
-    if check_destination(png) == "special":
+    kind, target = resolve_destination(png, through_links=True)
+    if kind != FILE:  # a device, a FIFO: written as it is
         with signals_raised():
-            _VIEW.screenshot(html, str(png))
+            _VIEW.screenshot(html, str(target))
         return
-    with temporary_beside(png) as tmp:
+    with temporary_beside(target) as tmp:  # a link's target, the link kept
         with signals_raised():
             _VIEW.screenshot(html, tmp)
-        os.chmod(tmp, file_mode(png))
-        os.replace(tmp, png)
+        os.chmod(tmp, file_mode(target))
+        os.replace(tmp, target)
 
 
 class Interrupted(BaseException):

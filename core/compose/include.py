@@ -10,7 +10,8 @@ version this reader supports.
 What is included: an SDFormat file's top-level model, a URDF (read with our
 URDF reader and nested as a model), or whatever a custom model parser registered
 in the context returns (``core.interface``). Include cycles are an error, never a
-hang. ``merge="true"`` (SDFormat 1.9) puts the included model's content into the
+hang; so is an include bomb: what includes bring to one model is bounded, counted as
+they are read (``core.compose.budget``). ``merge="true"`` (SDFormat 1.9) puts the included model's content into the
 enclosing model or world, with a frame ``_merged__NAME__model__`` standing for
 the included model's frame.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import copy
 import os
 
+from urdf_sdf.core.compose.budget import admit_document, admit_elements, budget_of
 from urdf_sdf.core.compose.interface import run_custom_parsers
 from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is_merge
 from urdf_sdf.core.compose.uri import resolve_uri, shown
@@ -51,6 +53,8 @@ def read_include(el, state, parent: Model | World) -> None:
     if len(state.include_stack) >= state.context.max_include_depth:
         state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] nests includes more than "
                     f"{state.context.max_include_depth} deep", el)
+        return
+    if not admit_document(state, uri, el):
         return
     stack = state.include_stack + ((os.path.realpath(state.file),) if state.file else ())
     sub = Diagnostics()
@@ -85,7 +89,7 @@ def read_included_model(path: str, uri: str, el, state, stack, sub: Diagnostics,
     if data is None:
         return None
     root = parse_xml(data, path, sub)
-    if root is None:
+    if root is None or not admit_elements(state, uri, el, root):
         return None
     if root.tag == "robot":
         return read_included_urdf(data, path, sub)
@@ -105,7 +109,7 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
         return None
     inner = reader.ReadState(path, version, sub, state.context, stack,
                              list(state.model_path) + [reader.child_text(el, "name") or ""],
-                             include_reader=read_include)
+                             include_reader=read_include, include_budget=budget_of(state))
     values.check_values(root, inner)
     tops = [c for c in root if isinstance(c.tag, str) and c.tag in TOP_LEVEL]
     models = [c for c in tops if c.tag == "model"]

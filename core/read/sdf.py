@@ -25,8 +25,8 @@ from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.legacy import unflatten
-from urdf_sdf.core.read.sdf_elements import (read_frame, read_joint, read_link, read_pose,
-                                             read_pose_element)
+from urdf_sdf.core.read.sdf_elements import (check_content_poses, read_frame, read_joint,
+                                             read_link, read_pose, read_pose_element)
 from urdf_sdf.core.read.sdf_state import (ReadState, child, child_text, children, read_bool,
                                           required_name)
 from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
@@ -93,6 +93,7 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
     if models and worlds:
         state.error(Code.ELEMENT_INCORRECT_TYPE, "the root <sdf> holds both a <model> and a "
                     "<world>; only one kind of root is allowed", worlds[0])
+    check_content_poses(others, state)
     includes = children(root, "include")
     if models:
         doc.model = read_model(models[0], state, top_level=True)
@@ -224,4 +225,6 @@ def read_world(el, state: ReadState) -> World | None:
                 world.joints.append(joint)
         elif tag == "include":
             state.read_include(c, world)
+        elif tag == "light":
+            check_content_poses((c,), state)
     return world

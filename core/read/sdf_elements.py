@@ -111,6 +111,15 @@ def pose_with_attributes(el, text: str, state: ReadState) -> PoseSpec:
                     xml=el, markup=markup_of(el))
 
 
+def check_content_poses(elements, state: ReadState) -> None:
+    """Every ``<pose>`` inside ``elements`` (sensors and lights, which the model keeps as
+    XML for the converters to copy), read as any other pose is: a value that is not six
+    finite numbers (``inf``, ``nan``) is an error, not a pose copied into the output."""
+    for el in elements:
+        for pose_el in el.iter("pose"):
+            read_pose_element(pose_el, state)
+
+
 # ---- links ---------------------------------------------------------------------------
 
 def read_link(el, state: ReadState) -> Link | None:
@@ -132,6 +141,7 @@ def read_link(el, state: ReadState) -> Link | None:
             state.extra_content += 1  # link physics flags, custom content
     if named["sensor"] or named["light"]:
         state.extra_content += 1
+        check_content_poses(named["sensor"] + named["light"], state)
     link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el), xml=el)
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
@@ -272,6 +282,7 @@ def read_joint(el, state: ReadState) -> Joint | None:
     parts, other = parts_of(el, JOINT_PARTS, JOINT_PARTS)
     if other:
         state.extra_content += 1  # joint physics, sensors, custom content
+        check_content_poses(el.iterchildren("sensor"), state)
     parent, child_el = parts.get("parent"), parts.get("child")
     parent_name = (parent.text or "").strip() if parent is not None else None
     child_name = (child_el.text or "").strip() if child_el is not None else None

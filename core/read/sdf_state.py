@@ -39,6 +39,9 @@ class ReadState:
     include_reader: Callable[[Any, "ReadState", Any], None] | None = None
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer | None = None
+    # What the includes of the composition have brought so far (core.compose.budget),
+    # shared by the states of every file it includes; made at the first include.
+    include_budget: Any = None
     # What each number text parsed to: ``numbers``, the finite numbers of a blank-separated
     # text (None: not a list of numbers), for the value checks and the reader; ``poses``
     # the same for ``<pose>`` texts, remembered apart (a model's poses are mostly written

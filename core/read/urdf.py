@@ -25,6 +25,7 @@ from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Joint, Link, M
                                  PoseSpec)
 from urdf_sdf.core.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
+from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
 from urdf_sdf.core.read.urdf_elements import (UrdfState, attribute_number, check_inertia,
@@ -511,9 +512,14 @@ def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]
 
 def read_gazebo_shapes(blocks, links: dict[str, Link], state: UrdfState) -> None:
     """Visuals and collisions in ``<gazebo reference="LINK">`` blocks (SDF syntax) are
-    part of that link for Gazebo: read them as the link's, marked ``from_gazebo``."""
+    part of that link for Gazebo: read them as the link's, marked ``from_gazebo``. The
+    poses of the blocks' sensors and lights are read as every pose is (``inf`` is an
+    error), as urdf2sdf copies them into the SDF."""
+    if not blocks:
+        return
     sdf_state = ReadState(state.file, NEWEST_VERSION, state.diagnostics, Context())
     for block in blocks:
+        check_content_poses(block.iter("sensor", "light"), sdf_state)
         link = links.get(block.get("reference") or "")
         if link is None:
             continue
