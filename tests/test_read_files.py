@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import errno
 import functools
 import os
 import re
@@ -35,6 +36,7 @@ from urdf_sdf.core.read.files import (
     os_reason,
     read_head,
     read_regular,
+    system_reason,
 )
 from urdf_sdf.core.read.xmlio import read_bytes
 from urdf_sdf.core.resources import sniff_mesh
@@ -161,6 +163,16 @@ def test_os_reason_says_permission_denied(tmp_path):
     with pytest.raises(OSError) as refused:
         open_regular(tmp_path / "mesh.stl")
     assert os_reason(refused.value) == "permission denied"
+
+
+def test_a_failed_write_keeps_the_systems_wording():
+    """A write's FILE_WRITE quotes the system (``system_reason``); a reason following a
+    colon in a read's message is in lower case (``os_reason``)."""
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert system_reason(full) == os.strerror(errno.ENOSPC)
+    assert os_reason(full) == os.strerror(errno.ENOSPC)[:1].lower() + \
+        os.strerror(errno.ENOSPC)[1:]
+    assert system_reason(OSError(errno.EROFS, "")) == "EROFS"  # no text: the errno's name
 
 
 # ---- every reader ------------------------------------------------------------------------
