@@ -3,9 +3,11 @@
 A mesh a description names may be anything on disk: a 200 GB sparse file, a FIFO swapped
 in after it was resolved, a device. Every read of a mesh's content goes through here:
 
-* :func:`open_regular` opens non-blocking (a FIFO cannot hang the open) and checks, on
-  the opened descriptor, that the file is a regular one: a FIFO, a device, a socket or a
-  directory is refused before a byte is read;
+* every file is opened by :func:`urdf_sdf.core.read.files.open_regular`: non-blocking (a
+  FIFO cannot hang the open) and checked, on the opened descriptor, to be a regular
+  file: a FIFO, a device, a socket or a directory is refused before a byte is read
+  (:class:`MeshFileError` "not a regular file (a FIFO)"; "permission denied" and the
+  like, in the system's words, for a file that cannot be opened);
 * :func:`read_capped` reads a whole file only when its size, taken from that same
   descriptor, is at most the caller's cap, and never reads more than the cap even when
   the file grows meanwhile (:class:`MeshFileTooLarge` otherwise, with its size);
@@ -20,13 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from pathlib import Path
 
-CHUNK = 1 << 20          # bytes per read
+from urdf_sdf.core.read.files import CHUNK, open_regular, os_reason, read_upto
+
 SAMPLES = 3              # first, middle and last part of a file hashed by samples
-OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-              | getattr(os, "O_NOCTTY", 0))
 
 
 class MeshFileError(Exception):
@@ -47,40 +47,27 @@ def describe_size(count: int) -> str:
     return f"{count >> 20} MiB" if count % (1 << 20) == 0 else f"{count:,} bytes"
 
 
-def open_regular(path: str | Path) -> int:
+def _open_mesh_file(path: str | Path) -> int:
     """A descriptor of the regular file at ``path`` (the caller closes it). Raises
-    :class:`MeshFileError` for anything else or when it cannot be opened."""
+    :class:`MeshFileError` with :func:`~urdf_sdf.core.read.files.os_reason`'s words for
+    anything else ("not a regular file (a FIFO)") or when it cannot be opened."""
     try:
-        fd = os.open(path, OPEN_FLAGS)
+        return open_regular(path)
     except OSError as exc:
-        raise MeshFileError(_reason(exc)) from exc
-    try:
-        mode = os.fstat(fd).st_mode
-    except OSError as exc:
-        os.close(fd)
-        raise MeshFileError(_reason(exc)) from exc
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise MeshFileError("not a regular file (a FIFO, device, socket or directory is "
-                            "never read)")
-    return fd
-
-
-def _reason(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower()
+        raise MeshFileError(os_reason(exc)) from exc
 
 
 def read_capped(path: str | Path, limit: int) -> bytes:
     """The whole content of the regular file at ``path``, when it holds at most ``limit``
     bytes. Raises :class:`MeshFileTooLarge` (before reading) or :class:`MeshFileError`."""
-    fd = open_regular(path)
+    fd = _open_mesh_file(path)
     try:
         size = os.fstat(fd).st_size
         if size > limit:
             raise MeshFileTooLarge(size, limit)
-        data = _read_upto(fd, limit + 1)
+        data = read_upto(fd, limit + 1, size)
     except OSError as exc:
-        raise MeshFileError(_reason(exc)) from exc
+        raise MeshFileError(os_reason(exc)) from exc
     finally:
         os.close(fd)
     if len(data) > limit:  # it grew since: judged by what it holds now
@@ -88,24 +75,12 @@ def read_capped(path: str | Path, limit: int) -> bytes:
     return data
 
 
-def _read_upto(fd: int, count: int) -> bytes:
-    """At most ``count`` bytes from ``fd``'s position, fewer at the end of the file."""
-    parts, left = [], count
-    while left > 0:
-        chunk = os.read(fd, min(CHUNK, left))
-        if not chunk:
-            break
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
-
-
 def file_digest(path: str | Path, limit: int, sample: int) -> tuple[str, bool]:
     """``(digest, sampled)`` of the regular file at ``path``: ``sha256:HEX`` of its bytes
     when it holds at most ``limit`` of them, else ``sampled-sha256:SIZE:HEX`` of its size
     and :data:`SAMPLES` samples of ``sample`` bytes, and ``sampled`` True. Raises
     :class:`MeshFileError`."""
-    fd = open_regular(path)
+    fd = _open_mesh_file(path)
     try:
         size = os.fstat(fd).st_size
         if size <= limit:
@@ -122,7 +97,7 @@ def file_digest(path: str | Path, limit: int, sample: int) -> tuple[str, bool]:
             size = os.fstat(fd).st_size  # it grew past the cap since: sampled after all
         return f"sampled-sha256:{size}:" + _sampled(fd, size, sample), True
     except OSError as exc:
-        raise MeshFileError(_reason(exc)) from exc
+        raise MeshFileError(os_reason(exc)) from exc
     finally:
         os.close(fd)
 
@@ -133,7 +108,7 @@ def _sampled(fd: int, size: int, sample: int) -> str:
     digest = hashlib.sha256(str(size).encode("ascii"))
     for offset in sample_offsets(size, sample):
         os.lseek(fd, offset, os.SEEK_SET)
-        digest.update(_read_upto(fd, sample))
+        digest.update(read_upto(fd, sample))
     return digest.hexdigest()
 
 

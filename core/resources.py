@@ -12,8 +12,9 @@ command finds it, and whether that file is a mesh.
 A URI found in a package, model or search directory must stay inside it (``..`` may not
 climb out). A URI naming something that is not a regular file (a FIFO, a device, a
 socket) does not resolve (RESOURCE_NOT_REGULAR). A mesh is recognised by its content (STL
-binary or ASCII, OBJ, COLLADA, glTF and GLB), from its first bytes only, read
-non-blocking from a regular file; nothing of its content is ever printed, and a mesh that
+binary or ASCII, OBJ, COLLADA, glTF and GLB), from its first bytes only, read from a
+regular file opened by :func:`urdf_sdf.core.read.files.open_regular` (non-blocking,
+examined after opening); nothing of its content is ever printed, and a mesh that
 cannot be read is named with the system's reason ("permission denied"), not as "not a
 mesh". What a model directory or package may copy is decided by ``core.write.confined``.
 """
@@ -29,6 +30,13 @@ from urdf_sdf.core.compose.uri import inside, package_candidates, shown
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Diagnostics, Source
 from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.read.files import (
+    file_kind,
+    not_regular_message,
+    open_regular,
+    os_reason,
+    read_upto,
+)
 
 MESH_FORMATS = ("stl", "obj", "dae", "gltf", "glb")
 SNIFF_BYTES = 4096
@@ -94,7 +102,7 @@ def resolve_resource(resource: Resource, base: Path, context: Context) -> Resour
             resource.path, resource.root, resource.owner = path, root, owner
             return resource
         if not stat.S_ISDIR(mode):
-            resource.problem = f"{path} is not a regular file (a FIFO, device or socket)"
+            resource.problem = f"{path} is {not_regular_message(file_kind(mode))}"
             resource.problem_code = Code.RESOURCE_NOT_REGULAR
             return resource
     resource.problem = _not_found(uri, context)
@@ -125,24 +133,17 @@ def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
     a readable file that is not a mesh, ``(None, reason)`` for one that cannot be read
     ("permission denied", "not a regular file (a FIFO)")."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = open_regular(path)
+    except OSError as exc:  # NotRegular too: "not a regular file (a FIFO)"
+        return None, os_reason(exc)
+    try:
+        size = os.fstat(fd).st_size
+        head = read_upto(fd, SNIFF_BYTES)
     except OSError as exc:
         return None, os_reason(exc)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return None, "not a regular file"
-        try:
-            head = handle.read(SNIFF_BYTES)
-        except OSError as exc:
-            return None, os_reason(exc)
-    return mesh_format_of(head, info.st_size), None
-
-
-def os_reason(exc: OSError) -> str:
-    """An OSError's reason in lower case words ("permission denied")."""
-    text = exc.strerror or str(exc)
-    return text[:1].lower() + text[1:]
+    finally:
+        os.close(fd)
+    return mesh_format_of(head, size), None
 
 
 def mesh_format_of(head: bytes, size: int) -> str | None:

@@ -11,7 +11,7 @@ A batch reads only what is its own (:func:`walk`): regular files inside the dire
 was given. A symlink that leads out of the tree (a ``robot.urdf`` pointing at
 ``/etc/shadow``, a folder pointing at ``/``) is skipped with the reason, as is a second
 name of a file already listed; a FIFO, socket or device is skipped when listed, and
-refused when read (``core.read.xmlio.read_regular`` opens non-blocking and checks what it
+refused when read (``core.read.files.read_regular`` opens non-blocking and checks what it
 opened), so one swapped in after the listing never blocks the batch. Names and reasons
 are printed with their control characters escaped (``core.safe_text``).
 """
@@ -31,6 +31,7 @@ from urdf_sdf.core.cli.output import OutputError, remove_stale_temporaries, writ
 from urdf_sdf.core.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
                                       use_color, visible)
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.read.files import file_kind, not_regular_message
 from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.lazy import Later
 
@@ -68,7 +69,6 @@ class Outcome:
 # convert(item, sources) -> (bytes or None, diagnostics)
 Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
 
-NOT_REGULAR = "not a regular file (a FIFO, socket or device): not read"
 # By default (every core), one worker process per this many bytes of input. Measured on
 # a 2-core Linux machine with forked workers (urdf2sdf, copies of samples/*.urdf, wall
 # time, -j 1 then -j 2): 155 kB in 20 files 0.10 s both ways, 300 kB in 40 files 0.14
@@ -319,7 +319,7 @@ def skip_irregular(items: list[BatchItem]) -> None:
         except OSError:
             continue
         if not stat.S_ISREG(mode):
-            item.skip = NOT_REGULAR
+            item.skip = not_regular_message(file_kind(mode))
 
 
 def batch_counts(outcomes: list[Outcome]) -> dict[str, int]:

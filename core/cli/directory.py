@@ -25,6 +25,7 @@ from pathlib import Path
 
 from urdf_sdf.core.cli.output import OutputError, removed_on_signal
 from urdf_sdf.core.cli.quick import version_line
+from urdf_sdf.core.read.files import read_head
 
 MARKED_FILES = ("model.config", "package.xml")
 MARKER_FILE = ".urdf-sdf-output"
@@ -113,15 +114,12 @@ def _check_target(target: Path, inputs, force: bool) -> None:
 def is_our_output(folder: Path) -> bool:
     """Whether ``folder`` holds our marker (in a regular file, not through a symlink)."""
     for name in (*MARKED_FILES, MARKER_FILE):
-        path = folder / name
         try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
-            with open(path, "rb") as handle:
-                if MARKER_HEAD in handle.read(MARKER_SCANNED_BYTES):
-                    return True
-        except OSError:
+            head = read_head(folder / name, MARKER_SCANNED_BYTES, follow_links=False)
+        except OSError:  # missing, not a regular file (a FIFO never blocks), unreadable
             continue
+        if MARKER_HEAD in head:
+            return True
     return False
 
 

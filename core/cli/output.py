@@ -30,7 +30,6 @@ later write of the same target removes the stale ones whose process is gone (SIG
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import os
 import re
@@ -43,6 +42,7 @@ from typing import Callable, Iterator, Sequence
 
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.read.files import system_reason
 
 CHUNK = 64 * 1024
 BROKEN_PIPE_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports for `yes | head`
@@ -73,13 +73,8 @@ class OutputIsInput(OutputError):
 
 def write_failed(exc: OSError, destination: str | None) -> Diagnostic:
     """The FILE_WRITE diagnostic of a write to ``destination`` that failed with ``exc``."""
-    return Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {os_reason(exc)}",
+    return Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {system_reason(exc)}",
                       destination)
-
-
-def os_reason(exc: OSError) -> str:
-    """``exc``'s reason as the system states it ("No space left on device")."""
-    return exc.strerror or errno.errorcode.get(exc.errno or 0, "") or str(exc)
 
 
 class StdoutError(OSError):
@@ -127,7 +122,7 @@ def stdout_failed(prog: str, exc: OSError) -> int:
     """Report a stdout that cannot be written (FILE_WRITE on stderr) and return 1."""
     _discard_stdout()
     diagnostic = Diagnostic(Code.FILE_WRITE, Severity.ERROR,
-                            f"cannot write standard output: {os_reason(exc)}", prog)
+                            f"cannot write standard output: {system_reason(exc)}", prog)
     with contextlib.suppress(OSError, ValueError):
         print(diagnostic.format(), file=sys.stderr, flush=True)
     return 1
@@ -291,7 +286,7 @@ def _resolved(target: Path, path: str, descriptor: bool,
     except FileNotFoundError:
         status = None
     except OSError as exc:
-        raise OutputError(f"cannot write {target}: {os_reason(exc)}") from exc
+        raise OutputError(f"cannot write {target}: {system_reason(exc)}") from exc
     if status is not None:
         _refuse_inputs(target, status, inputs)
         if stat.S_ISDIR(status.st_mode):

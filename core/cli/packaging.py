@@ -40,8 +40,8 @@ from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
-from urdf_sdf.core.resources import os_reason
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
@@ -132,7 +132,7 @@ def _finish(prog: str, source: Path, target: Target, directory, diagnostics: Dia
             diagnostics.error_at(Code.FILE_WRITE, str(exc), None, str(out_dir))
             ok, code = False, 2
         except OSError as exc:
-            diagnostics.error_at(Code.FILE_WRITE, f"cannot write {out_dir}: {os_reason(exc)}",
+            diagnostics.error_at(Code.FILE_WRITE, f"cannot write {out_dir}: {system_reason(exc)}",
                                  None, str(out_dir))
             ok, code = False, 1
     if as_json:

@@ -20,7 +20,8 @@ import sys
 from typing import Iterable
 
 from urdf_sdf.core.diagnostics import Diagnostic, Diagnostics
-from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml, read_regular
+from urdf_sdf.core.read.files import read_regular
+from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
 from urdf_sdf.core.safe_text import escape, escape_json
 
 # Source files larger than this are not read again just to show a line.
@@ -60,7 +61,7 @@ class SourceLines:
     of it). Whatever its origin, text that does not look like XML (:func:`looks_like_xml`:
     its first character, after a BOM and blank space, is not ``<``) is never shown: a
     malformed-XML error in ``/etc/shadow`` shows no line of it. Only regular files are
-    read (:func:`~urdf_sdf.core.read.xmlio.read_regular`). Binary text (NUL bytes,
+    read (:func:`~urdf_sdf.core.read.files.read_regular`). Binary text (NUL bytes,
     undecodable bytes) is never shown, and a shown line is cut at :data:`MAX_LINE`
     characters; control characters are escaped when the line is rendered. Each command
     has its own instance: nothing is global.

@@ -6,8 +6,11 @@
   directory. ``xacro:include``, ``load_yaml`` (and any path built with ``$(find)``,
   ``$(dirname)`` or ``$(cwd)``) may read only regular files whose real path lies inside
   that root or inside a directory the user named (``--xacro-path``, ``--package-path``);
-  never under ``/proc``, ``/sys`` or ``/dev``; at most :data:`MAX_FILES` files and
-  ``max_bytes`` bytes each. Anything else is refused (:class:`FileRefused`).
+  never under ``/proc``, ``/sys`` or ``/dev``; opened by
+  :func:`urdf_sdf.core.read.files.open_regular` (non-blocking, examined after opening,
+  never through a last symbolic link: "not a regular file (a FIFO)"); at most
+  :data:`MAX_FILES` files and ``max_bytes`` bytes each. Anything else is refused
+  (:class:`FileRefused`).
 * ``$(find PKG)`` is the nearest directory above the input whose ``package.xml`` names
   ``PKG``, else, in each directory the user named, that directory (its ``package.xml``
   naming ``PKG``) or its ``PKG`` subdirectory. With ``--xacro-env`` also the directories
@@ -18,10 +21,10 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Mapping, Sequence
 
 from urdf_sdf.core.cli.xacro_evaluator import Refused
+from urdf_sdf.core.read.files import NotRegular, read_head, read_regular
 
 MAX_FILES = 10_000
 NEVER_READ = ("/proc", "/sys", "/dev")
@@ -45,7 +48,7 @@ def inside(path: str, root: str) -> bool:
 def package_name(directory: str) -> str | None:
     """The ``<name>`` of ``directory/package.xml``, None without one."""
     try:
-        head = _read_regular(os.path.join(directory, "package.xml"), 65536)
+        head = read_head(os.path.join(directory, "package.xml"), 65536, follow_links=False)
     except OSError:
         return None
     match = _PACKAGE_NAME.search(head)
@@ -104,10 +107,10 @@ class Files:
         if len(self.read) >= MAX_FILES:
             raise FileRefused(f"the expansion reads more than {MAX_FILES} files", needle)
         try:
-            data = _read_regular(real, self.max_bytes + 1)
-        except _NotRegular:
-            raise FileRefused(f"{path} is not a regular file", needle) from None
-        if len(data) > self.max_bytes:
+            data = read_regular(real, self.max_bytes, follow_links=False)
+        except NotRegular as exc:
+            raise FileRefused(f"{path} is {exc}", needle) from None
+        if data is None:
             raise FileRefused(f"{path} is larger than {self.max_bytes} bytes", needle)
         self.read[path] = data
         return data
@@ -141,31 +144,6 @@ class Files:
             candidate = os.path.join(prefix, "share", package)
             if os.path.isdir(candidate):
                 yield candidate
-
-
-class _NotRegular(OSError):
-    pass
-
-
-def _read_regular(path: str, limit: int) -> bytes:
-    """At most ``limit`` bytes of the regular file ``path`` (opened without blocking and
-    without following a final symbolic link; _NotRegular for anything else)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | \
-        getattr(os, "O_NOFOLLOW", 0)
-    descriptor = os.open(path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise _NotRegular(path)
-        chunks, size = [], 0
-        while size < limit:
-            chunk = os.read(descriptor, min(1 << 20, limit - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(descriptor)
 
 
 def _in_directory(directory: str, package: str) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from urdf_sdf.core.cli.xacro_expand import XACRO_HINT, XacroOptions, xacro_installed
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.read.files import os_reason
 from urdf_sdf.core.read.xmlio import MAX_BYTES
 
 SANDBOX = "urdf_sdf.core.cli.xacro_sandbox"
@@ -74,7 +75,7 @@ def _run_child(request: bytes, directory: str, timeout: float) -> tuple[dict | N
                                  cwd=directory or None, env={}, close_fds=True,
                                  start_new_session=True)
     except OSError as exc:
-        return None, f"cannot start the expansion process: {exc.strerror or exc}"
+        return None, f"cannot start the expansion process: {os_reason(exc)}"
     try:
         output, errors, finished = _exchange(child, request, timeout)
     finally:

@@ -11,24 +11,23 @@ check runs on the *decoded* prolog (:func:`decoded_head`: BOM, UTF-16/32 without
 BOM, the declared encoding), so no encoding hides a DTD. A bare ``<!DOCTYPE robot>``
 declares nothing and is accepted.
 
-Files are read by :func:`read_bytes` (:func:`read_regular`): opened non-blocking and
-without becoming a controlling terminal, examined with ``fstat`` after opening, and read
-only when they are regular files (a pipe only when the caller says the user named it),
-never more than :data:`MAX_BYTES`. A FIFO, socket or device is FILE_READ "not a regular
-file", never a read that blocks or never ends.
+Files are read by :func:`read_bytes`, through :mod:`urdf_sdf.core.read.files`: opened
+non-blocking and without becoming a controlling terminal, examined with ``fstat``
+after opening, and read only when they are regular files (a pipe only when the caller
+says the user named it), never more than :data:`MAX_BYTES`. A FIFO, socket, device or
+directory is FILE_READ "not a regular file (a FIFO): not read", never a read that blocks
+or never ends; a file that cannot be opened is FILE_READ with the system's reason.
 """
 from __future__ import annotations
 
 import codecs
-import os
 import re
-import select
-import stat
 from pathlib import Path
 
 from lxml import etree
 
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.read.files import NotRegular, os_reason, read_regular
 
 # Files larger than this are refused: no robot description comes close, and it
 # keeps a hostile input from exhausting memory before any check runs.
@@ -73,98 +72,20 @@ def _lenient(parser: etree.XMLParser, exc: etree.XMLSyntaxError) -> bool:
 def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False) -> bytes | None:
     """The bytes of the file at ``path``, or None with a FILE_READ diagnostic.
 
-    Only a regular file is read (:func:`read_regular`), unless ``pipes``: then a pipe
-    (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a FILE argument the
+    Only a regular file is read (:func:`~urdf_sdf.core.read.files.read_regular`), unless
+    ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a FILE argument the
     user named. Never more than :data:`MAX_BYTES`."""
     try:
         data = read_regular(path, MAX_BYTES, pipes)
     except NotRegular as exc:
-        diagnostics.error(Code.FILE_READ, str(exc), str(path))
+        diagnostics.error(Code.FILE_READ, f"{exc}: not read", str(path))
         return None
     except OSError as exc:
-        diagnostics.error(Code.FILE_READ, f"cannot read file: {exc.strerror or exc}", str(path))
+        diagnostics.error(Code.FILE_READ, f"cannot read file: {os_reason(exc)}", str(path))
         return None
     if data is None:
         diagnostics.error(Code.FILE_READ, f"file is larger than {MAX_BYTES} bytes", str(path))
     return data
-
-
-class NotRegular(OSError):
-    """The file is not one we read: a FIFO, socket or device (or a directory)."""
-
-
-# Opening never blocks (a FIFO without a writer) and never makes a terminal ours (the
-# flags a platform lacks, Windows', are 0; O_BINARY is Windows' own).
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0)
-               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
-_CHUNK = 1 << 20
-
-
-def read_regular(path: str | Path, limit: int, pipes: bool = False) -> bytes | None:
-    """The bytes of the regular file at ``path``, None when it holds more than ``limit``;
-    raises :class:`NotRegular` (a FIFO, socket, device or directory) or ``OSError``.
-
-    The file is opened non-blocking and examined *after* opening (``fstat`` of what was
-    opened, not ``stat`` of the name), so a FIFO or device swapped in for a listed file
-    is refused and never blocks. With ``pipes`` a pipe is read too, to its end (a named
-    FIFO waits for its writer, as ``cat`` does)."""
-    fd = os.open(path, _OPEN_FLAGS)
-    try:
-        status = os.fstat(fd)
-        if stat.S_ISREG(status.st_mode):
-            if status.st_size > limit:
-                return None
-            _blocking(fd)
-            return _read_up_to(fd, limit, status.st_size)
-        if pipes and stat.S_ISFIFO(status.st_mode):
-            _wait_for_writer(fd)
-            _blocking(fd)
-            return _read_up_to(fd, limit, 0)
-    finally:
-        os.close(fd)
-    raise NotRegular(not_regular_message(status.st_mode))
-
-
-def _blocking(fd: int) -> None:
-    if _NONBLOCK:
-        os.set_blocking(fd, True)
-
-
-def _wait_for_writer(fd: int) -> None:
-    """Wait, as a blocking ``open`` would, until the pipe ``fd`` has data or its writer
-    came and went (``poll``: a FIFO opened non-blocking reports a hang-up only once a
-    writer has been there), so that a named FIFO whose writer starts later is read whole."""
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        poller.poll()
-
-
-def not_regular_message(mode: int) -> str:
-    """FILE_READ's message for a file of ``mode`` that is not read."""
-    if stat.S_ISDIR(mode):
-        return "cannot read file: Is a directory"
-    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
-    return f"not a regular file ({kind}): not read"
-
-
-def _read_up_to(fd: int, limit: int, expected: int) -> bytes | None:
-    """The bytes of ``fd`` to its end, None past ``limit`` bytes. ``expected`` (the size
-    ``fstat`` gave) is read in one call; a file that grows, or says 0 (``/proc``), or a
-    pipe is read on in chunks."""
-    chunks: list[bytes] = []
-    size = 0
-    want = expected + 1
-    while size <= limit:
-        chunk = os.read(fd, min(want, limit + 1 - size))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-        want = _CHUNK
-    return None
 
 
 _CDATA = "<![CDATA["

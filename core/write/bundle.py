@@ -25,10 +25,10 @@ from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
                                      sniff_mesh)
-from urdf_sdf.core.write.confined import (CopyRoots, FileId, Refusal, copy_check, copy_checked,
-                                          read_regular)
+from urdf_sdf.core.write.confined import CopyRoots, FileId, Refusal, copy_check, copy_checked
 
 # Statements of an OBJ material library (.mtl) that name image files.
 MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
@@ -215,7 +215,10 @@ def _is_below(path: Path, folder: Path) -> bool:
 def referenced_files(path: Path) -> list[str]:
     """Relative file names a mesh or material library names: COLLADA ``<init_from>``
     images, OBJ ``mtllib`` files, MTL texture maps. URIs and absolute paths are left."""
-    data = read_regular(path, MAX_SCANNED_BYTES)
+    try:  # never through a last symlink, like the copy itself
+        data = read_regular(path, MAX_SCANNED_BYTES, follow_links=False)
+    except OSError:  # not a regular file or unreadable: its copy check says why
+        return []
     if data is None:
         return []
     suffix = path.suffix.lower()

@@ -12,7 +12,8 @@ and its maps) is copied only when
   still resolve URIs but are not copy roots: a workstation's environment is wide, and
   what a file from a pull request may copy into a published output must not depend on it;
 * it is not under ``/proc``, ``/sys`` or ``/dev``;
-* it opens (non-blocking, without following a last symlink) as a regular file.
+* it opens as a regular file (:func:`urdf_sdf.core.read.files.open_regular`:
+  non-blocking, examined after opening, never through a last symlink).
 
 Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE or
 RESOURCE_NOT_REGULAR; MESH_UNREADABLE with the system's reason when it cannot be read).
@@ -23,12 +24,11 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.resources import os_reason
+from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
 # Files that make a folder a package or model directory: its meshes may be copied.
@@ -36,8 +36,6 @@ ROOT_MARKERS = ("package.xml", "model.config")
 MARKER_SEARCH_DEPTH = 6  # folders above the input searched for a root marker
 CHUNK = 1024 * 1024
 NEW_FILE_MODE = 0o666  # less the umask, as for any new file
-OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
-    getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True)
@@ -103,7 +101,7 @@ def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
                        f"{roots.describe()}; name its folder with --package-path (or "
                        "-p/--path) to copy it")
     try:
-        fd = open_regular(real)
+        fd = open_regular(real, follow_links=False)
     except NotRegular as exc:
         return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, {exc}")
     except OSError as exc:
@@ -115,57 +113,15 @@ def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
     return info.st_dev, info.st_ino
 
 
-class NotRegular(OSError):
-    """The path is not a regular file (a FIFO, device, socket, directory or symlink)."""
-
-
-def open_regular(path: str | Path) -> int:
-    """A read-only descriptor of the regular file ``path`` (opened non-blocking, never
-    through a last symlink), or :class:`NotRegular` / OSError."""
-    try:
-        fd = os.open(path, OPEN_FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise NotRegular("a symbolic link") from exc
-        raise
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise NotRegular(f"not a regular file ({_kind(mode)})")
-    return fd
-
-
-def read_regular(path: str | Path, limit: int) -> bytes | None:
-    """Up to ``limit`` bytes of the regular file ``path``; None when it is larger, is not
-    a regular file or cannot be read."""
-    try:
-        fd = open_regular(path)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(limit + 1)
-    return data if len(data) <= limit else None
-
-
 def copy_checked(source: str, identity: FileId, target: Path) -> None:
     """Copy the regular file ``source``, which must still be the file ``identity``
     (device, inode) names, to the new file ``target`` (OSError otherwise)."""
-    fd = open_regular(source)
+    fd = open_regular(source, follow_links=False)
     with os.fdopen(fd, "rb") as reader:
         info = os.fstat(reader.fileno())
         if (info.st_dev, info.st_ino) != identity:
             raise OSError(errno.ESTALE, f"{source} changed while the output was written")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
-            getattr(os, "O_CLOEXEC", 0)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
         with os.fdopen(os.open(target, flags, NEW_FILE_MODE), "wb") as writer:
             while chunk := reader.read(CHUNK):
                 writer.write(chunk)
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a directory")):
-        if test(mode):
-            return name
-    return "not a file"
