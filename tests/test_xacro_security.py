@@ -453,3 +453,34 @@ def test_random_expressions_never_escape(expression):
         assert not (callable(value) and not evaluator.allows_call(value)
                     and value is not symbols["trap"])
     assert calls == []
+
+
+@pytest.mark.parametrize("name", ["/etc", "../..", "..", "a/../../b"])
+def test_find_takes_a_package_name_never_a_path(tree, name):
+    """``$(find /etc)`` or ``$(find ../..)`` with --xacro-env: refused, never a folder
+    files are read from (a ROS_PACKAGE_PATH or AMENT_PREFIX_PATH entry joined with a path
+    would leave it)."""
+    source = tree / PACKAGE / "urdf" / "finds_a_path.urdf.xacro"
+    source.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                      f'  <xacro:property name="s" value="${{load_yaml(\'$(find {name})/'
+                      'passwd\')}"/>\n  <link name="${s}"/>\n</robot>\n')
+    result = console("urdf2sdf", source, "--xacro", "--xacro-env", cwd=tree,
+                     env={"ROS_PACKAGE_PATH": str(tree), "AMENT_PREFIX_PATH": "/opt"})
+    assert result.returncode == 1 and "error[XACRO_UNSAFE]" in result.stderr
+    assert "root:" not in result.stdout + result.stderr
+
+
+def test_find_never_follows_a_package_linked_out_of_its_search_path(tree):
+    """A package folder in a ROS_PACKAGE_PATH entry that is a symbolic link to ``/`` is
+    not a package ``$(find)`` gives (a pull request can add such a link to a workspace)."""
+    workspace = tree / "workspace"
+    workspace.mkdir()
+    (workspace / "evil").symlink_to("/")
+    source = tree / PACKAGE / "urdf" / "finds_a_link.urdf.xacro"
+    source.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                      '  <xacro:property name="s" value="${load_yaml(\'$(find evil)/etc/'
+                      'passwd\')}"/>\n  <link name="${s}"/>\n</robot>\n')
+    result = console("urdf2sdf", source, "--xacro", "--xacro-env", cwd=tree,
+                     env={"ROS_PACKAGE_PATH": str(workspace)})
+    assert result.returncode == 1, result.stdout
+    assert "root:" not in result.stdout + result.stderr

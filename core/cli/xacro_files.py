@@ -29,6 +29,9 @@ from urdf_sdf.core.read.files import NotRegular, read_head, read_regular
 MAX_FILES = 10_000
 NEVER_READ = ("/proc", "/sys", "/dev")
 _PACKAGE_NAME = re.compile(rb"<name>\s*([^<\s]+)\s*</name>")
+# What $(find NAME) takes: a package's name (REP 144, and the older names with capitals,
+# '-' and '.'), never a path.
+_PACKAGE_ARGUMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 class FileRefused(Refused):
@@ -116,7 +119,11 @@ class Files:
         return data
 
     def find(self, package: str) -> str:
-        """The directory of ``$(find package)`` (LookupError when there is none)."""
+        """The directory of ``$(find package)`` (LookupError when there is none). A
+        package name is a name, never a path (``$(find /etc)``, ``$(find ../..)``: refused)."""
+        if not _PACKAGE_ARGUMENT.match(package):
+            raise FileRefused(f"$(find {package}): a package name is letters, digits, '_', "
+                              "'-' and '.', starting with a letter or digit")
         for directory in ancestors(os.path.realpath(self.input_file)):
             if package_name(directory) == package:  # the input's own package
                 self.roots.append(directory)
@@ -138,12 +145,19 @@ class Files:
             return
         for directory in _path_list(self.environment.get("ROS_PACKAGE_PATH")):
             found = _in_directory(directory, package)
-            if found is not None:
+            if found is not None and _stays_in(found, directory):
                 yield found
         for prefix in _path_list(self.environment.get("AMENT_PREFIX_PATH")):
             candidate = os.path.join(prefix, "share", package)
-            if os.path.isdir(candidate):
+            if os.path.isdir(candidate) and _stays_in(candidate, prefix):
                 yield candidate
+
+
+def _stays_in(found: str, directory: str) -> bool:
+    """Whether ``found``'s real path lies in ``directory``'s (a package that is a symbolic
+    link out of its search path, say to ``/``, never becomes a folder files are read from)."""
+    real, base = os.path.realpath(found), os.path.realpath(directory)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def _in_directory(directory: str, package: str) -> str | None:
