@@ -151,6 +151,22 @@ def test_a_second_run_needs_force_then_replaces_the_directory_whole(workspace):
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temporaries
 
 
+def test_a_marker_not_atop_model_config_is_not_ours(workspace):
+    """Our marker counts only where we write it, atop model.config: one quoted inside a
+    foreign model.config (a <description>) does not make the directory ours, so even
+    --force never replaces it."""
+    _, out = convert(workspace)
+    config = out / "model.config"
+    text = config.read_text()
+    marker = next(line for line in text.splitlines() if "urdf-sdf output" in line)
+    config.write_text(text.replace(marker + "\n", "").replace(
+        "<model>", f"<model><description>{marker}</description>", 1))
+    (out / "theirs.txt").write_text("keep")
+    refused, out = convert(workspace, "--force")
+    assert refused.exit_code == 1 and "error[OUTPUT_EXISTS]" in refused.output
+    assert (out / "theirs.txt").read_text() == "keep"
+
+
 def test_a_urdf_that_does_not_convert_writes_nothing(workspace, tmp_path):
     bad = tmp_path / "bad.urdf"
     bad.write_text('<robot name="r"><link name="a"/><link name="a"/></robot>')

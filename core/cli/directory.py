@@ -118,9 +118,19 @@ def is_our_output(folder: Path) -> bool:
             head = read_head(folder / name, MARKER_SCANNED_BYTES, follow_links=False)
         except OSError:  # missing, not a regular file (a FIFO never blocks), unreadable
             continue
-        if MARKER_HEAD in head:
+        if _marked(head):
             return True
     return False
+
+
+def _marked(head: bytes) -> bool:
+    """Whether the marker opens the file: first, or first after the XML declaration
+    (a marker elsewhere, say inside a ``<description>``, is not ours)."""
+    text = head.lstrip()
+    if text.startswith(b"<?xml"):
+        end = text.find(b"?>")
+        text = text[end + 2:].lstrip() if end >= 0 else b""
+    return text.startswith(MARKER_HEAD)
 
 
 def _swap_into_place(tmp: Path, target: Path) -> None:
