@@ -156,7 +156,7 @@ def quat_from_axis_angle(axis: Vec3, angle: float) -> Quat:
 
 
 def normalize_quat(q: Quat) -> Quat:
-    norm = math.sqrt(sum(c * c for c in q))
+    norm = math.hypot(*q)  # no overflow of the squares (1e200) nor underflow (1e-200)
     if norm == 0 or not math.isfinite(norm):
         return (1.0, 0.0, 0.0, 0.0)
     return tuple(c / norm for c in q)  # type: ignore[return-value]

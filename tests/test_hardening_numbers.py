@@ -355,3 +355,32 @@ def test_every_copy_of_an_include_counts(tmp_path, bound, line, diagnostics_chec
     assert (diagnostic.file, diagnostic.line) == (str(top), line)
     assert "[part.sdf]" in diagnostic.message
     assert not result.ok and result.graph is None
+
+
+# ---- a direction's length: huge or tiny components neither overflow nor vanish -------------
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_a_quaternion_of_huge_or_tiny_components_keeps_its_rotation(scale):
+    """``1e200 0 0 1e200`` (xyzw) is 90 degrees about x, as ``1 0 0 1`` is: its squares
+    overflow to inf (or underflow to 0), which must not make it the identity."""
+    pose = Pose.from_quat_xyzw((0.0, 0.0, 0.0), (scale, 0.0, 0.0, scale))
+    assert pose.rotation == pytest.approx(Pose.from_quat_xyzw((0, 0, 0), (1, 0, 0, 1)).rotation)
+
+
+@pytest.mark.parametrize("scale", ["1e200", "1e-200"])
+def test_an_axis_of_huge_or_tiny_components_keeps_its_direction(scale):
+    """URDF ``<axis xyz="1e200 1e200 0">`` and SDF ``<xyz>`` of that size are the unit
+    axis (0.707, 0.707, 0), never (0, 0, 0) nor a zero-norm error."""
+    urdf = (f'<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+            f'<parent link="a"/><child link="b"/><axis xyz="{scale} {scale} 0"/>'
+            '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>').encode()
+    result = load_string(urdf, file="axis.urdf")
+    assert result.ok, [d.format() for d in result.diagnostics]
+    half = math.sqrt(0.5)
+    joint = next(iter(result.document.model.joints))
+    assert joint.axes[0].xyz == pytest.approx((half, half, 0))
+    sdf = convert_urdf(result, Options()).xml
+    back = load_string(sdf, file="axis.sdf")
+    assert back.ok, [d.format() for d in back.diagnostics]
+    sdf_axis = next(iter(back.document.model.joints)).axes[0].xyz
+    assert sdf_axis == pytest.approx((half, half, 0))

@@ -362,7 +362,7 @@ def read_axis_xyz(axis: Axis, xyz_el, joint: Joint, state: ReadState) -> None:
     axis.xyz_text = xyz_el.text or ""
     vector = read_vector3(xyz_el, state)
     if vector is not None:
-        norm = math.sqrt(sum(v * v for v in vector))
+        norm = math.hypot(*vector)  # the squares of 1e200 would overflow
         if norm == 0:
             state.error(Code.ELEMENT_INVALID, f"the <xyz> axis of joint [{joint.name}] has "
                         "zero norm", xyz_el)

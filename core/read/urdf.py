@@ -440,7 +440,7 @@ def read_axis(axis_el, name: str, el, state: UrdfState) -> Axis:
     xyz_text = axis_el.get("xyz")
     xyz = text_numbers(xyz_text if xyz_text is not None else "1 0 0", axis_el, "xyz", 3, state)
     x, y, z = xyz or (1.0, 0.0, 0.0)
-    norm = math.sqrt(x * x + y * y + z * z)
+    norm = math.hypot(x, y, z)  # the squares of 1e200 would overflow
     if norm == 0:
         state.error(Code.ATTRIBUTE_INVALID, f"the axis of joint [{name}] has zero length",
                     axis_el)
