@@ -526,3 +526,66 @@ def test_view_output_that_is_the_input_is_refused(tmp_path):
     result = runner.invoke(umbrella, ["view", str(robot), "-o", str(robot)])
     assert result.exit_code == 1 and "error[OUTPUT_IS_INPUT]" in result.stderr
     assert robot.read_bytes() == SAMPLE.read_bytes()
+
+
+# ---- a batch's output tree: no folder on the way is a link -------------------------------
+
+def batch_with_linked_output_folder(tmp_path: Path, sample: str) -> tuple[Path, Path, Path]:
+    """The reduced reproducer: ``in/sub/robot.<ext>`` to convert into ``out``, where
+    ``out/sub`` is a symbolic link to ``victim`` (which holds a ``robot.<other ext>``)."""
+    source = ROOT / "samples" / sample
+    written = "robot.urdf" if sample.endswith(".sdf") else "robot.sdf"
+    inputs, out, victim = tmp_path / "in", tmp_path / "out", tmp_path / "victim"
+    (inputs / "sub").mkdir(parents=True)
+    shutil.copyfile(source, inputs / "sub" / f"robot{source.suffix}")
+    victim.mkdir()
+    (victim / written).write_bytes(b"precious")
+    out.mkdir()
+    (out / "sub").symlink_to(victim)
+    return inputs, out, victim / written
+
+
+@pytest.mark.parametrize("app, sample", [(urdf2sdf, "pendulum.urdf"),
+                                         (sdf2urdf, "pendulum.sdf")])
+def test_batch_output_never_follows_a_linked_folder(tmp_path, app, sample):
+    inputs, out, victim_file = batch_with_linked_output_folder(tmp_path, sample)
+    result = runner.invoke(app, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "FILE_WRITE" in result.output
+    assert "a symbolic link in the output tree: not followed" in result.output
+    assert victim_file.read_bytes() == b"precious"
+    assert sorted(p.name for p in victim_file.parent.iterdir()) == [victim_file.name]
+
+
+def test_batch_output_never_makes_folders_through_a_link(tmp_path):
+    """``mkdir(parents=True)`` would follow ``out/sub`` and make ``victim/deeper``."""
+    inputs, out, victim_file = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    (inputs / "sub" / "deeper").mkdir()
+    (inputs / "sub" / "robot.urdf").rename(inputs / "sub" / "deeper" / "robot.urdf")
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "a symbolic link in the output tree: not followed" in result.output
+    assert sorted(p.name for p in victim_file.parent.iterdir()) == [victim_file.name]
+
+
+def test_batch_output_folder_that_is_a_file_is_file_write(tmp_path):
+    inputs, out, _ = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    (out / "sub").unlink()
+    (out / "sub").write_bytes(b"a file")
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "FILE_WRITE" in result.output
+    assert (out / "sub").read_bytes() == b"a file"
+
+
+def test_batch_output_directory_named_by_the_user_may_be_a_link(tmp_path):
+    inputs, _, victim_file = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    real = tmp_path / "real"
+    real.mkdir()
+    linked_out = tmp_path / "linked-out"
+    linked_out.symlink_to(real)
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(linked_out)])
+    assert result.exit_code == 0, result.output
+    assert linked_out.is_symlink()
+    assert b"<sdf" in (real / "sub" / "robot.sdf").read_bytes()
+    assert victim_file.read_bytes() == b"precious"
