@@ -9,6 +9,10 @@
   closed, reading ``-`` is FILE_READ. Never INTERNAL_ERROR.
 * A write that fails (``/dev/full``, a full or read-only file system, an unwritable
   directory) is FILE_WRITE with the system's reason, exit 1, and no partial file.
+* A batch's output never leaves OUTDIR: a symbolic link (or a file) as a folder between
+  OUTDIR and an output is FILE_WRITE for that file, nothing outside touched; OUTDIR itself
+  may be a link. ``-o /dev/fd/N`` (``/proc/self/fd/N``, ``/dev/stderr``) is written to
+  descriptor N itself, never reopened or truncated; N not open is FILE_WRITE.
 * Every failure is a coded ``file[:line[:col]]: error[CODE]: message`` line (or the source
   snippet under one); ``--tol`` below 0 or NaN is a usage error.
 """
@@ -589,3 +593,57 @@ def test_batch_output_directory_named_by_the_user_may_be_a_link(tmp_path):
     assert linked_out.is_symlink()
     assert b"<sdf" in (real / "sub" / "robot.sdf").read_bytes()
     assert victim_file.read_bytes() == b"precious"
+
+
+# ---- -o naming a descriptor of this process: written to it, never reopened ---------------
+
+needs_proc_fd = pytest.mark.skipif(not Path("/proc/self/fd").is_dir() or
+                                   not Path("/dev/fd").exists(), reason="needs /proc/self/fd")
+EARLIER = b"earlier log line\n"
+
+
+@posix_only
+@needs_proc_fd
+@pytest.mark.parametrize("name", ["/proc/self/fd/5", "/dev/fd/5"])
+def test_output_descriptor_name_is_written_never_truncated(tmp_path, name):
+    """``urdf2sdf robot.urdf -o /proc/self/fd/5 5>>log.txt`` appends to log.txt."""
+    log = tmp_path / "log.txt"
+    log.write_bytes(EARLIER)
+    result = run("urdf2sdf", SAMPLE, "-o", name, redirect=f"5>>'{log}'")
+    assert result.returncode == 0, result.stderr
+    written = log.read_bytes()
+    assert written.startswith(EARLIER)
+    assert b"<sdf" in written[len(EARLIER):]
+
+
+@posix_only
+@needs_proc_fd
+def test_output_dev_stderr_is_written_to_stderr_never_truncated(tmp_path):
+    log = tmp_path / "errors.txt"
+    log.write_bytes(EARLIER)
+    result = run("urdf2sdf", SAMPLE, "-o", "/dev/stderr", redirect=f"2>>'{log}'")
+    assert result.returncode == 0
+    written = log.read_bytes()
+    assert written.startswith(EARLIER) and b"<sdf" in written
+
+
+@posix_only
+@needs_proc_fd
+@pytest.mark.parametrize("name", ["/proc/self/fd/9", "/dev/fd/9"])
+def test_output_descriptor_not_open_is_file_write(name):
+    result = run("urdf2sdf", SAMPLE, "-o", name, redirect="9>&-")
+    assert result.returncode == 1
+    assert b"error[FILE_WRITE]" in result.stderr
+
+
+@needs_proc_fd
+def test_write_output_to_a_descriptor_name_writes_at_its_offset(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_bytes(EARLIER)
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        write_output(b"<sdf/>", f"/proc/self/fd/{fd}", through_links=True)
+        write_output(b"<sdf/>", f"/dev/fd/{fd}", through_links=True)
+    finally:
+        os.close(fd)
+    assert log.read_bytes() == EARLIER + b"<sdf/><sdf/>"
