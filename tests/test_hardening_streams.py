@@ -9,6 +9,10 @@
   closed, reading ``-`` is FILE_READ. Never INTERNAL_ERROR.
 * A write that fails (``/dev/full``, a full or read-only file system, an unwritable
   directory) is FILE_WRITE with the system's reason, exit 1, and no partial file.
+* A batch's output never leaves OUTDIR: a symbolic link (or a file) as a folder between
+  OUTDIR and an output is FILE_WRITE for that file, nothing outside touched; OUTDIR itself
+  may be a link. ``-o /dev/fd/N`` (``/proc/self/fd/N``, ``/dev/stderr``) is written to
+  descriptor N itself, never reopened or truncated; N not open is FILE_WRITE.
 * Every failure is a coded ``file[:line[:col]]: error[CODE]: message`` line (or the source
   snippet under one); ``--tol`` below 0 or NaN is a usage error.
 """
@@ -526,3 +530,120 @@ def test_view_output_that_is_the_input_is_refused(tmp_path):
     result = runner.invoke(umbrella, ["view", str(robot), "-o", str(robot)])
     assert result.exit_code == 1 and "error[OUTPUT_IS_INPUT]" in result.stderr
     assert robot.read_bytes() == SAMPLE.read_bytes()
+
+
+# ---- a batch's output tree: no folder on the way is a link -------------------------------
+
+def batch_with_linked_output_folder(tmp_path: Path, sample: str) -> tuple[Path, Path, Path]:
+    """The reduced reproducer: ``in/sub/robot.<ext>`` to convert into ``out``, where
+    ``out/sub`` is a symbolic link to ``victim`` (which holds a ``robot.<other ext>``)."""
+    source = ROOT / "samples" / sample
+    written = "robot.urdf" if sample.endswith(".sdf") else "robot.sdf"
+    inputs, out, victim = tmp_path / "in", tmp_path / "out", tmp_path / "victim"
+    (inputs / "sub").mkdir(parents=True)
+    shutil.copyfile(source, inputs / "sub" / f"robot{source.suffix}")
+    victim.mkdir()
+    (victim / written).write_bytes(b"precious")
+    out.mkdir()
+    (out / "sub").symlink_to(victim)
+    return inputs, out, victim / written
+
+
+@pytest.mark.parametrize("app, sample", [(urdf2sdf, "pendulum.urdf"),
+                                         (sdf2urdf, "pendulum.sdf")])
+def test_batch_output_never_follows_a_linked_folder(tmp_path, app, sample):
+    inputs, out, victim_file = batch_with_linked_output_folder(tmp_path, sample)
+    result = runner.invoke(app, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "FILE_WRITE" in result.output
+    assert "a symbolic link in the output tree: not followed" in result.output
+    assert victim_file.read_bytes() == b"precious"
+    assert sorted(p.name for p in victim_file.parent.iterdir()) == [victim_file.name]
+
+
+def test_batch_output_never_makes_folders_through_a_link(tmp_path):
+    """``mkdir(parents=True)`` would follow ``out/sub`` and make ``victim/deeper``."""
+    inputs, out, victim_file = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    (inputs / "sub" / "deeper").mkdir()
+    (inputs / "sub" / "robot.urdf").rename(inputs / "sub" / "deeper" / "robot.urdf")
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "a symbolic link in the output tree: not followed" in result.output
+    assert sorted(p.name for p in victim_file.parent.iterdir()) == [victim_file.name]
+
+
+def test_batch_output_folder_that_is_a_file_is_file_write(tmp_path):
+    inputs, out, _ = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    (out / "sub").unlink()
+    (out / "sub").write_bytes(b"a file")
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "FILE_WRITE" in result.output
+    assert (out / "sub").read_bytes() == b"a file"
+
+
+def test_batch_output_directory_named_by_the_user_may_be_a_link(tmp_path):
+    inputs, _, victim_file = batch_with_linked_output_folder(tmp_path, "pendulum.urdf")
+    real = tmp_path / "real"
+    real.mkdir()
+    linked_out = tmp_path / "linked-out"
+    linked_out.symlink_to(real)
+    result = runner.invoke(urdf2sdf, [str(inputs), "-o", str(linked_out)])
+    assert result.exit_code == 0, result.output
+    assert linked_out.is_symlink()
+    assert b"<sdf" in (real / "sub" / "robot.sdf").read_bytes()
+    assert victim_file.read_bytes() == b"precious"
+
+
+# ---- -o naming a descriptor of this process: written to it, never reopened ---------------
+
+needs_proc_fd = pytest.mark.skipif(not Path("/proc/self/fd").is_dir() or
+                                   not Path("/dev/fd").exists(), reason="needs /proc/self/fd")
+EARLIER = b"earlier log line\n"
+
+
+@posix_only
+@needs_proc_fd
+@pytest.mark.parametrize("name", ["/proc/self/fd/5", "/dev/fd/5"])
+def test_output_descriptor_name_is_written_never_truncated(tmp_path, name):
+    """``urdf2sdf robot.urdf -o /proc/self/fd/5 5>>log.txt`` appends to log.txt."""
+    log = tmp_path / "log.txt"
+    log.write_bytes(EARLIER)
+    result = run("urdf2sdf", SAMPLE, "-o", name, redirect=f"5>>'{log}'")
+    assert result.returncode == 0, result.stderr
+    written = log.read_bytes()
+    assert written.startswith(EARLIER)
+    assert b"<sdf" in written[len(EARLIER):]
+
+
+@posix_only
+@needs_proc_fd
+def test_output_dev_stderr_is_written_to_stderr_never_truncated(tmp_path):
+    log = tmp_path / "errors.txt"
+    log.write_bytes(EARLIER)
+    result = run("urdf2sdf", SAMPLE, "-o", "/dev/stderr", redirect=f"2>>'{log}'")
+    assert result.returncode == 0
+    written = log.read_bytes()
+    assert written.startswith(EARLIER) and b"<sdf" in written
+
+
+@posix_only
+@needs_proc_fd
+@pytest.mark.parametrize("name", ["/proc/self/fd/9", "/dev/fd/9"])
+def test_output_descriptor_not_open_is_file_write(name):
+    result = run("urdf2sdf", SAMPLE, "-o", name, redirect="9>&-")
+    assert result.returncode == 1
+    assert b"error[FILE_WRITE]" in result.stderr
+
+
+@needs_proc_fd
+def test_write_output_to_a_descriptor_name_writes_at_its_offset(tmp_path):
+    log = tmp_path / "log.txt"
+    log.write_bytes(EARLIER)
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        write_output(b"<sdf/>", f"/proc/self/fd/{fd}", through_links=True)
+        write_output(b"<sdf/>", f"/dev/fd/{fd}", through_links=True)
+    finally:
+        os.close(fd)
+    assert log.read_bytes() == EARLIER + b"<sdf/><sdf/>"

@@ -8,9 +8,11 @@
   to its target, and the link stays; one in a tree the command fills (a batch's outputs,
   named after its inputs) is replaced, never followed out of the tree
   (:func:`resolve_destination`). A name of an open descriptor (``/dev/stdout``,
-  ``/dev/fd/N``, ``/proc/self/fd/N``) is written straight to that descriptor's file, and
-  when it is standard output, to standard output itself (``-o /dev/stdout > robot.sdf``
-  leaves the document in robot.sdf).
+  ``/dev/fd/N``, ``/proc/self/fd/N``, ``/dev/stderr``) is written to that descriptor
+  itself (:func:`write_descriptor`: never reopened, so never truncated: ``-o /dev/fd/5
+  5>>log.txt`` appends to log.txt), and when it is standard output, to standard output
+  (``-o /dev/stdout > robot.sdf`` leaves the document in robot.sdf). A descriptor of this
+  process that is not open is FILE_WRITE.
 * A character device (``/dev/null``), a FIFO or a socket is written directly: replacing
   it with a regular file would break the system or the reader on the other end.
 * A regular file or a new path is written to a temporary file beside it (beside the
@@ -225,6 +227,10 @@ def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (
     if kind == STDOUT:
         write_stdout(data)
         return
+    descriptor = own_descriptor(target) if kind == SPECIAL else None
+    if descriptor is not None:
+        write_descriptor(data, descriptor)
+        return
     if kind == SPECIAL:
         with open(target, "wb") as stream:  # /dev/null, a FIFO: as `cat > FILE` would
             stream.write(data)
@@ -297,12 +303,46 @@ def _resolved(target: Path, path: str, descriptor: bool,
             return STDOUT, target
         if descriptor or not stat.S_ISREG(status.st_mode):
             return SPECIAL, Path(path)
+    elif descriptor and own_descriptor(path) is not None:
+        return SPECIAL, Path(path)  # not open: its write is FILE_WRITE (EBADF)
     elif descriptor:
         raise OutputError(f"cannot write {target}: the descriptor it names is not open")
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
         raise OutputError(f"output directory {Path(target).parent} does not exist")
     return FILE, Path(path)
+
+
+_OWN_DESCRIPTOR = re.compile(
+    r"^/proc/(?P<pid>self|thread-self|\d+)(?:/task/\d+)?/fd/(?P<fd>\d+)$")
+
+
+def own_descriptor(path: str | Path) -> int | None:
+    """The number of the descriptor of this process that ``path`` (as
+    :func:`follow_links` gives it: ``/proc/PID/fd/N``) names, or None."""
+    match = _OWN_DESCRIPTOR.match(str(path))
+    if match is None:
+        return None
+    pid = match.group("pid")
+    if pid.isdigit() and int(pid) != os.getpid():
+        return None  # another process's descriptor: opened as a file is
+    return int(match.group("fd"))
+
+
+def write_descriptor(data: bytes, fd: int) -> None:
+    """``data`` written to the open descriptor ``fd`` at its offset (never reopened, never
+    truncated), after what Python buffered for stdout and stderr. Raises ``OSError``
+    (EBADF when ``fd`` is not open); a closed pipe too is a plain ``OSError`` (a failed
+    write of this file, not a closed standard output)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view[:CHUNK]):]
+    except BrokenPipeError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc)) from None
 
 
 def follow_links(target: Path) -> tuple[str, bool]:
