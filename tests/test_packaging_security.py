@@ -25,7 +25,8 @@ from urdf_sdf.core.cli.path_names import safe_name, unsafe_reason
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.write.bundle import Bundle, safe_place
-from urdf_sdf.core.write.confined import Refusal, copy_check, copy_roots
+from urdf_sdf.core.write.confined import (MAX_COPY_BYTES, Refusal, copy_check, copy_checked,
+                                          copy_roots)
 
 ASCII_STL = b"solid m\nfacet normal 0 0 1\nendfacet\nendsolid m\n"
 PACKAGE_XML = '<?xml version="1.0"?><package format="3"><name>arm</name></package>'
@@ -495,3 +496,26 @@ def test_safe_places_stay_inside_any_folder(place):
     if safe_place(place):
         assert posixpath.normpath(posixpath.join("/root", place)).startswith("/root/")
         assert not any(unicodedata.category(c) == "Cc" for c in place)
+
+
+# ---- how much is copied ---------------------------------------------------------------------
+
+def test_model_dir_refuses_mesh_larger_than_the_copy_cap(tmp_path):
+    urdf = make_package(tmp_path / "src", "../meshes/huge.stl")
+    with open(urdf.parent.parent / "meshes" / "huge.stl", "wb") as huge:
+        huge.truncate(MAX_COPY_BYTES + 1)  # sparse: no disk used
+    out = tmp_path / "out"
+    result = model_dir(urdf, out)
+    assert_refused(result, "MESH_TOO_LARGE", out)
+    assert "512 MiB" in result.output
+
+
+def test_copy_never_copies_more_than_the_size_checked(tmp_path):
+    source = tmp_path / "base.stl"
+    source.write_bytes(ASCII_STL)
+    checked = copy_check(source, copy_roots(str(tmp_path / "robot.urdf")))
+    assert not isinstance(checked, Refusal)
+    with open(source, "ab") as grown:
+        grown.write(b"x" * 4096)
+    with pytest.raises(OSError, match="changed"):
+        copy_checked(str(source), checked, tmp_path / "copy.stl")
