@@ -519,3 +519,23 @@ def test_copy_never_copies_more_than_the_size_checked(tmp_path):
         grown.write(b"x" * 4096)
     with pytest.raises(OSError, match="changed"):
         copy_checked(str(source), checked, tmp_path / "copy.stl")
+
+
+# ---- usage errors print no terminal escapes -------------------------------------------------
+
+def test_package_name_usage_error_escapes_control_characters(tmp_path):
+    sample = Path(__file__).resolve().parents[1] / "samples" / "pendulum.sdf"
+    result = CliRunner().invoke(sdf2urdf_app, [str(sample), "--package-dir",
+                                               str(tmp_path / "pk"), "--package-name",
+                                               "\x1b[2J"])
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\\x1b[2J" in result.output, result.output
+    assert not (tmp_path / "pk").exists()
+
+
+def test_package_dir_name_from_the_output_folder_escapes_control_characters(tmp_path):
+    sample = Path(__file__).resolve().parents[1] / "samples" / "pendulum.sdf"
+    result = CliRunner().invoke(sdf2urdf_app, [str(sample), "--package-dir",
+                                               str(tmp_path / "pk\x1b]0;x\x07")])
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output, result.output
