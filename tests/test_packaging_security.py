@@ -2,23 +2,31 @@
 what they copy (only regular files inside the input's package or a search path given,
 copies with a new file's mode), what they replace (never a directory that is not their
 own earlier output, and that only with ``--force``), and which input names become path
-components (never an unsafe one)."""
+components (never an unsafe one); where a bundled file lands (inside the output, by its
+real path), how large a copied file may be, and usage errors naming an input (escaped)."""
 from __future__ import annotations
 
 import json
 import os
+import posixpath
 import stat
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from urdf_sdf.core.cli.main import app as main_app
 from urdf_sdf.core.cli.path_names import safe_name, unsafe_reason
 from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
 from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.core.write.bundle import Bundle, safe_place
+from urdf_sdf.core.write.confined import (MAX_COPY_BYTES, Refusal, copy_check, copy_checked,
+                                          copy_roots)
 
 ASCII_STL = b"solid m\nfacet normal 0 0 1\nendfacet\nendsolid m\n"
 PACKAGE_XML = '<?xml version="1.0"?><package format="3"><name>arm</name></package>'
@@ -403,3 +411,131 @@ def test_unreadable_mesh_as_a_user(tmp_path):
                    model_dir(urdf, out)):
         assert result.exit_code == 1 and "error[MESH_UNREADABLE]" in result.output
         assert "permission denied" in " ".join(result.output.split())
+
+
+# ---- where a bundled file lands: the real path, never the URI's spelling -----------------------
+
+def climbing_description(root: Path, out: Path) -> tuple[Path, Path]:
+    """The review's reproducer, reduced: ``root/repo/robot.urdf`` links to a URDF deep in
+    ``d/d/...`` whose mesh URI climbs (``../`` as many times as it is deep) back to the
+    repository and through an in-repository symlink named like ``root``'s absolute path
+    back into its own folder. Lexically the URI names ``root/victim/pwned`` once ``..``
+    climbs past ``/``; the file really is the URDF's own ``v/pwned``. Returns (the URDF
+    named, the victim folder)."""
+    repo = root / "repo"
+    depth = len(out.parts) + 2  # climbs past / from the output's temporary folder too
+    deep = repo.joinpath(*["d"] * depth)
+    (deep / "v").mkdir(parents=True)
+    (deep / "v" / "pwned").write_bytes(ASCII_STL)
+    mirror = repo.joinpath(*root.parts[1:])
+    mirror.mkdir(parents=True)
+    (mirror / "victim").symlink_to(deep / "v")
+    uri = "../" * depth + "/".join(root.parts[1:]) + "/victim/pwned"
+    (deep / "robot.urdf").write_text(urdf_naming(uri))
+    (repo / "robot.urdf").symlink_to(deep / "robot.urdf")
+    out.parent.mkdir(parents=True)
+    return repo / "robot.urdf", root / "victim"
+
+
+def test_model_dir_place_never_leaves_the_output(tmp_path):
+    out = tmp_path / "repo" / "build" / "models" / "robot"
+    urdf, victim = climbing_description(tmp_path, out)
+    before = snapshot(tmp_path)
+    result = model_dir(urdf, out, "-q")
+    assert result.exit_code == 0, result.output
+    assert not victim.exists()
+    written = {path for path in snapshot(tmp_path) if path not in before}
+    assert written and all(Path(path).is_relative_to(out) for path in written), written
+    assert (out / "meshes" / "v" / "pwned").read_bytes() == ASCII_STL
+    assert "<uri>model://robot/meshes/v/pwned</uri>" in (out / "model.sdf").read_text()
+
+
+def test_package_dir_place_never_leaves_the_output(tmp_path):
+    out = tmp_path / "repo" / "build" / "robot_pkg"
+    urdf, victim = climbing_description(tmp_path, out)
+    deep = urdf.resolve().parent
+    sdf = deep / "robot.sdf"
+    uri = (deep / "robot.urdf").read_text().split('filename="')[1].split('"')[0]
+    sdf.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="r"><link name="l">\n'
+                   f"<visual name='v'><geometry><mesh><uri>{uri}</uri></mesh></geometry>"
+                   "</visual>\n</link></model></sdf>\n")
+    (urdf.parent / "robot.sdf").symlink_to(sdf)
+    before = snapshot(tmp_path)
+    result = CliRunner().invoke(sdf2urdf_app, [str(urdf.parent / "robot.sdf"), "--package-dir",
+                                               str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert not victim.exists()
+    written = {path for path in snapshot(tmp_path) if path not in before}
+    assert written and all(Path(path).is_relative_to(out) for path in written), written
+    assert (out / "meshes" / "v" / "pwned").read_bytes() == ASCII_STL
+    assert 'filename="package://robot_pkg/meshes/v/pwned"' in \
+        (out / "urdf" / "robot_pkg.urdf").read_text()
+
+
+def test_bundle_copy_refuses_a_place_outside_its_root(tmp_path):
+    source = tmp_path / "base.stl"
+    source.write_bytes(ASCII_STL)
+    bundle = Bundle()
+    checked = copy_check(source, copy_roots(str(tmp_path / "robot.urdf")))
+    assert not isinstance(checked, Refusal)
+    bundle.identity[str(source)] = checked
+    bundle.source_of["meshes/ok.stl"] = str(source)
+    bundle.source_of["meshes/../../escaped.stl"] = str(source)
+    root = tmp_path / "out" / "bundle"
+    root.mkdir(parents=True)
+    with pytest.raises(OSError, match="not a place inside"):
+        bundle.copy_into(root)
+    assert not (tmp_path / "escaped.stl").exists()
+    assert list(root.iterdir()) == []  # refused before anything is copied
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["..", ".", "", "a", "meshes", "b\x1b", "c\\d", "/"]),
+                min_size=1, max_size=6).map("/".join))
+def test_safe_places_stay_inside_any_folder(place):
+    if safe_place(place):
+        assert posixpath.normpath(posixpath.join("/root", place)).startswith("/root/")
+        assert not any(unicodedata.category(c) == "Cc" for c in place)
+
+
+# ---- how much is copied ---------------------------------------------------------------------
+
+def test_model_dir_refuses_mesh_larger_than_the_copy_cap(tmp_path):
+    urdf = make_package(tmp_path / "src", "../meshes/huge.stl")
+    with open(urdf.parent.parent / "meshes" / "huge.stl", "wb") as huge:
+        huge.truncate(MAX_COPY_BYTES + 1)  # sparse: no disk used
+    out = tmp_path / "out"
+    result = model_dir(urdf, out)
+    assert_refused(result, "MESH_TOO_LARGE", out)
+    assert "512 MiB" in result.output
+
+
+def test_copy_never_copies_more_than_the_size_checked(tmp_path):
+    source = tmp_path / "base.stl"
+    source.write_bytes(ASCII_STL)
+    checked = copy_check(source, copy_roots(str(tmp_path / "robot.urdf")))
+    assert not isinstance(checked, Refusal)
+    with open(source, "ab") as grown:
+        grown.write(b"x" * 4096)
+    with pytest.raises(OSError, match="changed"):
+        copy_checked(str(source), checked, tmp_path / "copy.stl")
+
+
+# ---- usage errors print no terminal escapes -------------------------------------------------
+
+def test_package_name_usage_error_escapes_control_characters(tmp_path):
+    sample = Path(__file__).resolve().parents[1] / "samples" / "pendulum.sdf"
+    result = CliRunner().invoke(sdf2urdf_app, [str(sample), "--package-dir",
+                                               str(tmp_path / "pk"), "--package-name",
+                                               "\x1b[2J"])
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\\x1b[2J" in result.output, result.output
+    assert not (tmp_path / "pk").exists()
+
+
+def test_package_dir_name_from_the_output_folder_escapes_control_characters(tmp_path):
+    sample = Path(__file__).resolve().parents[1] / "samples" / "pendulum.sdf"
+    result = CliRunner().invoke(sdf2urdf_app, [str(sample), "--package-dir",
+                                               str(tmp_path / "pk\x1b]0;x\x07")])
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output, result.output

@@ -15,7 +15,9 @@ What they never do:
   OUTPUT_EXISTS); a batch's output folder is a container, never replaced itself;
 * use a name from an input (a file's stem, a model's folder) that is empty, ``.``,
   ``..``, holds a separator or a control character, or starts with ``-`` as a path
-  component (``core.cli.path_names``; renamed, NAME_RENAMED).
+  component (``core.cli.path_names``; renamed, NAME_RENAMED);
+* print a name from the command line or an input raw in a usage error: control
+  characters are escaped (``core.safe_text.escape``).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.files import system_reason
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
@@ -262,14 +265,15 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                 context, search, quiet, as_json, xacro, pipes=False), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
-        raise typer.BadParameter(f"[{name}] is not a ROS package name (lower case letters, "
-                                 "digits, underscores; a letter first): give --package-name")
+        raise typer.BadParameter(f"[{escape(name)}] is not a ROS package name (lower case "
+                                 "letters, digits, underscores; a letter first): give "
+                                 "--package-name")
     source = sdf
     if not is_stdin(sdf) and sdf.is_dir():
         files = model_config_files(sdf / "model.config")
         if not files:
-            raise typer.BadParameter(f"{sdf} is not a model directory (no model.config naming "
-                                     "an SDFormat file)")
+            raise typer.BadParameter(f"{escape(str(sdf))} is not a model directory (no "
+                                     "model.config naming an SDFormat file)")
         source = files[0]
     parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
     context = Context.from_environment(paths + parents, policy(strict), package_paths)

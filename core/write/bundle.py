@@ -4,9 +4,16 @@ refers to (a COLLADA file's images, an OBJ's material library and its maps) come
 
 A file found in a package or model directory keeps its path inside it, without a leading
 ``meshes/`` (``package://arm/meshes/visual/base.dae`` -> ``meshes/visual/base.dae``); a
-plain path keeps its path below the description's folder, or its name. Two different
-files that would land in one place are told apart by their package's or model's name,
-then by a number; one file named twice is copied once.
+plain path keeps its path below the description's folder, or its name. The folders are
+those of the file's real path (every symlink followed) below the real package, model or
+description folder, and the name the one it is named by (a symlink's own name): how a URI
+spells its way there (``..``, symlinks) never shapes the place. A place is a relative path
+of safe components only (:func:`safe_place`: never absolute, ``..``, ``.``, empty, nor
+holding a control character or a backslash); a file whose folders there are not safe is
+placed by its name alone (made safe). Two different files that would land in one place are told apart by
+their package's or model's name, then by a number; one file named twice is copied once.
+:meth:`Bundle.copy_into` refuses (OSError) a place that is not safe before it copies
+anything.
 
 Only files ``core.write.confined`` allows are bundled (inside the input's package or a
 search path the user gave, regular, not under /proc, /sys, /dev); any other is an error
@@ -15,9 +22,11 @@ nothing. Copies are new files, made from the very file that was checked.
 """
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +35,7 @@ from lxml import etree
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
 from urdf_sdf.core.read.files import read_regular
+from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
                                      sniff_mesh)
 from urdf_sdf.core.write.confined import CopyRoots, FileId, Refusal, copy_check, copy_checked
@@ -67,14 +77,17 @@ class Bundle:
         return dest
 
     def _natural_place(self, resource: Resource) -> str:
-        if resource.root is not None:
-            inner = Path(os.path.relpath(resource.path, resource.root)).as_posix()
-        elif self.description_dir is not None and \
-                _is_below(resource.path, self.description_dir):
-            inner = Path(os.path.relpath(resource.path, self.description_dir)).as_posix()
-        else:
-            inner = Path(resource.path).name
-        parts = [p for p in inner.split("/") if p not in ("", ".")]
+        """The folder the file really lies in (every symlink followed) below its package
+        or model directory, else below the description's folder, else none; then the
+        name it is named by (a symlink's own name): always a :func:`safe_place`."""
+        real = os.path.realpath(resource.path)
+        named = Path(resource.path).name
+        name = named if _unsafe(named) is None else _safe_component(Path(real).name)
+        folder = os.path.dirname(real)
+        below = _parts_below(folder, resource.root)
+        if below is None:
+            below = _parts_below(folder, self.description_dir)
+        parts = [*(below or []), name]
         if len(parts) > 1 and parts[0] == self.folder:
             parts = parts[1:]
         return posixpath.join(self.folder, *parts)
@@ -104,7 +117,8 @@ class Bundle:
         for reference in referenced_files(mesh):
             source = os.path.realpath(mesh.parent / reference)
             target = posixpath.normpath(posixpath.join(posixpath.dirname(dest), reference))
-            if not target.startswith(self.folder + "/") or not os.path.lexists(source):
+            if not target.startswith(self.folder + "/") or not safe_place(target) or \
+                    not os.path.lexists(source):
                 self.skipped.append(f"[{reference}] named by {mesh.name}")
                 continue
             if source in self.dest_of or target in self.source_of:
@@ -119,7 +133,12 @@ class Bundle:
 
     def copy_into(self, root: Path) -> None:
         """Copy every file into the new folder ``root`` (each a new file, from the file
-        that was checked: OSError when one changed meanwhile)."""
+        that was checked: OSError when one changed meanwhile, or when a place is not a
+        :func:`safe_place`, before anything is copied)."""
+        for dest in self.source_of:
+            if not safe_place(dest):
+                raise OSError(errno.EINVAL, f"[{escape(dest)}] is not a place inside "
+                              "the output")
         for dest, source in self.source_of.items():
             target = root / dest
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -208,8 +227,44 @@ def _copy_check(resource: Resource, roots: CopyRoots) -> FileId | Refusal | None
     return copy_check(resource.path, roots)
 
 
-def _is_below(path: Path, folder: Path) -> bool:
-    return os.path.realpath(path).startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep)
+def _parts_below(real: str, folder: Path | None) -> list[str] | None:
+    """The components of the real path ``real`` below (or at: none) the real path of
+    ``folder``, when it lies there and each is a safe component; else None."""
+    if folder is None:
+        return None
+    base = os.path.realpath(folder)
+    if real == base:
+        return []
+    if not real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    parts = Path(os.path.relpath(real, base)).parts
+    return list(parts) if all(_unsafe(p) is None for p in parts) else None
+
+
+def _unsafe(component: str) -> str | None:
+    """Why ``component`` may not be a component of a place, or None."""
+    if component in ("", ".", ".."):
+        return "is empty, '.' or '..'"
+    if "/" in component or "\\" in component:
+        return "holds a path separator"
+    if any(unicodedata.category(c) == "Cc" for c in component):
+        return "holds a control character"
+    return None
+
+
+def _safe_component(name: str) -> str:
+    """``name`` with separators and control characters ``_`` (``_`` for '.', '..',
+    empty)."""
+    cleaned = "".join("_" if c in "/\\" or unicodedata.category(c) == "Cc" else c
+                      for c in name)
+    return "_" if cleaned in ("", ".", "..") else cleaned
+
+
+def safe_place(place: str) -> bool:
+    """Whether ``place`` is a relative path of safe components (none empty, ``.``,
+    ``..``, holding a separator or control character): it stays inside any folder."""
+    return not place.startswith("/") and all(_unsafe(p) is None for p in place.split("/"))
+
 
 
 def referenced_files(path: Path) -> list[str]:

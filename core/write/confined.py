@@ -13,12 +13,14 @@ and its maps) is copied only when
   what a file from a pull request may copy into a published output must not depend on it;
 * it is not under ``/proc``, ``/sys`` or ``/dev``;
 * it opens as a regular file (:func:`urdf_sdf.core.read.files.open_regular`:
-  non-blocking, examined after opening, never through a last symlink).
+  non-blocking, examined after opening, never through a last symlink);
+* it is at most ``MAX_COPY_BYTES`` (512 MiB) long, by ``fstat`` of the opened file.
 
-Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE or
-RESOURCE_NOT_REGULAR; MESH_UNREADABLE with the system's reason when it cannot be read).
-A copy is a new file (mode 0o666 less the umask, never the source's mode), written from
-the file that was checked (same device and inode), never through a symlink.
+Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE,
+RESOURCE_NOT_REGULAR or MESH_TOO_LARGE; MESH_UNREADABLE with the system's reason when it
+cannot be read). A copy is a new file (mode 0o666 less the umask, never the source's
+mode), written from the file that was checked (same device and inode, never more than
+the size checked: a file that changed meanwhile is an OSError), never through a symlink.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
 ROOT_MARKERS = ("package.xml", "model.config")
 MARKER_SEARCH_DEPTH = 6  # folders above the input searched for a root marker
 CHUNK = 1024 * 1024
+MAX_COPY_BYTES = 512 * 1024 * 1024  # a larger mesh or texture is not copied
 NEW_FILE_MODE = 0o666  # less the umask, as for any new file
 
 
@@ -87,7 +90,7 @@ def is_inside(real: str, root: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-FileId = tuple[int, int]  # (device, inode): the file that was checked
+FileId = tuple[int, int, int]  # (device, inode, size): the file that was checked
 
 
 def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
@@ -110,18 +113,31 @@ def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
         info = os.fstat(fd)
     finally:
         os.close(fd)
-    return info.st_dev, info.st_ino
+    if info.st_size > MAX_COPY_BYTES:
+        return Refusal(Code.MESH_TOO_LARGE, f"is {info.st_size} bytes, larger than the "
+                       f"{MAX_COPY_BYTES // (1024 * 1024)} MiB a copied file may be")
+    return info.st_dev, info.st_ino, info.st_size
 
 
 def copy_checked(source: str, identity: FileId, target: Path) -> None:
     """Copy the regular file ``source``, which must still be the file ``identity``
-    (device, inode) names, to the new file ``target`` (OSError otherwise)."""
+    (device, inode, size) names, to the new file ``target`` (OSError otherwise: never
+    more than the size checked is copied)."""
+    size = identity[2]
     fd = open_regular(source, follow_links=False)
     with os.fdopen(fd, "rb") as reader:
         info = os.fstat(reader.fileno())
-        if (info.st_dev, info.st_ino) != identity:
-            raise OSError(errno.ESTALE, f"{source} changed while the output was written")
+        if (info.st_dev, info.st_ino, info.st_size) != identity:
+            raise _changed(source)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
         with os.fdopen(os.open(target, flags, NEW_FILE_MODE), "wb") as writer:
-            while chunk := reader.read(CHUNK):
+            left = size
+            while left > 0 and (chunk := reader.read(min(CHUNK, left))):
                 writer.write(chunk)
+                left -= len(chunk)
+            if left != 0 or reader.read(1):  # shrank or grew meanwhile
+                raise _changed(source)
+
+
+def _changed(source: str) -> OSError:
+    return OSError(errno.ESTALE, f"{source} changed while the output was written")
