@@ -24,7 +24,6 @@ import stat
 from pathlib import Path
 
 from urdf_sdf.core.cli.output import OutputError, removed_on_signal
-from urdf_sdf.core.cli.quick import version_line
 from urdf_sdf.core.read.files import read_head
 
 MARKED_FILES = ("model.config", "package.xml")
@@ -37,27 +36,28 @@ class OutputExists(OutputError):
     """The target exists and may not be replaced (OUTPUT_EXISTS, exit 1)."""
 
 
-def marker_text(prog: str) -> bytes:
-    """The marker comment: what wrote the directory and how to replace it (a comment may
-    not hold two hyphens in a row, hence no option spelt out)."""
-    return (MARKER_HEAD + f" ({version_line(prog)}): a later run given the force option "
+def marker_text(writer: str) -> bytes:
+    """The marker comment: what wrote the directory (``writer``, the command's version
+    line) and how to replace it (a comment may not hold two hyphens in a row, hence no
+    option spelt out)."""
+    return (MARKER_HEAD + f" ({writer}): a later run given the force option "
             "may replace this directory; without this line it is never replaced. -->\n"
             .encode())
 
 
-def marked(files: dict[str, bytes], prog: str) -> dict[str, bytes]:
+def marked(files: dict[str, bytes], writer: str) -> dict[str, bytes]:
     """``files`` with the marker: in the first of :data:`MARKED_FILES` there, after its
     XML declaration; else as the file :data:`MARKER_FILE`."""
     name = next((n for n in MARKED_FILES if n in files), None)
     if name is None:
-        return {**files, MARKER_FILE: marker_text(prog)}
+        return {**files, MARKER_FILE: marker_text(writer)}
     data = files[name]
     cut = data.index(b"\n") + 1 if data.startswith(b"<?xml") and b"\n" in data else 0
-    return {**files, name: data[:cut] + marker_text(prog) + data[cut:]}
+    return {**files, name: data[:cut] + marker_text(writer) + data[cut:]}
 
 
 def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
-                    prog: str = "urdf-sdf", force: bool = False,
+                    writer: str = "urdf-sdf", force: bool = False,
                     container: Path | None = None) -> Path:
     """``target/`` with ``files`` (relative path -> content), ``bundle``'s copies and the
     marker; returns the directory written (``target``, or a symlink's target)."""
@@ -69,7 +69,7 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):
-            for relative, data in marked(files, prog).items():
+            for relative, data in marked(files, writer).items():
                 (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
                 (tmp / relative).write_bytes(data)
             bundle.copy_into(tmp)

@@ -35,6 +35,7 @@ from urdf_sdf.core.cli.options import policy
 from urdf_sdf.core.cli.output import OutputError
 from urdf_sdf.core.cli.path_names import (renamed_output, safe_name, shown_name, unique_name,
                                           unsafe_reason)
+from urdf_sdf.core.cli.quick import version_line
 from urdf_sdf.core.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.core.cli.urdf2sdf import discover as discover_urdf
@@ -126,7 +127,8 @@ def _finish(prog: str, source: Path, target: Target, directory, diagnostics: Dia
     if ok:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
-                            [] if is_stdin(source) else [str(source)], prog=prog,
+                            [] if is_stdin(source) else [str(source)],
+                            writer=version_line(prog),
                             force=target.force, container=target.container)
         except OutputExists as exc:
             diagnostics.error_at(Code.OUTPUT_EXISTS, str(exc), None, str(out_dir))
