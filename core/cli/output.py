@@ -451,20 +451,28 @@ def _alive(pid: int) -> bool:
 def removed_on_signal(tmp: str, remove: Callable[[str], None] = os.unlink) -> Iterator[None]:
     """While inside: SIGTERM/SIGINT/SIGHUP remove ``tmp`` (with ``remove``: a directory
     needs ``shutil.rmtree``), then the signal is re-raised
-    with its default action. Signal handlers can only be set in the main thread; elsewhere
-    the ``finally`` of :func:`temporary_beside` is all there is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
+    with its default action (:func:`handling_signals`: in the main thread only; elsewhere
+    the ``finally`` of :func:`temporary_beside` is all there is)."""
     def handler(signum, frame):
         with contextlib.suppress(OSError):
             remove(tmp)
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
 
+    with handling_signals(handler):
+        yield
+
+
+@contextlib.contextmanager
+def handling_signals(handler: Callable) -> Iterator[None]:
+    """While inside (in the main thread: elsewhere handlers cannot be set), ``handler``
+    handles SIGTERM, SIGINT and SIGHUP (:data:`CLEANUP_SIGNALS`); a signal the process
+    ignores (nohup's SIGHUP) stays ignored. The previous handlers are put back on leaving."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     previous = {signum: signal.signal(signum, handler) for signum in CLEANUP_SIGNALS
-                if signal.getsignal(signum) is not signal.SIG_IGN}  # nohup's SIGHUP stays off
+                if signal.getsignal(signum) is not signal.SIG_IGN}
     try:
         yield
     finally:

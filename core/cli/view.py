@@ -27,7 +27,6 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Sequence
@@ -35,16 +34,14 @@ from typing import Sequence
 from urdf_sdf.core.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.core.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.cli.output import (FILE, OutputError, StdoutError, check_destination,
-                                      file_mode, resolve_destination, temporary_beside,
-                                      write_failed, write_output)
+                                      file_mode, handling_signals, resolve_destination,
+                                      temporary_beside, write_failed, write_output)
 from urdf_sdf.core.cli.render import SourceLines, emit
 from urdf_sdf.core.context import Context
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.lazy import Later
 
 PROG = "urdf-sdf view"
-INTERRUPTING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
-                     if hasattr(signal, name))
 VIEW_HINT = "pip install 'urdf-sdf[view]'"
 _VIEW = Later({
     "build_scene": ("urdf_sdf.core.view.scene", "build_scene"),
@@ -198,13 +195,9 @@ class Interrupted(BaseException):
 
 @contextlib.contextmanager
 def signals_raised() -> Iterator[None]:
-    """While inside (in the main thread; elsewhere handlers cannot be set): the first
+    """While inside (:func:`~urdf_sdf.core.cli.output.handling_signals`): the first
     SIGTERM, SIGINT or SIGHUP raises :class:`Interrupted`, so the ``finally`` blocks
-    below run; a second one while they run is ignored. A signal the process ignores
-    (nohup's SIGHUP) stays ignored. The previous handlers are put back on leaving."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    below run; a second one while they run is ignored."""
     received: list[int] = []
 
     def handler(signum, frame):
@@ -212,13 +205,8 @@ def signals_raised() -> Iterator[None]:
             received.append(signum)
             raise Interrupted(signum)
 
-    previous = {signum: signal.signal(signum, handler) for signum in INTERRUPTING
-                if signal.getsignal(signum) is not signal.SIG_IGN}
-    try:
+    with handling_signals(handler):
         yield
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old if old is not None else signal.SIG_DFL)
 
 
 def end_by_signal(signum: int) -> int:
