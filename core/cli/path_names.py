@@ -10,35 +10,28 @@ character, or starts with ``-`` never becomes a path component as it is:
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.path_components import component_problem, without_unsafe_characters
 from urdf_sdf.core.safe_text import escape
-
-SEPARATORS = ("/", "\\")
 
 
 def unsafe_reason(name: str) -> str | None:
-    """Why ``name`` may not be a path component as it is, or None."""
-    if name in ("", ".", ".."):
-        return "is empty, '.' or '..'" if name else "is empty"
-    if any(sep in name for sep in SEPARATORS):
-        return "holds a path separator"
-    if any(unicodedata.category(c) == "Cc" for c in name):
-        return "holds a control character"
-    if name.startswith("-"):
+    """Why ``name`` may not be a path component as it is, or None (the rule of
+    :mod:`urdf_sdf.core.path_components`, and no leading ``-``: an option to a tool)."""
+    problem = component_problem(name)
+    if problem is None and name.startswith("-"):
         return "starts with '-'"
-    return None
+    return problem
 
 
 def safe_name(name: str, fallback: str) -> str:
     """``name`` as a safe path component (``name`` itself when it is one)."""
     if unsafe_reason(name) is None:
         return name
-    cleaned = "".join("_" if c in SEPARATORS or unicodedata.category(c) == "Cc" else c
-                      for c in name)
-    cleaned = re.sub(r"^[-.]+", lambda m: "_" * len(m.group(0)), cleaned)
+    cleaned = re.sub(r"^[-.]+", lambda m: "_" * len(m.group(0)),
+                     without_unsafe_characters(name))
     return cleaned if cleaned.strip("_") else fallback
 
 

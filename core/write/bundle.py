@@ -10,8 +10,9 @@ description folder, and the name the one it is named by (a symlink's own name): 
 spells its way there (``..``, symlinks) never shapes the place. A place is a relative path
 of safe components only (:func:`safe_place`: never absolute, ``..``, ``.``, empty, nor
 holding a control character or a backslash); a file whose folders there are not safe is
-placed by its name alone (made safe). Two different files that would land in one place are told apart by
-their package's or model's name, then by a number; one file named twice is copied once.
+placed by its name alone (made safe; the rule: :mod:`urdf_sdf.core.path_components`).
+Two different files that would land in one place are told apart by their package's or
+model's name, then by a number; one file named twice is copied once.
 :meth:`Bundle.copy_into` refuses (OSError) a place that is not safe before it copies
 anything.
 
@@ -26,7 +27,6 @@ import errno
 import os
 import posixpath
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.path_components import component_problem, without_unsafe_characters
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
@@ -82,7 +83,7 @@ class Bundle:
         name it is named by (a symlink's own name): always a :func:`safe_place`."""
         real = os.path.realpath(resource.path)
         named = Path(resource.path).name
-        name = named if _unsafe(named) is None else _safe_component(Path(real).name)
+        name = named if component_problem(named) is None else _safe_component(Path(real).name)
         folder = os.path.dirname(real)
         below = _parts_below(folder, resource.root)
         if below is None:
@@ -238,32 +239,21 @@ def _parts_below(real: str, folder: Path | None) -> list[str] | None:
     if not real.startswith(base.rstrip(os.sep) + os.sep):
         return None
     parts = Path(os.path.relpath(real, base)).parts
-    return list(parts) if all(_unsafe(p) is None for p in parts) else None
-
-
-def _unsafe(component: str) -> str | None:
-    """Why ``component`` may not be a component of a place, or None."""
-    if component in ("", ".", ".."):
-        return "is empty, '.' or '..'"
-    if "/" in component or "\\" in component:
-        return "holds a path separator"
-    if any(unicodedata.category(c) == "Cc" for c in component):
-        return "holds a control character"
-    return None
+    return list(parts) if all(component_problem(p) is None for p in parts) else None
 
 
 def _safe_component(name: str) -> str:
     """``name`` with separators and control characters ``_`` (``_`` for '.', '..',
     empty)."""
-    cleaned = "".join("_" if c in "/\\" or unicodedata.category(c) == "Cc" else c
-                      for c in name)
+    cleaned = without_unsafe_characters(name)
     return "_" if cleaned in ("", ".", "..") else cleaned
 
 
 def safe_place(place: str) -> bool:
     """Whether ``place`` is a relative path of safe components (none empty, ``.``,
     ``..``, holding a separator or control character): it stays inside any folder."""
-    return not place.startswith("/") and all(_unsafe(p) is None for p in place.split("/"))
+    return not place.startswith("/") and \
+        all(component_problem(part) is None for part in place.split("/"))
 
 
 
