@@ -1,5 +1,7 @@
-"""Which names may be one component of a path we write: the one rule that output
-folder names taken from inputs (``core.cli.path_names``) and the places of copied files
+"""Paths as text: whether one lies within another (:func:`is_within`, the one test of
+every confinement: includes, copies, xacro reads, a mesh's companion files), and which
+names may be one component of a path we write: the one rule that output folder names
+taken from inputs (``core.cli.path_names``) and the places of copied files
 (``core.write.bundle``) share.
 
 A component is never empty, ``.`` or ``..``, and holds no path separator (``/``, ``\\``)
@@ -8,9 +10,16 @@ joined to, or forge a terminal line when shown.
 """
 from __future__ import annotations
 
+import os
 import unicodedata
 
 SEPARATORS = ("/", "\\")
+
+
+def is_within(path: str, root: str) -> bool:
+    """Whether the normalised path ``path`` is ``root`` or lies below it (text only: the
+    caller resolves symlinks or ``..`` first, as its rule wants)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def component_problem(name: str) -> str | None:

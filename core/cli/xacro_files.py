@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from urdf_sdf.core.cli.xacro_evaluator import Refused
+from urdf_sdf.core.path_components import is_within
 from urdf_sdf.core.read.files import NotRegular, read_head, read_regular
 
 MAX_FILES = 10_000
@@ -42,10 +43,6 @@ class FileRefused(Refused):
     def __init__(self, message: str, needle: str | None = None, holder: str | None = None):
         super().__init__(message, needle)
         self.holder = holder
-
-
-def inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def package_name(directory: str) -> str | None:
@@ -97,8 +94,8 @@ class Files:
     def check(self, path: str, needle: str | None = None) -> str:
         """The real path of ``path`` when the expansion may read it; FileRefused else."""
         real = os.path.realpath(path)
-        if any(inside(real, never) for never in NEVER_READ) or \
-                not any(inside(real, root) for root in self.roots):
+        if any(is_within(real, never) for never in NEVER_READ) or \
+                not any(is_within(real, root) for root in self.roots):
             raise FileRefused(f"{path} is outside the input's package ({self.roots[0]}); "
                               "give --xacro-path DIR to allow a directory", needle)
         return real
@@ -157,7 +154,7 @@ def _stays_in(found: str, directory: str) -> bool:
     """Whether ``found``'s real path lies in ``directory``'s (a package that is a symbolic
     link out of its search path, say to ``/``, never becomes a folder files are read from)."""
     real, base = os.path.realpath(found), os.path.realpath(directory)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return is_within(real, base)
 
 
 def _in_directory(directory: str, package: str) -> str | None:

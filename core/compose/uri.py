@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.path_components import is_within
 from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
@@ -78,7 +79,7 @@ def inside(path: Path, root: Path) -> bool:
     a symlink inside a package, as colcon's --symlink-install makes, is fine)."""
     path_text = os.path.normpath(os.path.abspath(path))
     root_text = os.path.normpath(os.path.abspath(root))
-    return path_text == root_text or path_text.startswith(root_text.rstrip(os.sep) + os.sep)
+    return is_within(path_text, root_text)
 
 
 def _kind(path: Path) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from trimesh.resolvers import Resolver
 from urdf_sdf.core.mesh_files import MeshFileError, read_capped
+from urdf_sdf.core.path_components import is_within
 
 
 class CompanionFiles(Resolver):
@@ -43,7 +44,7 @@ class CompanionFiles(Resolver):
         if not name or "\0" in name or os.path.isabs(name) or "://" in name:
             return None
         path = os.path.realpath(os.path.join(self.folder, name))
-        return path if path.startswith(self.folder.rstrip(os.sep) + os.sep) else None
+        return path if path != self.folder and is_within(path, self.folder) else None
 
     def write(self, name: str, data) -> None:
         raise PermissionError("a mesh's companion files are never written")

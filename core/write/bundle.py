@@ -34,7 +34,8 @@ from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.path_components import component_problem, without_unsafe_characters
+from urdf_sdf.core.path_components import (component_problem, is_within,
+                                           without_unsafe_characters)
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.safe_text import escape
 from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
@@ -236,7 +237,7 @@ def _parts_below(real: str, folder: Path | None) -> list[str] | None:
     base = os.path.realpath(folder)
     if real == base:
         return []
-    if not real.startswith(base.rstrip(os.sep) + os.sep):
+    if not is_within(real, base):
         return None
     parts = Path(os.path.relpath(real, base)).parts
     return list(parts) if all(component_problem(p) is None for p in parts) else None

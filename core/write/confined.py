@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.path_components import is_within
 from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
@@ -86,20 +87,16 @@ def copy_roots(input_file: str | None, given: list[str] | tuple[str, ...] = ()) 
     return CopyRoots(own_directory(input_file), real)
 
 
-def is_inside(real: str, root: str) -> bool:
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
-
-
 FileId = tuple[int, int, int]  # (device, inode, size): the file that was checked
 
 
 def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
     """The identity of the file ``path`` names when it may be copied, else why not."""
     real = os.path.realpath(path)
-    if any(is_inside(real, pseudo) for pseudo in PSEUDO_FILESYSTEMS):
+    if any(is_within(real, pseudo) for pseudo in PSEUDO_FILESYSTEMS):
         return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, a system interface "
                        "(/proc, /sys, /dev), not a file")
-    if not any(is_inside(real, root) for root in roots.all()):
+    if not any(is_within(real, root) for root in roots.all()):
         return Refusal(Code.RESOURCE_OUTSIDE_PACKAGE, f"resolves to {real}, outside "
                        f"{roots.describe()}; name its folder with --package-path (or "
                        "-p/--path) to copy it")
