@@ -45,7 +45,7 @@ TARGET_LINKS, TARGET_S = 10000, 1.5
 def _check(result, conversion, n: int) -> dict:
     """After measuring: is the SDF valid and does it keep the URDF's poses?"""
     from urdf_sdf import load_string
-    from urdf_sdf.core.pose import pose_gap
+    from urdf_sdf.core.base.pose import pose_gap
 
     if not conversion.ok:
         return {"ok": False, "errors": sorted({d.code.value for d in conversion.diagnostics

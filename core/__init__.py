@@ -1,16 +1,17 @@
-"""The core of urdf-sdf (installed as ``urdf_sdf.core``): the pipeline and its data.
+"""The library of urdf-sdf (installed as ``urdf_sdf.core``): the pipeline and its data.
+Folders in the order data flows through them; each imports only the ones above it:
 
-    read/     SDFormat and URDF text -> core.model dataclasses (hardened XML, values,
-              version normalisation)
-    compose/  //include: URIs, overrides, merge, custom model parsers
-    graph/    frame graphs per scope: build, validate, resolve poses
-    write/    serialisation: SDF and URDF elements, numbers and poses as text, DOT
-    cli/      the command lines (urdf2sdf, sdf2urdf, urdf-sdf) on top of everything
+    base/        what every layer shares: model dataclasses, poses, diagnostics and their
+                 codes, the context, custom parsers, inertia rules, SDFormat's element tree
+    read/        SDFormat and URDF text -> model (hardened XML, values, versions, files)
+    compose/     //include: URIs, overrides, merge, custom model parsers
+    graph/       frame graphs per scope: build, validate, resolve poses
+    loader.py    read + compose + graph in one call (``load``)
+    kinematics/  kinematic trees and forward kinematics of a loaded model
+    inspect/     analyses of a loaded model: URDF parity, frames report, resources
+    diff/        comparison of two loaded robots
+    write/       serialisation: SDF and URDF elements, numbers and poses as text, DOT
 
-Beside them: ``model``, ``pose``, ``diagnostics``, ``context``, ``custom`` (the data every
-layer shares), ``sdformat_tree`` (SDFormat's element tree per version, a table that
-``sdformat_tree_derive`` derives from SDFormat's description files), ``loader`` (read +
-compose + graph in one call) and the analyses on a loaded model (``kinematics``,
-``parity``, ``diff``, ``report``). The public API is the
-top-level package ``urdf_sdf``.
+Nothing here imports a converter (``urdf_sdf.urdf2sdf``, ``urdf_sdf.sdf2urdf``) or the face
+(``urdf_sdf``: the API, the command line ``urdf_sdf.cli``, ``urdf_sdf.view``).
 """

@@ -20,14 +20,14 @@ import math
 
 from lxml import etree
 
-from urdf_sdf.core.custom import (custom_children, has_namespaced_children, markup, plain_copy,
+from urdf_sdf.core.base.custom import (custom_children, has_namespaced_children, markup, plain_copy,
                                   qname)
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics import WORLD, KinematicJoint, KinematicTree, build_tree, joint_kind
-from urdf_sdf.core.model import Inertial, Link, PoseSpec, Shape
-from urdf_sdf.core.parity import check_parity, frame_parent, is_lumped_joint_frame
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree, build_tree, joint_kind
+from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
+from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
 from urdf_sdf.core.write.common import NumberTexts, declare_undeclared_prefixes, numbers_text
 from urdf_sdf.core.write.stream import ChildStream

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.core.base.diagnostics import Diagnostics
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """``sdf2urdf MODEL --package-dir OUT``: a ROS package holding the robot.
 
 ``OUT/urdf/NAME.urdf`` is the conversion; every mesh and texture that resolves
-(``core.resources``: an included model's meshes from its own folder, ``model://`` through
+(``core.inspect.resources``: an included model's meshes from its own folder, ``model://`` through
 the model paths) inside the model's own directory, the folder holding it, or a search path
 given (``-p/--path``, ``--package-path``; real path, after symlinks;
 ``core.write.confined``) is copied under ``OUT/meshes/`` (``core.write.bundle``) and named
@@ -19,9 +19,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
-from urdf_sdf.core.resources import base_folder
+from urdf_sdf.core.inspect.resources import base_folder
 from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.confined import CopyRoots

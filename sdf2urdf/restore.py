@@ -1,4 +1,4 @@
-"""What urdf2sdf carried through the SDF in the ``urdf:`` namespace (see ``core.custom``),
+"""What urdf2sdf carried through the SDF in the ``urdf:`` namespace (see ``core.base.custom``),
 given back to the URDF it came from.
 
 * Elements URDF defines but SDF cannot hold are restored where they belong by the
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.custom import URDF_NS, custom_children, plain_copy
+from urdf_sdf.core.base.custom import URDF_NS, custom_children, plain_copy
 
 
 def carried_children(el) -> list:

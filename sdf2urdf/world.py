@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 
 @dataclass

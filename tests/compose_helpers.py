@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from urdf_sdf import Code, Context, load
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.pose import Pose, pose_gap
+from urdf_sdf.core.base.pose import Pose, pose_gap
 from tests.reference import compare_reports
 
 HERE = Path(__file__).resolve().parent
@@ -144,7 +144,7 @@ def assert_agrees_with_reference(ours: dict, reference: dict, tol: float = REF_T
 def run_cli(*args, cwd: Path = REPO) -> subprocess.CompletedProcess:
     """``urdf-sdf ARGS`` in a real subprocess (a hang is a failure, not a stuck suite)."""
     env = {**os.environ, **ISOLATED_ENV}
-    return subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", *map(str, args)],
                           capture_output=True, text=True, timeout=TIMEOUT, cwd=str(cwd),
                           env=env, stdin=subprocess.DEVNULL)
 

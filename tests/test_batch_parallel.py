@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli import batch as batch_module
-from urdf_sdf.core.cli import pool as pool_module
-from urdf_sdf.core.cli import urdf2sdf as urdf2sdf_cli
-from urdf_sdf.core.cli.batch import BatchItem, FileConverter, default_jobs, picklable, run_batch
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
-from urdf_sdf.core.context import Context
+from urdf_sdf.cli import batch as batch_module
+from urdf_sdf.cli import pool as pool_module
+from urdf_sdf.cli import urdf2sdf as urdf2sdf_cli
+from urdf_sdf.cli.batch import BatchItem, FileConverter, default_jobs, picklable, run_batch
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.urdf2sdf.convert import Options
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"

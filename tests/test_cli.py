@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app
+from urdf_sdf.cli.main import app
 
 FIXTURES = Path(__file__).parent / "fixtures" / "core"
 runner = CliRunner()
@@ -51,7 +51,7 @@ def test_check_usage_error_exits_two():
 
 
 def test_console_script_runs_as_a_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "check",
                            str(FIXTURES / "xml_malformed_mismatched_tag.sdf")],
                           capture_output=True, text=True)
     assert proc.returncode == 1

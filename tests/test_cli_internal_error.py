@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import urdf_sdf.core.cli.sdf2urdf as sdf2urdf_cli
-import urdf_sdf.core.cli.urdf2sdf as urdf2sdf_cli
-from urdf_sdf.core.cli.crash import internal_error
-from urdf_sdf.core.diagnostics import Code
+import urdf_sdf.cli.sdf2urdf as sdf2urdf_cli
+import urdf_sdf.cli.urdf2sdf as urdf2sdf_cli
+from urdf_sdf.cli.crash import internal_error
+from urdf_sdf.core.base.diagnostics import Code
 
 HERE = Path(__file__).resolve().parent
 PENDULUM_URDF = HERE.parent / "samples" / "pendulum.urdf"
@@ -95,7 +95,7 @@ def test_a_command_leaves_its_objects_out_of_the_collection_at_exit():
     and the exit code is the command's."""
     code = ("import atexit, gc, sys\n"
             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
-            "from urdf_sdf.core.cli.crash import short_lived_process\n"
+            "from urdf_sdf.cli.crash import short_lived_process\n"
             "short_lived_process()\n"
             "model = [[i] for i in range(1000)]\n"
             "sys.exit(3)\n")

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app as urdf_sdf_app
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostic, Policy, Severity
+from urdf_sdf.cli.main import app as urdf_sdf_app
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.loader import load
 from urdf_sdf.urdf2sdf import Options, convert_urdf
 

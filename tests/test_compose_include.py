@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf import Code, Context, frames_report, load
-from urdf_sdf.core.cli.main import app as urdf_sdf_app
+from urdf_sdf.cli.main import app as urdf_sdf_app
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.pose import Pose
 from tests.compose_helpers import (AMENT, BRACKET_CLIP, BRACKET_MODEL, BRACKET_SLOT, FIX,
                                    ISOLATED_ENV, MODELS, PACKAGES, PARTS, PLATE_MODEL, PLATE_TOP,
                                    REF_TOL, P, assert_agrees_with_reference,

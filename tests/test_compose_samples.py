@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf import Context, frames_report
-from urdf_sdf.core.diff import diff_files
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.diff.compare import diff_files
+from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.sdf2urdf import Options, convert_sdf
 from tests.compose_helpers import (ARM_AND_GRIPPER, ASSEMBLIES, ASSEMBLY_IDS, FLANGE_WELDS,
                                    FLANGES, SAMPLES, SUPER, SUPER_WORLD, P,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf import Code, load, load_string
-from urdf_sdf.core.pose import Pose, pose_gap
+from urdf_sdf.core.base.pose import Pose, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "core"
 

@@ -1,4 +1,4 @@
-"""``urdf-sdf diff A B`` and ``core.diff.diff_files``.
+"""``urdf-sdf diff A B`` and ``core.diff.compare.diff_files``.
 
 A small URDF (written to tmp_path) and one-edit variants of it: each edit must be
 reported with the right kind and name; equivalent descriptions (the same file, its SDF
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import Difference, diff_files
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.compare import Difference, diff_files
 from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
 from urdf_sdf.core.loader import load
 
@@ -342,7 +342,7 @@ def test_cli_mixed_formats(base, tmp_path):
 
 def test_cli_as_a_subprocess(base, tmp_path):
     other = variant(tmp_path, "changed_visual_pose")
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main",
                            "diff", str(base), str(other),
                            "--json"], capture_output=True, text=True)
     assert proc.returncode == 1
@@ -352,7 +352,7 @@ def test_cli_as_a_subprocess(base, tmp_path):
 
 def test_diff_files_is_importable_for_ros_package_tests():
     """The documented use: ``assert not diff_files("robot.urdf", "robot.sdf")``."""
-    import urdf_sdf.core.diff as diff_module
+    import urdf_sdf.core.diff.compare as diff_module
     assert diff_module.diff_files.__doc__
     assert "diff_files" in diff_module.__doc__
     source = HERE / "fixtures" / "urdf" / "urdf_every_element.urdf"

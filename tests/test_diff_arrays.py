@@ -1,12 +1,12 @@
 """``urdf-sdf diff`` compares inertials and shapes as arrays, with the results of its
 per-link definition.
 
-* :func:`core.diff_inertials.compare_inertials` and :func:`core.diff_shapes.compare_shapes`
+* :func:`core.diff.inertials.compare_inertials` and :func:`core.diff.shapes.compare_shapes`
   report what the per-link definitions below report (the implementation before the
   links were taken together), at every tolerance, NaN and infinity included, on
   perturbed generated robots and samples;
-* :func:`core.diff_shapes.within_gap` only clears a pair of poses whose
-  :func:`core.pose.pose_gap` is within the tolerance, near the bound too.
+* :func:`core.diff.shapes.within_gap` only clears a pair of poses whose
+  :func:`core.base.pose.pose_gap` is within the tolerance, near the bound too.
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from urdf_sdf.core import diff as diff_module
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff_shapes import match_shapes, shapes_in_root, within_gap
-from urdf_sdf.core.difference import Difference, fmt
-from urdf_sdf.core.kinematics_batch import forward_compact
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.shapes import match_shapes, shapes_in_root, within_gap
+from urdf_sdf.core.diff.difference import Difference, fmt
+from urdf_sdf.core.kinematics.batch import forward_compact
 from urdf_sdf.core.loader import load_string
-from urdf_sdf.core.pose import Pose, pose_gap, quat_from_rpy
+from urdf_sdf.core.base.pose import Pose, pose_gap, quat_from_rpy
 from tests.support import perturbed
 
 ROOT = Path(__file__).resolve().parent.parent

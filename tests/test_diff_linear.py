@@ -1,8 +1,8 @@
 """``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
 
-* :func:`core.kinematics_batch.forward_batch` gives, bit for bit (down to the sign of a zero),
+* :func:`core.kinematics.batch.forward_batch` gives, bit for bit (down to the sign of a zero),
   the poses :meth:`KinematicTree.forward` gives, on generated trees and every sample;
-* :func:`core.diff.compare_all_poses` reports what the scalar definition below reports
+* :func:`core.diff.compare.compare_all_poses` reports what the scalar definition below reports
   (the implementation before it was vectorised), on perturbed generated robots;
 * diff runs forward kinematics a bounded number of times, whatever the number of joints
   (it used to run it once per joint: quadratic);
@@ -23,15 +23,15 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.core import diff as diff_module
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import Description, diff_results
-from urdf_sdf.core.kinematics import KinematicTree, build_tree
-from urdf_sdf.core.kinematics_batch import forward_batch, forward_plan
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.compare import Description, diff_results
+from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
+from urdf_sdf.core.kinematics.batch import forward_batch, forward_plan
 from urdf_sdf.core.loader import load, load_string
 from tests.support import perturbed, with_mimics
-from urdf_sdf.core.model import Link
-from urdf_sdf.core.pose import pose_gap
+from urdf_sdf.core.base.model import Link
+from urdf_sdf.core.base.pose import pose_gap
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

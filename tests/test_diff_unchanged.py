@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import diff_results
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.loader import load, load_string
 from tests.support import perturbed, with_mimics
 

@@ -20,15 +20,15 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.cli.graph import (GraphvizFailed, GraphvizUnavailable, OutputFormatUnknown,
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.cli.graph import (GraphvizFailed, GraphvizUnavailable, OutputFormatUnknown,
                                      RenderError, check_output, graph_command, render, write_graph)
-from urdf_sdf.core.cli.main import app as urdf_sdf_app
+from urdf_sdf.cli.main import app as urdf_sdf_app
 from urdf_sdf.core.write.dot import (GraphKind, format_pose, frame_graph_dot, kinematic_tree_dot,
                                      quote)
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.pose import Pose
 from tests.support import graphviz_dot
 
 FIXTURES = Path(__file__).parent / "fixtures" / "graph"
@@ -318,7 +318,7 @@ def test_deterministic_across_processes(name, kind):
     """Same input, same bytes: within a process and across hash seeds."""
     first = make_dot(load_fixture(name), kind)
     assert make_dot(load_fixture(name), kind) == first
-    code = ("import sys; from urdf_sdf.core.context import Context; "
+    code = ("import sys; from urdf_sdf.core.base.context import Context; "
             "from urdf_sdf.core.loader import load; "
             "from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot; "
             "r = load(sys.argv[1], Context()); k = sys.argv[2]; "

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.render import MAX_LINE, SourceLines, render
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.render import MAX_LINE, SourceLines, render
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
@@ -43,7 +43,7 @@ def test_proc_self_environ_is_never_shown(tmp_path):
     environ = Path("/proc/self/environ")
     if not environ.exists():
         return
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check",
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "check",
                            str(including(tmp_path, str(environ)))], capture_output=True,
                           env={**os.environ, "URDF_SDF_LEAK_CANARY": SECRET}, timeout=TIMEOUT)
     assert done.returncode == 1

@@ -17,17 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.render import print_json
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.render import print_json
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
 from urdf_sdf.core.compose import include as include_module
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.diff import diff_results
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.pose import Pose
-from urdf_sdf.core.report import frames_report
+from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.inspect.report import frames_report
 from urdf_sdf.urdf2sdf import Options, convert_urdf, gazebo
 from tests.support import TIMEOUT
 
@@ -305,7 +305,7 @@ def test_include_bomb_is_include_too_large(tmp_path):
     """The reproducer: refused with the code at an include, long before it expands (the
     timeout is a hang guard, not a measure)."""
     top = write_include_bomb(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check", str(top)],
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "check", str(top)],
                           capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp_path,
                           check=False)
     output = done.stdout + done.stderr

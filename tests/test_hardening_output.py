@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.output import (BROKEN_PIPE_STATUS, OutputError, check_destination,
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.output import (BROKEN_PIPE_STATUS, OutputError, check_destination,
                                       write_output)
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
 from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +29,8 @@ unix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs an
 
 
 def command(*args) -> list[str]:
-    modules = {"urdf-sdf": "urdf_sdf.core.cli.main", "urdf2sdf": "urdf_sdf.core.cli.urdf2sdf",
-               "sdf2urdf": "urdf_sdf.core.cli.sdf2urdf"}
+    modules = {"urdf-sdf": "urdf_sdf.cli.main", "urdf2sdf": "urdf_sdf.cli.urdf2sdf",
+               "sdf2urdf": "urdf_sdf.cli.sdf2urdf"}
     return [sys.executable, "-m", modules[args[0]], *[str(a) for a in args[1:]]]
 
 
@@ -114,7 +114,7 @@ def test_stale_temporaries_of_dead_processes_are_removed(tmp_path):
 WRITER = """
 import sys, time
 from pathlib import Path
-from urdf_sdf.core.cli.output import temporary_beside
+from urdf_sdf.cli.output import temporary_beside
 with temporary_beside(Path(sys.argv[1])) as tmp:
     print(tmp, flush=True)
     sys.stdin.read()  # until the test signals us

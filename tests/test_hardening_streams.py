@@ -33,10 +33,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.output import write_output
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.output import write_output
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
 
 from tests.support import TIMEOUT
 from tests.test_fuzz import PLANS, SEED_BYTES, mutate
@@ -49,8 +49,8 @@ needs_full = pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
 posix_only = pytest.mark.skipif(os.name != "posix" or shutil.which("sh") is None,
                                 reason="needs a POSIX shell")
 runner = CliRunner()
-MODULES = {"urdf-sdf": "urdf_sdf.core.cli.main", "urdf2sdf": "urdf_sdf.core.cli.urdf2sdf",
-           "sdf2urdf": "urdf_sdf.core.cli.sdf2urdf"}
+MODULES = {"urdf-sdf": "urdf_sdf.cli.main", "urdf2sdf": "urdf_sdf.cli.urdf2sdf",
+           "sdf2urdf": "urdf_sdf.cli.sdf2urdf"}
 # A diagnostic line, or the source snippet and caret lines under one.
 CODED_LINE = re.compile(r"^\S(.*\S)?: (error|warning)\[[A-Z][A-Z0-9_]*\]: \S")
 SNIPPET_LINE = re.compile(r"^ *(\d+)? \|")
@@ -241,7 +241,7 @@ def test_dev_stdout_is_standard_output(tmp_path):
     """/dev/stdout redirected to a regular file is standard output, never a file to
     replace (resolved only: nothing is written to it)."""
     probe = ("import sys; from pathlib import Path; "
-             "from urdf_sdf.core.cli.output import resolve_destination; "
+             "from urdf_sdf.cli.output import resolve_destination; "
              "print(resolve_destination(Path('/dev/stdout'), (), True)[0], file=sys.stderr)")
     with open(tmp_path / "redirected.out", "wb") as stdout:
         done = subprocess.run([sys.executable, "-c", probe], stdout=stdout,

@@ -1,7 +1,7 @@
 """Nothing a file holds or is named reaches the terminal raw (issue 24, item 4).
 
 Every diagnostic, file name, source line and message the commands print has its control
-characters escaped (``\\x1b``, ``\\n``, ``\\u202e``: :mod:`urdf_sdf.core.safe_text`): no
+characters escaped (``\\x1b``, ``\\n``, ``\\u202e``: :mod:`urdf_sdf.core.base.safe_text`): no
 OSC 52 clipboard write, no cleared line, no forged "0 errors" line, no bidi override.
 JSON outputs stay valid JSON, with the same characters as ``\\u`` escapes. The probe at
 the end runs hostile names and contents through urdf2sdf, sdf2urdf, check and diff (one
@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.batch import BatchItem, Outcome, summary_table
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.render import SourceLines, print_json, render
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
-from urdf_sdf.core.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.core.safe_text import UNSAFE, escape
+from urdf_sdf.cli.batch import BatchItem, Outcome, summary_table
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.render import SourceLines, print_json, render
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.base.safe_text import UNSAFE, escape
 
 runner = CliRunner()
 TIMEOUT = 60
@@ -112,7 +112,7 @@ def test_console_script_escapes_a_hostile_file_name(tmp_path):
     """Through the console script's quick path, as a CI log would show it."""
     source = tmp_path / f"robot{OSC52}{FORGED.replace(chr(10), '')}.urdf"
     source.write_bytes(b'<robot name="r">\n  <link name="base">\x1b]0;pwned\x07\n</robot>\n')
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.urdf2sdf", str(source)],
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf", str(source)],
                           capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
                           check=False)
     assert done.returncode == 1

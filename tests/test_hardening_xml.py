@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string, sniff_format
 from urdf_sdf.core.read.xmlio import detect_encoding, unsafe_doctype
 from tests.support import TIMEOUT
@@ -101,7 +101,7 @@ def test_a_dtd_naming_a_fifo_never_hangs(tmp_path):
     source = tmp_path / "robot.urdf"
     source.write_text(f'<?xml version="1.0"?>\n<!DOCTYPE robot SYSTEM "{fifo}">\n'
                       '<robot name="r"><link name="base"/></robot>\n')
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check",
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "check",
                            str(source)], capture_output=True, timeout=TIMEOUT,
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 1
@@ -120,7 +120,7 @@ def test_undeclared_prefix_is_found_in_element_and_attribute_names_only():
     """What the lenient parser leaves of an undeclared prefix (``p:local`` as the local
     name) is found on an element or an attribute, inside or outside a namespace; a
     namespace URI's own colons, a comment and text are not names."""
-    from urdf_sdf.core.diagnostics import Diagnostics
+    from urdf_sdf.core.base.diagnostics import Diagnostics
     from urdf_sdf.core.read.xmlio import parse_xml
     from urdf_sdf.core.write.common import has_undeclared_prefixes
 

@@ -1,7 +1,7 @@
-"""``core.inertia`` decides common tensors without numpy, with libsdformat's answer.
+"""``core.base.inertia`` decides common tensors without numpy, with libsdformat's answer.
 
 libsdformat (``MassMatrix3::IsValid``) tests the tensor with its determinant and its
-principal moments; ``core.inertia_numeric`` computes them with numpy (LAPACK). A
+principal moments; ``core.base.inertia_numeric`` computes them with numpy (LAPACK). A
 diagonal tensor (its principal moments are its diagonal) and a tensor that Gershgorin's
 discs prove valid with a wide margin are decided in plain Python: for every tensor the
 answer and the message must be the numpy rule's, near the boundary of the rule too.
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urdf_sdf.core.inertia import (clearly_valid, inertia_problem, principal_moments,
+from urdf_sdf.core.base.inertia import (clearly_valid, inertia_problem, principal_moments,
                                    repaired)
-from urdf_sdf.core.inertia_numeric import principal_moments as numeric_moments
-from urdf_sdf.core.inertia_numeric import tensor_problem
-from urdf_sdf.core.model import Inertial
+from urdf_sdf.core.base.inertia_numeric import principal_moments as numeric_moments
+from urdf_sdf.core.base.inertia_numeric import tensor_problem
+from urdf_sdf.core.base.model import Inertial
 
 # numpy warns of the overflow in a determinant of huge or non-finite numbers
 pytestmark = pytest.mark.filterwarnings("ignore:.*encountered in det:RuntimeWarning")
@@ -118,8 +118,8 @@ def test_repair_is_unchanged():
 
 def test_a_valid_tensor_is_checked_without_importing_numpy():
     code = ("import sys\n"
-            "from urdf_sdf.core.inertia import inertia_problem\n"
-            "from urdf_sdf.core.model import Inertial\n"
+            "from urdf_sdf.core.base.inertia import inertia_problem\n"
+            "from urdf_sdf.core.base.model import Inertial\n"
             "print(inertia_problem(Inertial(ixx=0.01, iyy=0.02, izz=0.025, ixy=1e-5)),\n"
             "      inertia_problem(Inertial(ixx=1, iyy=1, izz=3)) is not None,\n"
             "      'numpy' in sys.modules)\n")

@@ -14,7 +14,7 @@ import urdf_sdf.core
 from typer.testing import CliRunner
 
 from urdf_sdf import Code, json_schema
-from urdf_sdf.core.cli.main import app
+from urdf_sdf.cli.main import app
 from urdf_sdf.json_schemas import SCHEMAS, schema_path
 
 ROOT = Path(__file__).resolve().parent.parent

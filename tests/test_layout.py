@@ -7,7 +7,7 @@
 * No import cycle between our modules, no import of our own modules inside a function,
   the library part of ``core`` imports no converter package, no module over 600 lines.
 * A name imported on first use goes through a ``Later({...})`` table
-  (``core/lazy.py``): the layering rules hold for its entries as for imports. They are
+  (``core/base/lazy.py``): the layering rules hold for its entries as for imports. They are
   left out of the cycle check, which is about import time: a ``Later`` name is looked up
   when it is called, after both modules are imported (the typer app that a command's
   module falls back to imports that module).
@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"urdf_sdf": "urdf_sdf", "core": "urdf_sdf.core", "urdf2sdf": "urdf_sdf.urdf2sdf",
             "sdf2urdf": "urdf_sdf.sdf2urdf"}
 CONVERTERS = ("urdf_sdf.urdf2sdf", "urdf_sdf.sdf2urdf")
-COMMAND_LINE = "urdf_sdf.core.cli"
+LIBRARY = "urdf_sdf.core"
+COMMAND_LINE = "urdf_sdf.cli"
 MAX_LINES = 600
 
 
@@ -116,21 +117,30 @@ def test_pyproject_installs_every_package_under_one_name():
         assert target.split(":")[0] in MODULES, target
 
 
+def package_file(folder: str, path: Path) -> tuple[str, str]:
+    """``(package, name within it)`` of a file: a file in a subfolder without
+    ``__init__.py`` belongs to the package above it."""
+    package_dir = path.parent
+    while not (package_dir / "__init__.py").exists():
+        package_dir = package_dir.parent
+    parts = package_dir.relative_to(ROOT / folder).parts
+    return ".".join((PACKAGES[folder], *parts)), path.relative_to(package_dir).as_posix()
+
+
 def test_pyproject_ships_every_data_file_of_the_packages():
     """A file other than Python source in a package folder is read at run time (the
     SDFormat element tree): a non-editable install must carry it, so it is package data."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     patterns = config.get("package-data", {})
-    data = [(PACKAGES[folder], path.relative_to(ROOT / folder).as_posix())
-            for folder in PACKAGES for path in (ROOT / folder).rglob("*")
+    data = [package_file(folder, path) for folder in PACKAGES
+            for path in (ROOT / folder).rglob("*")
             if path.is_file() and path.suffix not in (".py", ".pyc")
             and "__pycache__" not in path.parts]
-    # A file in a subfolder without __init__.py belongs to the package above it.
     unlisted = [(package, name) for package, name in data
                 if not any(fnmatch.fnmatch(name, pattern)
                            for pattern in patterns.get(package, []))]
     assert not unlisted
-    assert ("urdf_sdf.core", "sdformat_tree.json") in data
+    assert ("urdf_sdf.core.base", "sdformat_tree.json") in data
     assert ("urdf_sdf", "schemas/diff.schema.json") in data
 
 
@@ -146,12 +156,20 @@ def test_no_import_of_our_own_modules_inside_a_function():
     assert not hidden
 
 
-def test_the_library_imports_no_converter_and_nothing_imports_the_command_line():
+def is_face(name: str) -> bool:
+    """The face: ``urdf_sdf`` and its own modules (API, command line, view), not the
+    subpackages installed from the top-level folders."""
+    return not name.startswith((LIBRARY, *CONVERTERS))
+
+
+def test_the_library_imports_no_converter_and_nothing_imports_the_face():
     upward = [f"{name} imports {target}" for name, found in USES.items()
               for target, _, _ in found
-              if name.startswith("urdf_sdf.core") and not name.startswith(COMMAND_LINE)
-              and target.startswith(CONVERTERS + (COMMAND_LINE,))]
+              if name.startswith(LIBRARY) and (target.startswith(CONVERTERS) or is_face(target))]
     assert not upward
+    into_face = [f"{name} imports {target}" for name, found in USES.items()
+                 for target, _, _ in found if not is_face(name) and is_face(target)]
+    assert not into_face
     into_cli = [f"{name} imports {target}" for name, found in USES.items()
                 for target, _, _ in found
                 if target.startswith(COMMAND_LINE) and not name.startswith(COMMAND_LINE)]
@@ -208,7 +226,7 @@ def test_importing_every_module_never_imports_a_bare_core(tmp_path):
         "    package = importlib.import_module(top)\n"
         "    names += [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + '.')]\n"
         "face = importlib.import_module('urdf_sdf')\n"
-        "names += [m.name for m in pkgutil.iter_modules(face.__path__, 'urdf_sdf.') if not m.ispkg]\n"
+        "names += [m.name for m in pkgutil.walk_packages(face.__path__, 'urdf_sdf.')]\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
         "bare = sorted(m for m in sys.modules\n"
@@ -228,3 +246,53 @@ def test_public_api_names(name):
     import urdf_sdf
     assert callable(getattr(urdf_sdf, name))
     assert name in urdf_sdf.__all__
+
+
+def _checkout_copy(tmp_path: Path) -> Path:
+    """A second checkout of the repository: its tracked files (links kept as links)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True,
+                            check=False)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    copy = tmp_path / "second-checkout"
+    for name in listed.stdout.decode().split("\0"):
+        source = ROOT / name
+        if name and (source.is_symlink() or source.is_file()) and not name.startswith("tests/"):
+            target = copy / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                target.symlink_to(os.readlink(source))
+            else:
+                target.write_bytes(source.read_bytes())
+    return copy
+
+
+def _origin(module: str) -> str:
+    return f"import importlib.util; print(importlib.util.find_spec({module!r}).origin)"
+
+
+def test_a_second_checkout_imports_its_own_code(tmp_path):
+    """Python run in a checkout's root (``python -m pytest`` there) imports that checkout's
+    library and converters, never those of the installed package."""
+    copy = _checkout_copy(tmp_path)
+    for module in ("urdf_sdf.core.loader", "urdf_sdf.urdf2sdf.convert", "urdf_sdf.cli.quick"):
+        done = _python_elsewhere(_origin(module), copy)
+        assert done.returncode == 0, done.stderr
+        assert Path(done.stdout.strip()).is_relative_to(copy), (module, done.stdout)
+
+
+def test_an_editable_install_imports_the_checkout_from_anywhere(tmp_path):
+    copy = _checkout_copy(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "-e",
+                                str(copy)], capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for module in ("urdf_sdf", "urdf_sdf.core.loader", "urdf_sdf.cli.quick"):
+        done = subprocess.run([str(python), "-c", _origin(module)], cwd=elsewhere,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert Path(done.stdout.strip()).is_relative_to(copy), (module, done.stdout)

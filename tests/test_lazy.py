@@ -1,4 +1,4 @@
-"""Names imported on first use (``core/lazy.py``): every ``Later`` table of the source is a
+"""Names imported on first use (``core/base/lazy.py``): every ``Later`` table of the source is a
 literal that names something that exists, the module is imported only when a name is
 used, and a name replaced on its module is the one used."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.test_layout import MODULES, later_entries, later_tables
-from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.base.lazy import Later
 
 ENTRIES = [(name, module, attribute) for name, path in sorted(MODULES.items())
            for module, attribute, _ in later_entries(path)]
@@ -19,9 +19,9 @@ ENTRIES = [(name, module, attribute) for name, path in sorted(MODULES.items())
 
 def test_the_source_has_later_tables():
     assert len(ENTRIES) >= 10
-    assert {name for name, _, _ in ENTRIES} >= {"urdf_sdf.core.inertia",
-                                               "urdf_sdf.core.cli.quick",
-                                               "urdf_sdf.core.cli.batch"}
+    assert {name for name, _, _ in ENTRIES} >= {"urdf_sdf.core.base.inertia",
+                                               "urdf_sdf.cli.quick",
+                                               "urdf_sdf.cli.batch"}
 
 
 @pytest.mark.parametrize("path", sorted(MODULES.values()), ids=lambda p: p.name)
@@ -42,7 +42,7 @@ def test_every_later_entry_names_something(name, module, attribute):
 
 def test_a_name_is_imported_when_used_and_not_before():
     code = ("import sys\n"
-            "from urdf_sdf.core.lazy import Later\n"
+            "from urdf_sdf.core.base.lazy import Later\n"
             "later = Later({'dis': ('pickletools', 'dis')})\n"
             "before = 'pickletools' in sys.modules\n"
             "later.dis\n"
@@ -53,8 +53,8 @@ def test_a_name_is_imported_when_used_and_not_before():
 
 
 def test_a_replaced_name_is_the_one_used(monkeypatch):
-    import urdf_sdf.core.inertia_numeric as numeric
-    later = Later({"repaired": ("urdf_sdf.core.inertia_numeric", "repaired")})
+    import urdf_sdf.core.base.inertia_numeric as numeric
+    later = Later({"repaired": ("urdf_sdf.core.base.inertia_numeric", "repaired")})
     monkeypatch.setattr(numeric, "repaired", "replaced")
     assert later.repaired == "replaced"
 

@@ -1,4 +1,4 @@
-"""Mesh resolution shared by every command (``core.resources``) and ``urdf-sdf check
+"""Mesh resolution shared by every command (``core.inspect.resources``) and ``urdf-sdf check
 --meshes``: package://, model://, file:// and relative URIs found where ROS and Gazebo
 find them, never outside their package or model, and recognised as meshes by content."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf import Code, Context, load
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.resources import Resource, check_meshes, mesh_format, resolve_resource
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.inspect.resources import Resource, check_meshes, mesh_format, resolve_resource
 
 BINARY_STL = b"\0" * 80 + struct.pack("<I", 1) + b"\0" * 50
 MESHES = {

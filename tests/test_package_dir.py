@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from tests.support import assert_check_urdf_accepts
 from urdf_sdf import Context, load
-from urdf_sdf.core.cli.sdf2urdf import app
-from urdf_sdf.core.resources import check_meshes
+from urdf_sdf.cli.sdf2urdf import app
+from urdf_sdf.core.inspect.resources import check_meshes
 
 BINARY_STL = b"\0" * 80 + struct.pack("<I", 1) + b"\0" * 50
 OBJ = b"mtllib crate.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"

@@ -6,7 +6,7 @@ and the core's SDF reader kept the link's ``name`` attribute whole but trimmed t
 """
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load_string
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 

@@ -1,4 +1,4 @@
-"""The URDF-parity checker (core.parity) and ``urdf-sdf check --urdf-parity``.
+"""The URDF-parity checker (core.inspect.parity) and ``urdf-sdf check --urdf-parity``.
 
 tests/fixtures/parity/ holds one tiny SDF per rule: ``parity_holds_*`` files keep URDF
 parity (the two spec examples "Parity with URDF" and its //model/frame variant, and a
@@ -17,12 +17,12 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Severity
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.parity import RULES, check_parity
+from urdf_sdf.core.inspect.parity import RULES, check_parity
 
 HERE = Path(__file__).resolve().parent
 PARITY = HERE / "fixtures" / "parity"
@@ -276,12 +276,12 @@ def test_cli_world_with_unknown_model_is_a_usage_error():
 
 def test_cli_parity_as_a_subprocess():
     path = PARITY / "parity_child_link_pose.sdf"
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main",
                            "check", "--urdf-parity", str(path)],
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"{path}:12: error[URDF_PARITY_CHILD_LINK_POSE]: link [arm]")
     assert "Traceback" not in proc.stderr
-    ok = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "check", "--urdf-parity",
+    ok = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "check", "--urdf-parity",
                          str(PARITY / HOLDS[1])], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stdout + ok.stderr

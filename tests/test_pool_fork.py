@@ -1,4 +1,4 @@
-"""The forked batch workers (``core/cli/pool_fork.py``, Linux): each file converted once,
+"""The forked batch workers (``urdf_sdf/cli/pool_fork.py``, Linux): each file converted once,
 in a worker, outcomes in input order whatever order the workers answer in; a worker
 replaced after its tasks; a worker that dies or is killed fails the file it was
 converting, and the chunks it held go to the others; leaving early (an interrupt, an
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from urdf_sdf.core.cli import pool as pool_module
-from urdf_sdf.core.cli import pool_fork
-from urdf_sdf.core.cli.batch import BatchItem, FileConverter, run_batch
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.cli import pool as pool_module
+from urdf_sdf.cli import pool_fork
+from urdf_sdf.cli.batch import BatchItem, FileConverter, run_batch
+from urdf_sdf.core.base.diagnostics import Code
 
 pytestmark = pytest.mark.skipif(pool_module.start_method() != "fork",
                                 reason="workers are forked on Linux only")

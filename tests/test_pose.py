@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, strategies as st
 from scipy.spatial.transform import Rotation
 
-from urdf_sdf.core.pose import Pose, pose_gap, quat_from_rpy, rpy_from_quat
+from urdf_sdf.core.base.pose import Pose, pose_gap, quat_from_rpy, rpy_from_quat
 
 angles = st.floats(-math.pi, math.pi, allow_nan=False)
 coords = st.floats(-10, 10, allow_nan=False)

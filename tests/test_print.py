@@ -20,9 +20,9 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf import Context, frames_report, load, load_string
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.cli.printing import compose_xml, print_document
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.cli.printing import compose_xml, print_document
 from tests.reference import TIMEOUT, compare_reports, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "print"
@@ -403,7 +403,7 @@ def test_output_that_is_the_input_is_refused(root):
 
 
 def test_console_script_prints(root):
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.core.cli.main", "print",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.main", "print",
                            str(root / "nested_outer.sdf")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "<include" not in proc.stdout and "Traceback" not in proc.stderr

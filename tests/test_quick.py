@@ -1,4 +1,4 @@
-"""The console scripts' quick path (``core/cli/quick.py``) is the typer interface, faster.
+"""The console scripts' quick path (``urdf_sdf/cli/quick.py``) is the typer interface, faster.
 
 * Each :class:`CommandSpec` names exactly the options its typer app declares, of the same
   kind (flag, one value, repeatable), with the same defaults.
@@ -23,10 +23,10 @@ import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urdf_sdf.core.cli import quick
-from urdf_sdf.core.cli.main import app as urdf_sdf_app
-from urdf_sdf.core.cli.sdf2urdf_app import app as sdf2urdf_app
-from urdf_sdf.core.cli.urdf2sdf_app import app as urdf2sdf_app
+from urdf_sdf.cli import quick
+from urdf_sdf.cli.main import app as urdf_sdf_app
+from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf_app
+from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf_app
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -261,9 +261,9 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
 
 # ---- end to end: the console script gives what the typer app gives ----------------------
 
-QUICK = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.core.cli.quick import {entry}; {entry}()"
-TYPER = ("import sys; sys.argv[0] = {prog!r}; from urdf_sdf.core.cli.crash import run_command; "
-         "from urdf_sdf.core.cli.{module} import app; run_command({prog!r}, app)")
+QUICK = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import {entry}; {entry}()"
+TYPER = ("import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.crash import run_command; "
+         "from urdf_sdf.cli.{module} import app; run_command({prog!r}, app)")
 MODULES = {"urdf2sdf": "urdf2sdf_app", "sdf2urdf": "sdf2urdf_app", "urdf-sdf": "main"}
 
 
@@ -361,7 +361,7 @@ def test_standard_input_gives_what_the_typer_app_gives(tmp_path):
 IMPORTS = """
 import sys
 sys.argv = [{prog!r}, *{argv!r}]
-from urdf_sdf.core.cli import quick
+from urdf_sdf.cli import quick
 try:
     quick.{entry}()
 except SystemExit as exc:
@@ -396,7 +396,7 @@ def test_a_plain_conversion_imports_nothing_numeric_nor_typer(prog, source, tmp_
     assert heavy(modules) == []
     assert heavy(modules, START_UP_COSTLY) == []
     # No source here is a URDF with <gazebo> blocks: none needs their code or SDFormat's table.
-    assert heavy(modules, ("urdf_sdf.urdf2sdf.gazebo", "urdf_sdf.core.sdformat_tree")) == []
+    assert heavy(modules, ("urdf_sdf.urdf2sdf.gazebo", "urdf_sdf.core.base.sdformat_tree")) == []
 
 
 def test_version_imports_no_converter(tmp_path):

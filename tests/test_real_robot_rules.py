@@ -14,18 +14,18 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.diff import diff_results
-from urdf_sdf.core.inertia import inertia_problem, principal_moments, repaired
-from urdf_sdf.core.inertia_numeric import tensor
+from urdf_sdf.cli.main import app
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.diff.compare import diff_results
+from urdf_sdf.core.base.inertia import inertia_problem, principal_moments, repaired
+from urdf_sdf.core.base.inertia_numeric import tensor
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.model import Inertial
-from urdf_sdf.core.pose import pose_gap
+from urdf_sdf.core.base.model import Inertial
+from urdf_sdf.core.base.pose import pose_gap
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Options as ToSdf

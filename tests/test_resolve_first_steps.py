@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.graph import relative_pose
 from urdf_sdf.core.loader import load, load_string
 

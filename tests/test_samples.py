@@ -28,8 +28,8 @@ import pytest
 from lxml import etree
 
 from urdf_sdf import frames_report
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import Description, diff_files
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.compare import Description, diff_files
 from urdf_sdf.core.loader import load
 from tests.reference import KINDS, compare_reports
 from tests.support import assert_check_urdf_accepts, sdformat_spec_dir
@@ -65,7 +65,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def convert(tool: str, source: Path, out: Path, *options: str) -> Path:
     """Run ``urdf2sdf`` or ``sdf2urdf`` (the installed command's module) into ``out``."""
-    proc = run(sys.executable, "-m", f"urdf_sdf.core.cli.{tool}", source, "-o", out, *options)
+    proc = run(sys.executable, "-m", f"urdf_sdf.cli.{tool}", source, "-o", out, *options)
     assert proc.returncode == 0, f"{tool} {source.name} {' '.join(options)}: exit " \
                                  f"{proc.returncode}\n{proc.stderr}"
     return out

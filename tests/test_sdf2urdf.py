@@ -5,7 +5,7 @@
 * Elsewhere (SDF 1.4/1.6 model-frame poses, links posed relative_to other links, joint
   poses relative to the child, axes expressed_in other frames, nested models, frames,
   worlds, static models, joints to world, mimic, model:// meshes) origins are computed.
-  Every output must pass ROS's check_urdf, and ``core.diff.diff_files(source, output)``
+  Every output must pass ROS's check_urdf, and ``core.diff.compare.diff_files(source, output)``
   must be empty. Independently of our own diff, the output's joint and frame poses, and
   the poses of inertials, visuals and collisions, are checked against libsdformat's
   resolved poses (the ``sdf_reference`` fixture) by forward kinematics written here.
@@ -27,9 +27,9 @@ import pytest
 from lxml import etree
 from scipy.spatial.transform import Rotation
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Severity
-from urdf_sdf.core.diff import diff_files
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Severity
+from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.loader import load
 from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
 from tests.support import (SHARED, assert_check_urdf_accepts, assert_xml_equivalent,

@@ -3,7 +3,7 @@
 Random valid SDFormat model documents -- SDFormat 1.9 mostly, some 1.6 (nested models,
 ``use_parent_model_frame``) and some 1.4 (axes in the model frame) -- are converted by
 ``sdf2urdf``. The conversion must succeed, ``check_urdf`` must accept the URDF, the core
-must load it, and ``core.diff.diff_results(source, urdf)`` must find no difference at the
+must load it, and ``core.diff.compare.diff_results(source, urdf)`` must find no difference at the
 default tolerance (1e-9: names, joint types, parents, children, axes, limits, every named
 frame's pose at the zero and at random configurations, inertials, visuals, collisions).
 
@@ -62,9 +62,9 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 
-import urdf_sdf.core.diff as core_diff
+import urdf_sdf.core.diff.compare as core_diff
 from urdf_sdf import load_string
-from urdf_sdf.core.diff import diff_results
+from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.sdf2urdf import Options, convert_sdf
 from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
 
@@ -634,7 +634,7 @@ class _RenamedResult:
 
 
 def diff_flattened(source, urdf, separator: str) -> list:
-    """``core.diff.diff_results(source, urdf)`` with the URDF's flattened names read back
+    """``core.diff.compare.diff_results(source, urdf)`` with the URDF's flattened names read back
     as scoped names (the same comparison; only the names are translated)."""
     if separator == "::":
         return diff_results(source, urdf)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.loader import load_string
 from urdf_sdf.core.read.numbers import KNOWN_TEXTS, parse_double
 

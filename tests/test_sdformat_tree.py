@@ -1,10 +1,10 @@
-"""SDFormat's element tree (``core/sdformat_tree.py``), derived from SDFormat's description
-files (``core/sdformat_tree_derive.py``) and shipped as ``core/sdformat_tree.json``.
+"""SDFormat's element tree (``core/base/sdformat_tree.py``), derived from SDFormat's description
+files (``core/base/sdformat_tree_derive.py``) and shipped as ``core/base/sdformat_tree.json``.
 
 The shipped table must be what a fresh derivation of libsdformat 12's installed
 descriptions (``/usr/share/sdformat12``, ``$SDFORMAT_SPEC_DIR``) gives: regenerate it with
-``python -m urdf_sdf.core.sdformat_tree_derive /usr/share/sdformat12 -o
-core/sdformat_tree.json``. The derivation rules are tested on small description folders
+``python -m urdf_sdf.core.base.sdformat_tree_derive /usr/share/sdformat12 -o
+core/base/sdformat_tree.json``. The derivation rules are tested on small description folders
 made here, so that they hold without the system's files.
 """
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 from lxml import etree
 
 from urdf_sdf.core import sdformat_tree
-from urdf_sdf.core.sdformat_tree import (LEAF, first_version_defining, tree_for,
+from urdf_sdf.core.base.sdformat_tree import (LEAF, first_version_defining, tree_for,
                                          undefined_content)
-from urdf_sdf.core.sdformat_tree_derive import derive, table_text
+from urdf_sdf.core.base.sdformat_tree_derive import derive, table_text
 from tests.support import sdformat_spec_dir
 
 SPEC_ROOT = Path(os.environ.get("SDFORMAT_SPEC_DIR", "/usr/share/sdformat12"))
@@ -41,7 +41,7 @@ def test_shipped_table_is_a_fresh_derivation_of_the_installed_descriptions():
 
 def test_derivation_command_writes_the_table(tmp_path):
     out = tmp_path / "tree.json"
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.sdformat_tree_derive",
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.base.sdformat_tree_derive",
                            str(spec_root()), "-o", str(out)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
@@ -49,7 +49,7 @@ def test_derivation_command_writes_the_table(tmp_path):
 
 
 def test_derivation_command_refuses_a_folder_without_descriptions(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.sdformat_tree_derive",
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.core.base.sdformat_tree_derive",
                            str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "no VERSION/root.sdf" in done.stderr
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from lxml import etree
 
 from urdf_sdf import Code, Policy, load
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Options as ToSdf

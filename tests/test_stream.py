@@ -13,8 +13,8 @@ import pytest
 from lxml import etree
 
 from urdf_sdf import Context
-from urdf_sdf.core.cli.printing import compose_xml, print_document
-from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.cli.printing import compose_xml, print_document
+from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.stream import ChildStream, serialise_spent
 from urdf_sdf.core.write.urdf import to_bytes as urdf_to_bytes

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from urdf_sdf import Code, load_string
-from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.core.base.diagnostics import Diagnostics
 from tests import support
 from tests.support import (CheckedDiagnostics, assert_xml_equivalent, ci_is_set, require,
                            shared_cases, shared_dir, shared_root)

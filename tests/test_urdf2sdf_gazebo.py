@@ -27,8 +27,8 @@ import pytest
 from lxml import etree
 
 from urdf_sdf import load
-from urdf_sdf.core.custom import URDF_NS
-from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.urdf2sdf import Options, convert_urdf
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from tests.support import (SHARED, assert_xml_equivalent, sdformat_spec_dir, shared_cases,

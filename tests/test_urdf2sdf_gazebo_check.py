@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.sdf2urdf.convert import Options as ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf.convert import Options as ToSdf, convert_urdf

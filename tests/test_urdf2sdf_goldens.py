@@ -23,7 +23,7 @@ import sys
 
 import pytest
 
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.loader import load_string
 from tests.support import assert_xml_equivalent, xml_equivalent
 from tests.urdf2sdf_helpers import (EXTRA_VARIANTS, FEATURE_FILES, FEATURES, HERE,

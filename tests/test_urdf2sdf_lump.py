@@ -26,10 +26,10 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.pose import Pose
 from tests.reference import pose_gap as list_pose_gap
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 from urdf_sdf.urdf2sdf.lump import ElementAliases, lump_fixed_joints
@@ -514,7 +514,7 @@ def snapshot(value, depth=0):
 
 @pytest.mark.parametrize("urdf", LUMP_FILES, ids=lambda p: p.stem)
 def test_the_urdf_model_is_not_changed(urdf):
-    from urdf_sdf.core.diagnostics import Diagnostics
+    from urdf_sdf.core.base.diagnostics import Diagnostics
     model = urdf_result(urdf).document.model
     before = snapshot(model)
     lumped_model, frames, elements = lump_fixed_joints(model, Diagnostics())

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.base.custom import URDF_NS
 from tests.urdf2sdf_helpers import (FEATURE_FILES, FEATURES, FK_TOL, VALID_OTHER_URDF_FILES,
                                     Urdf, all_urdf_cases, by_name, check_axes, check_fk,
                                     converted, custom_joint, feature_cases,

@@ -247,7 +247,7 @@ def urdf_trees(draw, max_links: int = MAX_LINKS) -> Tree:
     return Tree(links, shuffle_seed)
 
 
-# ---- forward kinematics, independently of core.pose ----------------------------------------
+# ---- forward kinematics, independently of core.base.pose ----------------------------------------
 
 def rot_x(a: float) -> np.ndarray:
     c, s = math.cos(a), math.sin(a)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from urdf_sdf.core.context import Context
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.loader import load
 from tests.support import shared_dir
 from tests.urdf2sdf_helpers import (CONFORMANCE, CONFORMANCE_PARTS, REAL_WORLD_FILES, check_fk,

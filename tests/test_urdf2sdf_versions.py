@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.base.custom import URDF_NS
 from tests.urdf2sdf_helpers import (FEATURE_FILES, FEATURES, OTHER_URDF_FIXTURES, Urdf, by_name,
                                     check_axes, check_fk, convert, converted, feature_output,
                                     sdf_model)

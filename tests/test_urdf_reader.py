@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf import Code, load
-from urdf_sdf.core.pose import Pose, pose_gap
+from urdf_sdf.core.base.pose import Pose, pose_gap
 
 FIXTURES = Path(__file__).parent / "fixtures" / "urdf"
 
@@ -100,7 +100,7 @@ def test_numbers_read_alike_before_and_after_the_number_caches_fill():
     """More distinct number texts than the reader remembers (each link's mass and origin),
     then texts every joint repeats: each value is read as written, and the caches stay
     within their bound (emptied when full, then filled again)."""
-    from urdf_sdf.core.diagnostics import Diagnostics
+    from urdf_sdf.core.base.diagnostics import Diagnostics
     from urdf_sdf.core.read.urdf import read_urdf_string
     from urdf_sdf.core.read.numbers import KNOWN_TEXTS
     from urdf_sdf.core.read.urdf_elements import UrdfState

@@ -19,18 +19,18 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.cli import view as view_cli
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.lazy import Later
+from urdf_sdf.cli import view as view_cli
+from urdf_sdf.cli.main import app
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.view import tessellate
-from urdf_sdf.core.view.meshes import thinned
-from urdf_sdf.core.view.motion import joint_motion, movable_joints
-from urdf_sdf.core.view.overlay import COLOURS, diff_scene
-from urdf_sdf.core.view.page import escaped, scene_figure
-from urdf_sdf.core.view.scene import build_scene
+from urdf_sdf.view import tessellate
+from urdf_sdf.view.meshes import thinned
+from urdf_sdf.view.motion import joint_motion, movable_joints
+from urdf_sdf.view.overlay import COLOURS, diff_scene
+from urdf_sdf.view.page import escaped, scene_figure
+from urdf_sdf.view.scene import build_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -20,8 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.support import require
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.view.snapshot import TIMEOUT, browser_command, find_browser
+from urdf_sdf.cli.main import app
+from urdf_sdf.view.snapshot import TIMEOUT, browser_command, find_browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"

@@ -30,22 +30,22 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
-from urdf_sdf.core.cli.main import app
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf_app
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.cli.main import app
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.mesh_files import (
+from urdf_sdf.core.read.mesh_files import (
     MeshFileError,
     MeshFileTooLarge,
     file_digest,
     read_capped,
     sample_offsets,
 )
-from urdf_sdf.core.view import snapshot
-from urdf_sdf.core.view.collada import ColladaRefused, safe_collada
-from urdf_sdf.core.view.companions import CompanionFiles
-from urdf_sdf.core.view.meshes import MAX_MESH_BYTES
-from urdf_sdf.core.view.scene import build_scene
+from urdf_sdf.view import snapshot
+from urdf_sdf.view.collada import ColladaRefused, safe_collada
+from urdf_sdf.view.companions import CompanionFiles
+from urdf_sdf.view.meshes import MAX_MESH_BYTES
+from urdf_sdf.view.scene import build_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -203,7 +203,7 @@ def sparse_mesh(path: Path, size: int = HUGE) -> Path:
 
 def urdf_sdf(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
     """The ``urdf-sdf`` console script, in a subprocess with a hang guard."""
-    code = "from urdf_sdf.core.cli.quick import urdf_sdf; urdf_sdf()"
+    code = "from urdf_sdf.cli.quick import urdf_sdf; urdf_sdf()"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True,
                           text=True, timeout=HANG_GUARD, env={**os.environ, **env},
                           check=False)
@@ -291,7 +291,7 @@ def test_diff_hashes_a_mesh_within_the_cap_whole(tmp_path):
 def test_a_fifo_is_never_read_as_a_mesh(tmp_path):
     fifo = tmp_path / "mesh.stl"
     os.mkfifo(fifo)
-    code = ("import sys; from urdf_sdf.core.mesh_files import read_capped, file_digest, "
+    code = ("import sys; from urdf_sdf.core.read.mesh_files import read_capped, file_digest, "
             "MeshFileError\n"
             "for read in (lambda p: read_capped(p, 100), lambda p: file_digest(p, 100, 10)):\n"
             "    try:\n        read(sys.argv[1])\n    except MeshFileError as exc:\n"
@@ -452,7 +452,7 @@ def test_browser_group_is_killed_and_its_folder_removed_on_a_signal(tmp_path, fa
     out.mkdir()
     # Ctrl-C as a terminal delivers it, even where this test runs with SIGINT ignored.
     code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from urdf_sdf.core.cli.quick import urdf_sdf; urdf_sdf()")
+            "from urdf_sdf.cli.quick import urdf_sdf; urdf_sdf()")
     view = subprocess.Popen(
         [sys.executable, "-c", code, "view", str(SAMPLES / "pendulum.urdf"), "--png",
          str(out / "robot.png")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -32,14 +32,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.support import xacro_module
-from urdf_sdf.core.cli.main import app as umbrella
-from urdf_sdf.core.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.core.cli.urdf2sdf import app as urdf2sdf
-from urdf_sdf.core.cli.xacro_evaluator import (MAX_INT_BITS, SAFE_BUILTINS, Evaluator,
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.xacro_evaluator import (MAX_INT_BITS, SAFE_BUILTINS, Evaluator,
                                                Refused, safe_math)
-from urdf_sdf.core.cli.xacro_expand import XacroOptions
-from urdf_sdf.core.cli.xacro_run import expand_in_sandbox
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.cli.xacro_expand import XacroOptions
+from urdf_sdf.cli.xacro_run import expand_in_sandbox
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "xacro"
 PACKAGE = "robot_pkg"
@@ -305,7 +305,7 @@ def test_find_searches_the_environment_only_with_xacro_env(tree):
 # ---- the child process ---------------------------------------------------------------------
 
 def test_the_sandbox_process_can_write_no_file(tmp_path):
-    code = ("from urdf_sdf.core.cli.xacro_sandbox import limit_resources\n"
+    code = ("from urdf_sdf.cli.xacro_sandbox import limit_resources\n"
             "limit_resources()\n"
             "try:\n    with open('written', 'w') as file:\n        file.write('x' * 10)\n"
             "        file.flush()\nexcept OSError as e:\n    print('refused', e.errno)\n")
@@ -318,7 +318,7 @@ def test_the_sandbox_process_can_write_no_file(tmp_path):
 def test_the_sandbox_process_can_start_no_process(tmp_path):
     if os.geteuid() == 0:
         pytest.skip("RLIMIT_NPROC does not hold for root")
-    code = ("import os\nfrom urdf_sdf.core.cli.xacro_sandbox import limit_resources\n"
+    code = ("import os\nfrom urdf_sdf.cli.xacro_sandbox import limit_resources\n"
             "limit_resources()\n"
             "try:\n    pid = os.fork()\nexcept OSError:\n    print('refused')\nelse:\n"
             "    os._exit(0) if pid == 0 else print('forked')\n")
@@ -348,7 +348,7 @@ def test_the_sandbox_answers_in_json_and_reads_nothing_from_the_terminal(tree):
     one JSON answer out, run with an empty environment."""
     request = {"input": str(robot(tree, "xacro_refuses_env_without_xacro_env")),
                "args": {}, "paths": [], "environment": None, "max_bytes": 1 << 20}
-    done = subprocess.run([sys.executable, "-I", "-m", "urdf_sdf.core.cli.xacro_sandbox"],
+    done = subprocess.run([sys.executable, "-I", "-m", "urdf_sdf.cli.xacro_sandbox"],
                           input=json.dumps(request).encode(), capture_output=True, env={},
                           cwd=tree, timeout=120, check=False)
     answer = json.loads(done.stdout)

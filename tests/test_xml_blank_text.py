@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from urdf_sdf import Context
-from urdf_sdf.core.cli.printing import print_document
-from urdf_sdf.core.diagnostics import Diagnostics
+from urdf_sdf.cli.printing import print_document
+from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.read.xmlio import keeps_blank_text, parse_xml
 
 INDENTED = b"""<?xml version="1.0"?>

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "xml"

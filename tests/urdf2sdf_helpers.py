@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.custom import URDF_NS
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
 from tests.reference import pose_gap
 from tests.support import SHARED, shared_cases
@@ -173,7 +173,7 @@ class Urdf:
 
 
 def pose_matrix(pose) -> np.ndarray:
-    """4x4 matrix of a ``core.pose.Pose`` (quaternion w, x, y, z), formula written out."""
+    """4x4 matrix of a ``core.base.pose.Pose`` (quaternion w, x, y, z), formula written out."""
     w, x, y, z = pose.rotation
     n = math.sqrt(w * w + x * x + y * y + z * z)
     w, x, y, z = w / n, x / n, y / n, z / n

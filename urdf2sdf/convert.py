@@ -11,7 +11,7 @@ Two pose styles:
   relative to their child link, as URDF's child frame is the joint frame.
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
-``core.custom``) and reported as a warning where it changes behaviour.
+``core.base.custom``) and reported as a warning where it changes behaviour.
 """
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ import functools
 import math
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.gc_pause import gc_paused
-from urdf_sdf.core.inertia import inertia_problem, mass_problem, principal_moments, repaired
-from urdf_sdf.core.lazy import Later
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS, namespaced_copy, qname
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.gc_pause import gc_paused
+from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
+from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.loader import LoadResult
-from urdf_sdf.core.model import Joint, Link, Model, Shape
-from urdf_sdf.core.pose import rotate
+from urdf_sdf.core.base.model import Joint, Link, Model, Shape
+from urdf_sdf.core.base.pose import rotate
 from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
 from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
                                      massless_inertial_node, material_node, pose_node)
@@ -56,7 +56,7 @@ class Options:
     # The folder the output is written to: relative mesh paths are rewritten to still
     # point at the same files from there (None: standard output, paths kept).
     output_dir: str | None = None
-    # Repair inertia tensors libsdformat refuses (core.inertia.repaired) instead of
+    # Repair inertia tensors libsdformat refuses (core.base.inertia.repaired) instead of
     # copying them with a warning.
     fix_inertia: bool = False
 

@@ -50,7 +50,7 @@ other SDF elements     any         copied into the referenced element, checked a
 Every element a block copies into the SDF (the block's SDF children, the children of
 a ``<visual>``/``<collision>`` block, a ``<material>`` with elements, a plugin's
 attributes) is checked against SDFormat's element tree of the version written
-(``core.sdformat_tree``, derived from SDFormat's description files; a version newer
+(``core.base.sdformat_tree``, derived from SDFormat's description files; a version newer
 than those described is checked against the newest, 1.9): an element or attribute
 SDFormat does not define where it lands, at any depth, would make an SDF that
 libsdformat warns about and Drake refuses (a Gazebo-classic ``stopKd``, a typo,
@@ -65,7 +65,7 @@ translated first (``urdf2sdf.gazebo_legacy``).
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
 naming nothing written) is kept as ``<urdf:gazebo>`` custom content (see
-``core.custom``) in the element it references, or on the model with the block's
+``core.base.custom``) in the element it references, or on the model with the block's
 ``reference`` when that element does not exist (its plugins still go to the model),
 and a warning names it with file:line.
 """
@@ -76,9 +76,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.sdformat_tree import VersionTree, is_namespaced, tree_for
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, content_text,
@@ -136,7 +136,7 @@ class Context:
     shape_origins: dict
     # With --lump-fixed: lumped link -> surviving link (ElementAliases.aliases).
     lumped_links: dict
-    # SDFormat's element tree of the version written (core.sdformat_tree).
+    # SDFormat's element tree of the version written (core.base.sdformat_tree).
     tree: VersionTree
     # The children of the elements blocks write into, by tag and name (one pass each).
     children: ChildIndex

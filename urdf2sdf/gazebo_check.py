@@ -1,5 +1,5 @@
 """SDF content of ``<gazebo>`` blocks checked against SDFormat's element tree of the
-version written (``core.sdformat_tree``) before ``urdf2sdf.gazebo`` merges it into the SDF.
+version written (``core.base.sdformat_tree``) before ``urdf2sdf.gazebo`` merges it into the SDF.
 
 An element (or attribute) a block copies that SDFormat does not define where it lands,
 at any depth (``<sensor><imu><foo>``, ``<collision><surface><bogus>``), would make an SDF
@@ -23,9 +23,9 @@ import copy as copying
 
 from lxml import etree
 
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.read.version import version_text
-from urdf_sdf.core.sdformat_tree import first_version_defining, undefined_content
+from urdf_sdf.core.base.sdformat_tree import first_version_defining, undefined_content
 from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
 from urdf_sdf.urdf2sdf.gazebo_xml import clean_copy, element_children
 

@@ -11,7 +11,7 @@ import math
 
 from lxml import etree
 
-from urdf_sdf.core.custom import PREFIX, URDF_NS, namespaced_copy, qname
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS, namespaced_copy, qname
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 
 TRUE_WORDS = ("true", "yes", "1")
@@ -116,7 +116,7 @@ def nest(path: tuple[str, ...], value: str):
 
 
 def custom_block(children, reference: str | None = None):
-    """``<urdf:gazebo>`` holding namespaced copies of ``children`` (see core.custom)."""
+    """``<urdf:gazebo>`` holding namespaced copies of ``children`` (see core.base.custom)."""
     block = etree.Element(qname("gazebo"), nsmap={PREFIX: URDF_NS})
     if reference:
         block.set("reference", reference)

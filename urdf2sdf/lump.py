@@ -37,11 +37,11 @@ from dataclasses import replace
 
 from lxml import etree
 
-from urdf_sdf.core.custom import PREFIX, URDF_NS, qname
-from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.lazy import Later
-from urdf_sdf.core.model import Inertial, Joint, Link, Model, PoseSpec, Shape
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.base.model import Inertial, Joint, Link, Model, PoseSpec, Shape
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
 from urdf_sdf.core.write.sdf import pose_node
 from urdf_sdf.core.write.text import to_element

@@ -2,14 +2,14 @@
 group summed into one inertial (bodies far apart can overflow it: the values are then not
 finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). Apart from :mod:`urdf_sdf.urdf2sdf.lump` so that numpy
 is imported only when fixed joints are lumped (``lump`` reaches it through a
-:class:`~urdf_sdf.core.lazy.Later` table).
+:class:`~urdf_sdf.core.base.lazy.Later` table).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from urdf_sdf.core.model import Inertial
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.model import Inertial
+from urdf_sdf.core.base.pose import Pose
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 

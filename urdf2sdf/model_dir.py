@@ -4,7 +4,7 @@
 version, the model's name (``OUT``'s folder name, which ``model://`` resolves) and, from
 the ``package.xml`` of the ROS package the URDF sits in when there is one, its version,
 description and authors (maintainers when it lists no author). Every mesh and texture
-that resolves (``core.resources``) inside the URDF's package or a ``--package-path`` (real
+that resolves (``core.inspect.resources``) inside the URDF's package or a ``--package-path`` (real
 path, after symlinks; ``core.write.confined``) is copied under ``OUT/meshes/``
 (``core.write.bundle``) and its URI becomes ``model://NAME/meshes/...``; one that does not
 resolve keeps its URI, with a ``MESH_UNRESOLVED`` warning at the line naming it; one
@@ -18,10 +18,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.custom import qname
-from urdf_sdf.core.diagnostics import Diagnostics, Source
-from urdf_sdf.core.resources import base_folder
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.diagnostics import Diagnostics, Source
+from urdf_sdf.core.inspect.resources import base_folder
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes

@@ -9,8 +9,8 @@ twice, and nothing is written.
 """
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.model import Model
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import Model
 
 
 def check_padded_names(model: Model, diagnostics: Diagnostics) -> bool:

@@ -19,39 +19,35 @@ The public Python API::
     urdf_sdf.check_parity(result).holds
     urdf_sdf.json_schema("diff")                  # the schema of `urdf-sdf diff --json`
 
-The implementation lives in the subpackages ``urdf_sdf.core`` (read, compose, graph,
-write, and the command lines in ``urdf_sdf.core.cli``), ``urdf_sdf.urdf2sdf`` and
-``urdf_sdf.sdf2urdf``. Names are imported when first used (PEP 562), so that
+The implementation lives in the subpackages ``urdf_sdf.core`` (the library: read,
+compose, graph, write and the analyses), ``urdf_sdf.urdf2sdf`` and ``urdf_sdf.sdf2urdf``
+(the converters); the command line is ``urdf_sdf.cli`` and ``view`` is ``urdf_sdf.view``.
+In the source tree, ``urdf_sdf/core``, ``urdf_sdf/urdf2sdf`` and ``urdf_sdf/sdf2urdf`` are
+links to the top-level folders, so a checkout imports its own code. Names are imported when first used (PEP 562), so that
 ``import urdf_sdf`` and the command lines stay quick: a command imports only what it
 runs.
 """
 from __future__ import annotations
 
 import importlib
-import pkgutil
-
-# In a clone's root (`python -m pytest`), this folder is found before the installed
-# package and holds only this file: extend_path adds the installed urdf_sdf folder, where
-# the subpackages are (pip install -e maps them to the clone's folders by itself).
-__path__ = pkgutil.extend_path(__path__, __name__)
 
 __version__ = "0.1.0"
 
 # Public name -> (module, attribute): the whole API, in one table.
 _API = {
-    "Context": ("urdf_sdf.core.context", "Context"),
-    "Code": ("urdf_sdf.core.diagnostics", "Code"),
-    "Diagnostic": ("urdf_sdf.core.diagnostics", "Diagnostic"),
-    "Diagnostics": ("urdf_sdf.core.diagnostics", "Diagnostics"),
-    "Severity": ("urdf_sdf.core.diagnostics", "Severity"),
-    "Policy": ("urdf_sdf.core.diagnostics", "Policy"),
+    "Context": ("urdf_sdf.core.base.context", "Context"),
+    "Code": ("urdf_sdf.core.base.diagnostics", "Code"),
+    "Diagnostic": ("urdf_sdf.core.base.diagnostics", "Diagnostic"),
+    "Diagnostics": ("urdf_sdf.core.base.diagnostics", "Diagnostics"),
+    "Severity": ("urdf_sdf.core.base.diagnostics", "Severity"),
+    "Policy": ("urdf_sdf.core.base.diagnostics", "Policy"),
     "LoadResult": ("urdf_sdf.core.loader", "LoadResult"),
     "load": ("urdf_sdf.core.loader", "load"),
     "load_string": ("urdf_sdf.core.loader", "load_string"),
-    "frames_report": ("urdf_sdf.core.report", "frames_report"),
-    "check_parity": ("urdf_sdf.core.parity", "check_parity"),
-    "diff_files": ("urdf_sdf.core.diff", "diff_files"),
-    "diff_results": ("urdf_sdf.core.diff", "diff_results"),
+    "frames_report": ("urdf_sdf.core.inspect.report", "frames_report"),
+    "check_parity": ("urdf_sdf.core.inspect.parity", "check_parity"),
+    "diff_files": ("urdf_sdf.core.diff.compare", "diff_files"),
+    "diff_results": ("urdf_sdf.core.diff.compare", "diff_results"),
     "convert_urdf": ("urdf_sdf.urdf2sdf.convert", "convert_urdf"),
     "ToSdf": ("urdf_sdf.urdf2sdf.convert", "Options"),
     "convert_sdf": ("urdf_sdf.sdf2urdf.convert", "convert_sdf"),
@@ -61,7 +57,7 @@ _API = {
     "diff": ("urdf_sdf.api", "diff"),
     "check": ("urdf_sdf.api", "check"),
     "CheckReport": ("urdf_sdf.api", "CheckReport"),
-    "Difference": ("urdf_sdf.core.diff", "Difference"),
+    "Difference": ("urdf_sdf.core.diff.compare", "Difference"),
     "json_schema": ("urdf_sdf.json_schemas", "json_schema"),
     "round_trip": ("urdf_sdf.round_trip_check", "round_trip"),
     "assert_equivalent": ("urdf_sdf.testing", "assert_equivalent"),

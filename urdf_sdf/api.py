@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Diagnostic
-from urdf_sdf.core.diff import Difference, diff_results
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Diagnostic
+from urdf_sdf.core.diff.compare import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load
-from urdf_sdf.core.parity import ParityReport, check_parity
-from urdf_sdf.core.resources import check_meshes
+from urdf_sdf.core.inspect.parity import ParityReport, check_parity
+from urdf_sdf.core.inspect.resources import check_meshes
 from urdf_sdf.sdf2urdf import Conversion as UrdfConversion
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Diagnostic
-from urdf_sdf.core.diff import Difference, diff_results
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Diagnostic
+from urdf_sdf.core.diff.compare import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load, load_string
-from urdf_sdf.core.safe_text import escape
+from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.sdf2urdf import Options as ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Options as ToSdf

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diff import diff_files
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.round_trip_check import round_trip
 
 __tracebackhide__ = True  # pytest shows the caller's line, not these helpers'

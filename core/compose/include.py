@@ -24,10 +24,10 @@ from urdf_sdf.core.compose.budget import admit_document, admit_elements, budget_
 from urdf_sdf.core.compose.interface import run_custom_parsers
 from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is_merge
 from urdf_sdf.core.compose.uri import resolve_uri, shown
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
 from urdf_sdf.core.graph.build import own_model_name_axis
-from urdf_sdf.core.model import Document, Frame, Model, PoseSpec, World
+from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.urdf import read_urdf_string

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.model import Frame, Link, Model, PoseSpec
-from urdf_sdf.core.pose import IDENTITY, Pose, pose_gap
+from urdf_sdf.core.base.model import Frame, Link, Model, PoseSpec
+from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
 from urdf_sdf.core.read import sdf as reader
 
 

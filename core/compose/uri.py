@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.path_components import is_within
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.path_components import is_within
 from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 

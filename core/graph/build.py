@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph.frame_graph import (SCOPE_SEPARATOR, WORLD_SENTINEL, FrameGraph, Kind,
                                              Scope, Vertex)
-from urdf_sdf.core.model import Document, Frame, Joint, Model, PoseSpec, World
+from urdf_sdf.core.base.model import Document, Frame, Joint, Model, PoseSpec, World
 
 RESERVED_PATTERN = re.compile(r"^__.*__$")
 # The legacy document describes SDFormat 1.4, where a link could be named ``world``, a

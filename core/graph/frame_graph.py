@@ -18,8 +18,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from urdf_sdf.core.model import Source
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.model import Source
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 SCOPE_SEPARATOR = "::"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind
 from urdf_sdf.core.graph.validate import down_path, relative_dependencies
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 
 def local_pose(graph: FrameGraph, vid: int) -> Pose | None:

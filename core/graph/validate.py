@@ -5,7 +5,7 @@ Both walks are iterative with memoisation, so a 100,000-deep chain costs
 """
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL, FrameGraph, Kind, Vertex
 
 UNSEEN, ACTIVE, DONE = 0, 1, 2

@@ -20,7 +20,7 @@ opens the file with :func:`open_regular`:
 :func:`read_regular` reads such a file whole up to a limit, :func:`read_head` its first
 bytes, :func:`read_upto` reads from an open descriptor. :func:`os_reason` is an
 ``OSError``'s reason as our messages show it ("permission denied"); a failed write
-(``core.cli.output``, a model directory or package) keeps the system's own wording
+(``urdf_sdf.cli.output``, a model directory or package) keeps the system's own wording
 (:func:`system_reason`: "No space left on device").
 
 This module imports nothing of ours: every layer may use it.

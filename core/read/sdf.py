@@ -1,4 +1,4 @@
-"""Phase 1: read an SDFormat document (versions 1.0 to 1.11) into ``core.model``.
+"""Phase 1: read an SDFormat document (versions 1.0 to 1.11) into ``core.base.model``.
 
 Version differences are normalised here, the way libsdformat's conversion files
 do, so that later phases see one semantics:
@@ -20,9 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.model import Document, Joint, Link, Model, World
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.sdf_elements import (check_content_poses, read_frame, read_joint,

@@ -1,4 +1,4 @@
-"""The elements of an SDFormat model read into ``core.model``: poses, links (inertials,
+"""The elements of an SDFormat model read into ``core.base.model``: poses, links (inertials,
 visuals, collisions, geometry, materials), joints (axes, limits) and frames.
 
 Each element's children are looked up in one pass; numbers are parsed once per distinct
@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 import sys
 
-from urdf_sdf.core.custom import markup_of, qname
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
+from urdf_sdf.core.base.custom import markup_of, qname
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.base.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
                                  Material, Mimic, PoseSpec, Shape)
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.sdf_state import (ReadState, child, parts_of, read_bool, read_double,
                                           read_vector3, required_name)
 from urdf_sdf.core.read.xmlio import first_children

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics, Source
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, limit_number
 from urdf_sdf.core.read.xmlio import first_children

@@ -1,4 +1,4 @@
-"""Read a URDF file into ``core.model`` with URDF's frame conventions.
+"""Read a URDF file into ``core.base.model`` with URDF's frame conventions.
 
 A URDF joint's ``<origin>`` is its pose relative to the parent link, and the
 child link's frame is the joint frame: so a joint becomes a pose ``relative_to``
@@ -19,11 +19,11 @@ import math
 
 from lxml import etree
 
-from urdf_sdf.core.context import Context
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.model import (Axis, Document, Dynamics, Frame, Joint, Link, Mimic, Model,
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import (Axis, Document, Dynamics, Frame, Joint, Link, Mimic, Model,
                                  PoseSpec)
-from urdf_sdf.core.pose import IDENTITY
+from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
@@ -196,7 +196,7 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     return link
 
 
-# What urdf2sdf copies from a URDF as XML (core.custom.namespaced_copy): these keep
+# What urdf2sdf copies from a URDF as XML (core.base.custom.namespaced_copy): these keep
 # their element when the XML is not kept (``Context.keep_xml``); the model holds the rest.
 GEOMETRY_KINDS = ("box", "cylinder", "sphere", "mesh")
 FREE_JOINT_TYPES = ("floating", "planar")

@@ -1,5 +1,5 @@
 """The elements of a URDF link or joint (origins, inertials, shapes, geometry, materials,
-limits), read into ``core.model`` values for ``core.read.urdf``.
+limits), read into ``core.base.model`` values for ``core.read.urdf``.
 
 Each element is read in one pass over its children (the first child of each tag is the
 one URDF reads) and each number is parsed once, where it is read and checked; every
@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
-from urdf_sdf.core.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
-from urdf_sdf.core.pose import IDENTITY, Pose
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.base.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, parse_doubles
 from urdf_sdf.core.read.xmlio import first_children

@@ -7,7 +7,7 @@ reader checks the value types of the common scalar elements listed here.
 """
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.read.numbers import parse_doubles
 
 DOUBLE, VECTOR3, COLOR, BOOL, INT = "a number", "three numbers", "a colour", "a boolean", "an integer"

@@ -2,7 +2,7 @@
 ``<sdf version=...>`` root that the reader, composition and ``urdf-sdf print`` share."""
 from __future__ import annotations
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 
 Version = tuple[int, int]
 

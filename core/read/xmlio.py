@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.files import NotRegular, os_reason, read_regular
 
 # Files larger than this are refused: no robot description comes close, and it

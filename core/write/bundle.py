@@ -10,7 +10,7 @@ description folder, and the name the one it is named by (a symlink's own name): 
 spells its way there (``..``, symlinks) never shapes the place. A place is a relative path
 of safe components only (:func:`safe_place`: never absolute, ``..``, ``.``, empty, nor
 holding a control character or a backslash); a file whose folders there are not safe is
-placed by its name alone (made safe; the rule: :mod:`urdf_sdf.core.path_components`).
+placed by its name alone (made safe; the rule: :mod:`urdf_sdf.core.base.path_components`).
 Two different files that would land in one place are told apart by their package's or
 model's name, then by a number; one file named twice is copied once.
 :meth:`Bundle.copy_into` refuses (OSError) a place that is not safe before it copies
@@ -33,12 +33,12 @@ from pathlib import Path
 from lxml import etree
 
 from urdf_sdf.core.compose.uri import shown
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.path_components import (component_problem, is_within,
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.path_components import (component_problem, is_within,
                                            without_unsafe_characters)
 from urdf_sdf.core.read.files import read_regular
-from urdf_sdf.core.safe_text import escape
-from urdf_sdf.core.resources import (Resource, base_folder, resolve_resource, resources_of,
+from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.inspect.resources import (Resource, base_folder, resolve_resource, resources_of,
                                      sniff_mesh)
 from urdf_sdf.core.write.confined import CopyRoots, FileId, Refusal, copy_check, copy_checked
 

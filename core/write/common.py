@@ -10,9 +10,9 @@ import io
 
 from lxml import etree
 
-from urdf_sdf.core.custom import PREFIX, URDF_NS
-from urdf_sdf.core.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.base.pose import Pose
 
 
 def number_text(value: float) -> str:

@@ -29,8 +29,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from urdf_sdf.core.diagnostics import Code
-from urdf_sdf.core.path_components import is_within
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.path_components import is_within
 from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")

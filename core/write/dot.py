@@ -8,7 +8,7 @@
 * :func:`kinematic_tree_dot`: links (and the world) joined by joints, parent to child.
 
 Rendering (Graphviz's ``dot`` program, output files) is the command line's:
-``core.cli.graph``.
+``urdf_sdf.cli.graph``.
 
 Output is deterministic: the same input gives the same bytes (nodes in document
 order, edges in vertex order, node identifiers ``v<vertex id>``), so goldens work.
@@ -21,8 +21,8 @@ import math
 
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
 from urdf_sdf.core.graph.resolve import edge_pose
-from urdf_sdf.core.lazy import Later
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.base.pose import Pose
 
 
 class GraphKind(str, enum.Enum):
@@ -37,8 +37,8 @@ class GraphKind(str, enum.Enum):
 FRAME_GRAPHS = ("attached_to", "relative_to", "both")
 
 # The kinematic tree (and numpy with it) only for --kind tree.
-_KINEMATICS = Later({"build_tree": ("urdf_sdf.core.kinematics", "build_tree"),
-                     "WORLD": ("urdf_sdf.core.kinematics", "WORLD")})
+_KINEMATICS = Later({"build_tree": ("urdf_sdf.core.kinematics.tree", "build_tree"),
+                     "WORLD": ("urdf_sdf.core.kinematics.tree", "WORLD")})
 
 # Shape and fill colour per kind.
 NODE_STYLE = {

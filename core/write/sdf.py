@@ -1,4 +1,4 @@
-"""SDFormat elements from ``core.model`` values: the serialisation ``urdf2sdf`` uses.
+"""SDFormat elements from ``core.base.model`` values: the serialisation ``urdf2sdf`` uses.
 
 Pure writing: every function makes the SDF form of a value it is given, as a
 ``core.write.text`` node, and decides nothing about what is converted where (that is
@@ -8,8 +8,8 @@ came from a source file are written as the source's text; computed numbers with
 """
 from __future__ import annotations
 
-from urdf_sdf.core.custom import qname
-from urdf_sdf.core.model import Geometry, Inertial, Material, Mimic, PoseSpec
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
 from urdf_sdf.core.write.common import number_text
 from urdf_sdf.core.write.text import Node
 

@@ -1,4 +1,4 @@
-"""URDF elements from ``core.model`` values: the serialisation ``sdf2urdf`` uses.
+"""URDF elements from ``core.base.model`` values: the serialisation ``sdf2urdf`` uses.
 
 Pure writing: ``sdf2urdf`` decides which pose an ``<origin>`` holds (a copied text or a
 computed pose), which name an element gets and what is kept elsewhere; these functions
@@ -12,9 +12,9 @@ from copy import deepcopy
 
 from lxml import etree
 
-from urdf_sdf.core.custom import markup
-from urdf_sdf.core.model import Geometry, Inertial, Material, PoseSpec
-from urdf_sdf.core.pose import Pose
+from urdf_sdf.core.base.custom import markup
+from urdf_sdf.core.base.model import Geometry, Inertial, Material, PoseSpec
+from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.write.common import (NumberTexts, document_bytes, has_undeclared_prefixes,
                                        number_text, numbers_text)
 from urdf_sdf.core.write.text import Node

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from urdf_sdf.core.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code
 
 NOT_A_FILE = ("", "-", "<stdin>", "<input>")
 

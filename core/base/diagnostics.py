@@ -1,0 +1,225 @@
+"""Diagnostics as values.
+
+Readers and the frame graph never raise on bad input: they append a
+:class:`Diagnostic` to a :class:`Diagnostics` list and carry on where they can.
+Codes use libsdformat's ``sdf::ErrorCode`` names where the rule is the same, so
+that a diagnostic can be compared with the reference implementation's.
+
+A diagnostic's location comes from the XML node it is about (:func:`source_of`, lxml's
+``sourceline``) or from the :class:`Source` an element kept when it was read; nothing
+builds a file and line by hand. Whether a warning is an error is decided by a
+:class:`Policy` carried in the explicit ``Context`` (``--strict``), not by the code that
+found it.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from urdf_sdf.core.base.safe_text import escape
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Code(str, enum.Enum):
+    """Diagnostic codes; the first group mirrors ``sdf::ErrorCode``."""
+
+    FILE_READ = "FILE_READ"
+    DUPLICATE_NAME = "DUPLICATE_NAME"
+    RESERVED_NAME = "RESERVED_NAME"
+    ATTRIBUTE_MISSING = "ATTRIBUTE_MISSING"
+    ATTRIBUTE_INVALID = "ATTRIBUTE_INVALID"
+    ATTRIBUTE_INCORRECT_TYPE = "ATTRIBUTE_INCORRECT_TYPE"
+    ELEMENT_MISSING = "ELEMENT_MISSING"
+    ELEMENT_INVALID = "ELEMENT_INVALID"
+    ELEMENT_INCORRECT_TYPE = "ELEMENT_INCORRECT_TYPE"
+    URI_INVALID = "URI_INVALID"
+    URI_LOOKUP = "URI_LOOKUP"
+    MODEL_CANONICAL_LINK_INVALID = "MODEL_CANONICAL_LINK_INVALID"
+    MODEL_WITHOUT_LINK = "MODEL_WITHOUT_LINK"
+    LINK_INERTIA_INVALID = "LINK_INERTIA_INVALID"
+    JOINT_CHILD_LINK_INVALID = "JOINT_CHILD_LINK_INVALID"
+    JOINT_PARENT_LINK_INVALID = "JOINT_PARENT_LINK_INVALID"
+    JOINT_PARENT_SAME_AS_CHILD = "JOINT_PARENT_SAME_AS_CHILD"
+    JOINT_AXIS_EXPRESSED_IN_INVALID = "JOINT_AXIS_EXPRESSED_IN_INVALID"
+    FRAME_ATTACHED_TO_INVALID = "FRAME_ATTACHED_TO_INVALID"
+    FRAME_ATTACHED_TO_CYCLE = "FRAME_ATTACHED_TO_CYCLE"
+    FRAME_ATTACHED_TO_GRAPH_ERROR = "FRAME_ATTACHED_TO_GRAPH_ERROR"
+    POSE_RELATIVE_TO_INVALID = "POSE_RELATIVE_TO_INVALID"
+    POSE_RELATIVE_TO_CYCLE = "POSE_RELATIVE_TO_CYCLE"
+    POSE_RELATIVE_TO_GRAPH_ERROR = "POSE_RELATIVE_TO_GRAPH_ERROR"
+    MODEL_PLACEMENT_FRAME_INVALID = "MODEL_PLACEMENT_FRAME_INVALID"
+    VERSION_DEPRECATED = "VERSION_DEPRECATED"
+    PARSING_ERROR = "PARSING_ERROR"
+    WARNING = "WARNING"
+    # Our own codes.
+    INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug of ours, never the input's fault
+    XML_UNSAFE = "XML_UNSAFE"
+    XML_REPAIRED = "XML_REPAIRED"  # warning: a slip every robot tool tolerates, read anyway
+    VERSION_UNSUPPORTED = "VERSION_UNSUPPORTED"
+    NAME_RENAMED = "NAME_RENAMED"
+    INCLUDE_CYCLE = "INCLUDE_CYCLE"
+    URDF_MULTIPLE_PARENTS = "URDF_MULTIPLE_PARENTS"
+    URDF_MULTIPLE_ROOTS = "URDF_MULTIPLE_ROOTS"
+    URDF_NO_ROOT = "URDF_NO_ROOT"
+    URDF_KINEMATIC_LOOP = "URDF_KINEMATIC_LOOP"
+    URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
+    URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
+    # warning: <gazebo> content SDFormat does not define where it lands, in the version
+    # written (urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
+    GAZEBO_ELEMENT_UNDEFINED = "GAZEBO_ELEMENT_UNDEFINED"
+    # Meshes (core.inspect.resources): `check --meshes`, model directories and packages.
+    MESH_UNRESOLVED = "MESH_UNRESOLVED"
+    MESH_UNREADABLE = "MESH_UNREADABLE"
+    # Command lines (core.cliutil): xacro expansion, batch outputs.
+    XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
+    XACRO_ERROR = "XACRO_ERROR"
+    XACRO_NOT_EXPANDED = "XACRO_NOT_EXPANDED"  # a .urdf that still holds xacro markup
+    FILE_WRITE = "FILE_WRITE"
+    # `urdf-sdf view`: the optional extra is not installed; no browser for --png.
+    VIEW_UNAVAILABLE = "VIEW_UNAVAILABLE"
+    VIEW_SNAPSHOT_FAILED = "VIEW_SNAPSHOT_FAILED"
+    # URDF parity rules (core.inspect.parity).
+    URDF_PARITY_NESTED_MODEL = "URDF_PARITY_NESTED_MODEL"
+    URDF_PARITY_JOINT_TYPE = "URDF_PARITY_JOINT_TYPE"
+    URDF_PARITY_NOT_A_TREE = "URDF_PARITY_NOT_A_TREE"
+    URDF_PARITY_JOINT_POSE = "URDF_PARITY_JOINT_POSE"
+    URDF_PARITY_CHILD_LINK_POSE = "URDF_PARITY_CHILD_LINK_POSE"
+    URDF_PARITY_ROOT_LINK_POSE = "URDF_PARITY_ROOT_LINK_POSE"
+    URDF_PARITY_AXIS_FRAME = "URDF_PARITY_AXIS_FRAME"
+    URDF_PARITY_FRAME_POSE = "URDF_PARITY_FRAME_POSE"
+    # Output destinations and standard streams (urdf_sdf.cli.output, urdf_sdf.cli.streams), and
+    # `urdf-sdf graph`'s outputs (urdf_sdf.cli.graph).
+    OUTPUT_IS_INPUT = "OUTPUT_IS_INPUT"  # -o names the input (or the file on stdin)
+    OUTPUT_INVALID = "OUTPUT_INVALID"    # -o names a directory, a block device...: usage
+    MODEL_AMBIGUOUS = "MODEL_AMBIGUOUS"  # a world of several models and no --model: usage
+    GRAPH_OUTPUT_INVALID = "GRAPH_OUTPUT_INVALID"
+    GRAPH_FORMAT_UNKNOWN = "GRAPH_FORMAT_UNKNOWN"
+    GRAPH_TREE_INVALID = "GRAPH_TREE_INVALID"  # --kind tree of a file that is not valid
+    GRAPHVIZ_UNAVAILABLE = "GRAPHVIZ_UNAVAILABLE"
+    GRAPHVIZ_FAILED = "GRAPHVIZ_FAILED"
+    # Model directories and packages (core.write.confined, urdf_sdf.cli.directory): a mesh or
+    # texture outside the input's package and the search paths given, or not a regular
+    # file (a FIFO, a device, anything under /proc, /sys, /dev), is not copied; an
+    # existing directory that is not our own earlier output is not replaced.
+    RESOURCE_OUTSIDE_PACKAGE = "RESOURCE_OUTSIDE_PACKAGE"
+    RESOURCE_NOT_REGULAR = "RESOURCE_NOT_REGULAR"
+    OUTPUT_EXISTS = "OUTPUT_EXISTS"
+    # Mesh files read within bounds (core.read.mesh_files): `view` draws a mesh over its cap
+    # as a marker (warning), `diff` compares one over its cap by samples (warning); `view`
+    # wrote no page (error, after the diagnostics saying why).
+    MESH_TOO_LARGE = "MESH_TOO_LARGE"
+    MESH_SAMPLED = "MESH_SAMPLED"
+    VIEW_NOT_WRITTEN = "VIEW_NOT_WRITTEN"
+    # xacro expansion (urdf_sdf.cli.xacro_sandbox, --xacro): an expression, substitution or
+    # file access the restricted expansion refuses (a route to modules, the environment
+    # or files outside the input's package).
+    XACRO_UNSAFE = "XACRO_UNSAFE"
+    # Numbers and sizes: a computed pose that is no finite number (large offsets whose
+    # composition overflows; core.graph.finite); includes that compose a model beyond
+    # the bounds of core.compose.budget.
+    NUMBER_NOT_FINITE = "NUMBER_NOT_FINITE"
+    INCLUDE_TOO_LARGE = "INCLUDE_TOO_LARGE"
+
+
+class Source(NamedTuple):
+    """Where an element was read: file and line (a tuple: millions are made)."""
+    file: str | None = None
+    line: int | None = None
+
+
+def source_of(node, file: str | None) -> Source:
+    """The location of an lxml node read from ``file`` (no line for None)."""
+    return Source(file, getattr(node, "sourceline", None) if node is not None else None)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: Code
+    severity: Severity
+    message: str
+    file: str | None = None
+    line: int | None = None
+    # 1-based column, when the source knows it (lxml's syntax errors do).
+    column: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_json(self) -> dict:
+        data = {"code": self.code.value, "severity": self.severity.value,
+                "message": self.message, "file": self.file, "line": self.line}
+        if self.column is not None:
+            data["column"] = self.column
+        return data
+
+    def format(self) -> str:
+        """``file:line:col: error[CODE]: message``, the compiler-style line (``:col`` only
+        when the column is known, ``:line`` only when the line is). One line, whatever the
+        file name and message hold: their control characters are escaped
+        (:func:`urdf_sdf.core.base.safe_text.escape`)."""
+        where = escape(self.file or "<input>")
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.severity.value}[{self.code.value}]: {escape(self.message)}"
+
+
+class Diagnostics(list):
+    """A list of :class:`Diagnostic` with helpers to add them.
+
+    ``error_at``/``warning_at`` take the location as a :class:`Source` (an element's
+    ``source``, or :func:`source_of` an XML node); ``file`` fills in a Source without one.
+    """
+
+    def error_at(self, code: Code, message: str, where: Source | None,
+                 file: str | None = None) -> None:
+        self.append(Diagnostic(code, Severity.ERROR, message, *_location(where, file)))
+
+    def warning_at(self, code: Code, message: str, where: Source | None,
+                   file: str | None = None) -> None:
+        self.append(Diagnostic(code, Severity.WARNING, message, *_location(where, file)))
+
+    def error(self, code: Code, message: str, file: str | None = None,
+              line: int | None = None, column: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.ERROR, message, file, line, column))
+
+    def warning(self, code: Code, message: str, file: str | None = None,
+                line: int | None = None, column: int | None = None) -> None:
+        self.append(Diagnostic(code, Severity.WARNING, message, file, line, column))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self)
+
+
+def _location(where: Source | None, file: str | None) -> tuple[str | None, int | None]:
+    if where is None:
+        return file, None
+    return (where.file or file), where.line
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What counts as an error (libsdformat's enforcement policy, in small).
+
+    ``warnings_as_errors`` (``--strict`` on every command): every warning is reported as
+    an error, so the command exits 1 and writes nothing.
+    """
+    warnings_as_errors: bool = False
+
+    def apply(self, diagnostics: list[Diagnostic]) -> Diagnostics:
+        """``diagnostics`` as this policy reports them (a new list)."""
+        if not self.warnings_as_errors:
+            return Diagnostics(diagnostics)
+        return Diagnostics(d if d.is_error else
+                           replace(d, severity=Severity.ERROR,
+                                   message=f"{d.message} (a warning, an error under --strict)")
+                           for d in diagnostics)
+

@@ -1,0 +1,119 @@
+"""Physical validity of a rigid body's mass and inertia tensor, by libsdformat's rule, and
+the smallest repair of a tensor that breaks it.
+
+libsdformat (``ignition::math::MassMatrix3::IsValid``, what ``LINK_INERTIA_INVALID``
+reports) accepts a non-negative mass and an inertia tensor that is near positive
+semi-definite and whose principal moments obey the triangle inequality, each test
+within ``epsilon = 10 * machine epsilon * trace / 2``: a tolerance relative to the
+tensor's size, so a tiny tensor gets a tiny tolerance.
+
+The rule itself is computed with numpy (:mod:`urdf_sdf.core.base.inertia_numeric`: LAPACK's
+determinant and eigenvalues). Most tensors are decided here without it, with the same
+answer: a diagonal tensor (its principal moments are its diagonal) and a tensor that
+Gershgorin's discs prove valid with a margin far above any rounding (:func:`clearly_valid`).
+"""
+from __future__ import annotations
+
+import math
+import sys
+
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.base.model import Inertial
+
+# libsdformat's default tolerance factor (IGN_MASSMATRIX3_DEFAULT_TOLERANCE).
+TOLERANCE_FACTOR = 10.0
+INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+# clearly_valid's margin, relative to the tensor's size: the eigenvalues LAPACK computes
+# are within a few machine epsilons (1e-16) of the exact ones, and the 2x2 minor's
+# rounding is within sqrt(machine epsilon) (1e-8) of the smallest moment's square root.
+CLEAR_MARGIN = 1e-6
+# Beyond this size the determinant the numpy rule computes (a product of three moments)
+# overflows and its answer is rounding's: such tensors are left to it, so that both ways
+# of deciding always agree (no physical tensor comes near).
+MAX_CLEAR_SIZE = 1e100
+
+_NUMERIC = Later({"tensor_problem": ("urdf_sdf.core.base.inertia_numeric", "tensor_problem"),
+                  "principal_moments": ("urdf_sdf.core.base.inertia_numeric", "principal_moments"),
+                  "repaired": ("urdf_sdf.core.base.inertia_numeric", "repaired")})
+
+
+def epsilon(moments) -> float:
+    """The tolerance of every test for moments (diagonal or principal) of this size."""
+    return TOLERANCE_FACTOR * sys.float_info.epsilon * 0.5 * abs(sum(moments))
+
+
+def mass_problem(inertial: Inertial) -> str | None:
+    return f"mass {inertial.mass} is negative" if inertial.mass < 0 else None
+
+
+def inertia_problem(inertial: Inertial) -> str | None:
+    """Why libsdformat refuses the inertia tensor, or None when it accepts it."""
+    xx, yy, zz = inertial.ixx, inertial.iyy, inertial.izz
+    # Diagonal, its moments finite and non-negative (so is their sum, then; a NaN fails
+    # >= 0): written out, since every link of a robot is checked (twice by urdf2sdf).
+    if inertial.ixy == 0 and inertial.ixz == 0 and inertial.iyz == 0 and xx >= 0 and \
+            yy >= 0 and zz >= 0 and math.isfinite(xx + yy + zz):
+        # Near positive semi-definite: the diagonal, the 2x2 minor and the determinant
+        # (products of non-negative numbers) are all >= 0. What is left is the triangle
+        # inequality, within moments_problem's tolerance.
+        moments = sorted((xx, yy, zz))
+        a, b, c = moments
+        if a + b + epsilon(moments) >= c:
+            return None
+        return moments_problem(moments)
+    if clearly_valid(inertial):
+        return None
+    return _NUMERIC.tensor_problem(inertial)
+
+
+def is_diagonal(inertial: Inertial) -> bool:
+    return inertial.ixy == 0 and inertial.ixz == 0 and inertial.iyz == 0
+
+
+def clearly_valid(inertial: Inertial) -> bool:
+    """Whether Gershgorin's discs put every principal moment above ``CLEAR_MARGIN`` times
+    the tensor's size and the largest one below the sum of the other two by as much:
+    then the tensor is positive definite and obeys the triangle inequality so clearly
+    that libsdformat's computation, whatever its rounding, accepts it."""
+    values = (inertial.ixx, inertial.iyy, inertial.izz,
+              inertial.ixy, inertial.ixz, inertial.iyz)
+    if not all(math.isfinite(v) for v in values):
+        return False
+    xx, yy, zz, xy, xz, yz = values
+    radii = (abs(xy) + abs(xz), abs(xy) + abs(yz), abs(xz) + abs(yz))
+    diagonal = (xx, yy, zz)
+    size = max(abs(d) + r for d, r in zip(diagonal, radii))
+    margin = CLEAR_MARGIN * size
+    smallest = min(d - r for d, r in zip(diagonal, radii))
+    largest = max(d + r for d, r in zip(diagonal, radii))
+    return math.isfinite(size) and size <= MAX_CLEAR_SIZE and smallest >= margin and \
+        xx + yy + zz - 2 * largest >= margin
+
+
+def principal_moments(inertial: Inertial) -> list[float]:
+    """Ascending principal moments (the diagonal itself when there are no products)."""
+    if is_diagonal(inertial):
+        return sorted((inertial.ixx, inertial.iyy, inertial.izz))
+    return _NUMERIC.principal_moments(inertial)
+
+
+def moments_problem(moments: list[float]) -> str | None:
+    """Ascending principal moments must be non-negative and obey the triangle inequality."""
+    a, b, c = moments
+    tolerance = epsilon(moments)
+    if a + tolerance < 0:
+        return f"principal moments {moments} include a negative value"
+    if a + b + tolerance < c:
+        return f"principal moments {moments} violate the triangle inequality"
+    return None
+
+
+def repaired(inertial: Inertial) -> Inertial | None:
+    """The smallest documented repair of an inertia libsdformat refuses, or None when it
+    needs none: the mass and the principal axes are kept; negative principal moments
+    become 0, then the smallest moment is raised until the two smaller ones add up to the
+    largest (the triangle inequality holds with equality). The products of inertia
+    change only as the rotation back from the principal axes makes them."""
+    if inertia_problem(inertial) is None:
+        return None
+    return _NUMERIC.repaired(inertial)

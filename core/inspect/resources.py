@@ -1,0 +1,236 @@
+"""Meshes and textures a description names: the file each URI points at, found as every
+command finds it, and whether that file is a mesh.
+
+* ``package://PKG/...``: PKG in ``Context.package_paths`` (``--package-path``,
+  ``ROS_PACKAGE_PATH``) and the ``share/PKG`` of ``Context.ament_prefixes``
+  (``AMENT_PREFIX_PATH``);
+* ``model://NAME/...``: ``Context.model_paths`` (``--path``, ``SDF_PATH``,
+  ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``);
+* ``file://PATH`` and plain paths: absolute, or relative to the folder of the file that
+  names them (an included file's own folder).
+
+A URI found in a package, model or search directory must stay inside it (``..`` may not
+climb out). A URI naming something that is not a regular file (a FIFO, a device, a
+socket) does not resolve (RESOURCE_NOT_REGULAR). A mesh is recognised by its content (STL
+binary or ASCII, OBJ, COLLADA, glTF and GLB), from its first bytes only, read from a
+regular file opened by :func:`urdf_sdf.core.read.files.open_regular` (non-blocking,
+examined after opening); nothing of its content is ever printed, and a mesh that
+cannot be read is named with the system's reason ("permission denied"), not as "not a
+mesh". What a model directory or package may copy is decided by ``core.write.confined``.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from urdf_sdf.core.compose.uri import inside, package_candidates, shown
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Source
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.read.files import (
+    file_kind,
+    not_regular_message,
+    open_regular,
+    os_reason,
+    read_upto,
+)
+
+MESH_FORMATS = ("stl", "obj", "dae", "gltf", "glb")
+SNIFF_BYTES = 4096
+OBJ_KEYWORDS = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mtllib", "usemtl",
+                "cstype", "deg", "curv", "surf", "parm", "end"}
+
+
+@dataclass
+class Resource:
+    """One URI a description names: ``kind`` is ``mesh`` or ``texture``; ``path`` the file
+    it resolves to, ``root`` the package, model or search directory it was found in (None
+    for a path relative to the file or absolute), ``owner`` that package's or model's
+    name; ``problem`` says why it does not resolve (``problem_code``: an error's code
+    when it is not a mere miss, e.g. RESOURCE_NOT_REGULAR)."""
+    uri: str
+    kind: str
+    source: Source
+    # The model object and attribute holding the URI (a Geometry's uri, a Material's
+    # texture), for a writer that renames it.
+    holder: tuple[object, str] | None = None
+    path: Path | None = None
+    root: Path | None = None
+    owner: str | None = None
+    problem: str | None = None
+    problem_code: Code | None = None
+
+
+def resource_candidates(uri: str, base: Path, context: Context):
+    """``(root, owner, path)`` to try in order, or a string saying why there are none."""
+    if uri.startswith("file://"):
+        raw = uri[len("file://"):]
+        return [(None, None, Path(raw) if os.path.isabs(raw) else base / raw)]
+    if uri.startswith("package://"):
+        rest = uri[len("package://"):]
+        owner = rest.partition("/")[0]
+        return [(root, owner, path) for root, path in package_candidates(rest, context)]
+    if uri.startswith("model://"):
+        rest = uri[len("model://"):]
+        owner = rest.partition("/")[0]
+        return [(Path(p) / owner, owner, Path(p) / rest) for p in context.model_paths
+                if owner not in ("", ".", "..")]
+    if "://" in uri:
+        return f"scheme {uri.split('://', 1)[0]}:// is not supported"
+    return [(None, None, Path(uri) if os.path.isabs(uri) else base / uri)]
+
+
+def resolve_resource(resource: Resource, base: Path, context: Context) -> Resource:
+    """Fill ``resource.path`` (and root, owner) or ``resource.problem``."""
+    uri = resource.uri.strip()
+    candidates = resource_candidates(uri, base, context)
+    if isinstance(candidates, str):
+        resource.problem = candidates
+        return resource
+    for root, owner, path in candidates:
+        if root is not None and not inside(path, root):
+            resource.problem = f"it leaves the directory it is resolved in ({root})"
+            return resource
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(mode):
+            resource.path, resource.root, resource.owner = path, root, owner
+            return resource
+        if not stat.S_ISDIR(mode):
+            resource.problem = f"{path} is {not_regular_message(file_kind(mode))}"
+            resource.problem_code = Code.RESOURCE_NOT_REGULAR
+            return resource
+    resource.problem = _not_found(uri, context)
+    return resource
+
+
+def _not_found(uri: str, context: Context) -> str:
+    if uri.startswith("package://"):
+        return ("no such file in any package path (--package-path, ROS_PACKAGE_PATH, "
+                "AMENT_PREFIX_PATH)" if context.package_paths or context.ament_prefixes
+                else "no package path is set (--package-path, ROS_PACKAGE_PATH, "
+                     "AMENT_PREFIX_PATH)")
+    if uri.startswith("model://"):
+        return ("no such file in any model path (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
+                "GAZEBO_MODEL_PATH)" if context.model_paths else
+                "no model path is set (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
+                "GAZEBO_MODEL_PATH)")
+    return "no such file"
+
+
+def mesh_format(path: Path) -> str | None:
+    """``stl``, ``obj``, ``dae``, ``gltf`` or ``glb`` by the file's content, else None."""
+    return sniff_mesh(path)[0]
+
+
+def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
+    """``(format, None)`` by the file's content (:func:`mesh_format`), ``(None, None)`` for
+    a readable file that is not a mesh, ``(None, reason)`` for one that cannot be read
+    ("permission denied", "not a regular file (a FIFO)")."""
+    try:
+        fd = open_regular(path)
+    except OSError as exc:  # NotRegular too: "not a regular file (a FIFO)"
+        return None, os_reason(exc)
+    try:
+        size = os.fstat(fd).st_size
+        head = read_upto(fd, SNIFF_BYTES)
+    except OSError as exc:
+        return None, os_reason(exc)
+    finally:
+        os.close(fd)
+    return mesh_format_of(head, size), None
+
+
+def mesh_format_of(head: bytes, size: int) -> str | None:
+    """:func:`mesh_format` of a file of ``size`` bytes that starts with ``head`` (its
+    first :data:`SNIFF_BYTES` bytes, or all of it when shorter)."""
+    head = head[:SNIFF_BYTES]
+    if head[:4] == b"glTF":
+        return "glb"
+    if size >= 84 and 84 + 50 * struct.unpack("<I", head[80:84])[0] == size:
+        return "stl"
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff").lstrip()
+    if text.startswith("solid") and ("facet" in text or "endsolid" in text):
+        return "stl"
+    if text.startswith("<") and "<COLLADA" in text:
+        return "dae"
+    if text.startswith("{") and any(key in text for key in ('"asset"', '"buffers"',
+                                                             '"meshes"')):
+        return "gltf"
+    return "obj" if _looks_like_obj(text, complete=size <= SNIFF_BYTES) else None
+
+
+def _looks_like_obj(text: str, complete: bool) -> bool:
+    """Every statement is an OBJ keyword and there are vertices or faces (the last line of
+    a cut head may be cut too, so it is not judged)."""
+    lines = text.splitlines()
+    if not complete:
+        lines = lines[:-1]
+    keywords = [line.split(maxsplit=1)[0] for line in lines
+                if line.strip() and not line.lstrip().startswith("#")]
+    return bool(keywords) and all(k in OBJ_KEYWORDS for k in keywords) and \
+        any(k in ("v", "f") for k in keywords)
+
+
+def resources_of(result, kinds: tuple[str, ...] = ("mesh", "texture")) -> list[Resource]:
+    """Every mesh (visual and collision geometry) and texture (URDF material) URI of a
+    loaded description, in link order, each with where it is named."""
+    if result.graph is None:
+        return []
+    found: list[Resource] = []
+    for vertex in result.graph.vertices:
+        if vertex.kind is not Kind.LINK:
+            continue
+        for shape in vertex.element.visuals + vertex.element.collisions:
+            geometry, material = shape.geometry, shape.material
+            if "mesh" in kinds and geometry is not None and geometry.kind == "mesh" \
+                    and geometry.uri:
+                found.append(Resource(geometry.uri, "mesh", located(geometry.source, shape),
+                                      (geometry, "uri")))
+            if "texture" in kinds and material is not None and material.texture:
+                found.append(Resource(material.texture, "texture",
+                                      located(material.source, shape), (material, "texture")))
+    return found
+
+
+def located(source: Source, shape) -> Source:
+    """``source``, or its shape's when it has no line."""
+    return source if source.line is not None else shape.source
+
+
+def base_folder(source: Source, result) -> Path:
+    """The folder relative URIs named at ``source`` start from."""
+    file = source.file or result.document.file
+    if file in (None, "", "-", "<stdin>", "<input>"):
+        return Path.cwd()
+    return Path(file).resolve().parent
+
+
+def check_meshes(result, context: Context) -> list[Diagnostic]:
+    """``urdf-sdf check --meshes``: an error for every mesh that does not resolve
+    (MESH_UNRESOLVED; RESOURCE_NOT_REGULAR for a FIFO, device or socket), cannot be read
+    or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
+    read), at the line naming it."""
+    diagnostics = Diagnostics()
+    for resource in resources_of(result, ("mesh",)):
+        resolve_resource(resource, base_folder(resource.source, result), context)
+        if resource.problem is not None or resource.path is None:
+            diagnostics.error_at(resource.problem_code or Code.MESH_UNRESOLVED,
+                                 f"mesh [{shown(resource.uri)}] does not resolve: "
+                                 f"{resource.problem}", resource.source)
+            continue
+        kind, unreadable = sniff_mesh(resource.path)
+        if unreadable is not None:
+            diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
+                                 f"({resource.path}) cannot be read: {unreadable}",
+                                 resource.source)
+        elif kind is None:
+            diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
+                                 f"({resource.path}) is not a mesh file this tool reads (STL, "
+                                 "OBJ, COLLADA, glTF, GLB; judged by content)", resource.source)
+    return diagnostics

@@ -1,0 +1,155 @@
+"""``urdf-sdf check``: validate files, and optionally their URDF parity and meshes.
+
+The command's body without typer, so that the console script's quick path
+(:mod:`urdf_sdf.cli.quick`) runs a plain ``urdf-sdf check FILE...`` as fast as a
+conversion (a CI job checks one file per process); the typer command in
+:mod:`urdf_sdf.cli.main` declares the interface and calls :func:`check_files`.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from urdf_sdf.cli.inputs import is_stdin, label, load_input, xacro_mappings
+from urdf_sdf.cli.output import stdout_checked_code
+from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.base.safe_text import escape
+
+PROG = "urdf-sdf"
+_LATER = Later({
+    "Kind": ("urdf_sdf.core.graph", "Kind"),
+    "check_parity": ("urdf_sdf.core.inspect.parity", "check_parity"),
+    "check_meshes": ("urdf_sdf.core.inspect.resources", "check_meshes"),
+})
+
+
+def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
+                       package_paths: Optional[Sequence[Path]] = None) -> Context:
+    """The context of the commands that inspect rather than convert: search paths from
+    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
+    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []],
+                                       Policy(warnings_as_errors=strict),
+                                       [str(p) for p in package_paths or []])
+    context.keep_xml = False
+    return context
+
+
+def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
+    """Why ``check`` cannot take these arguments (a usage error), or None."""
+    if sum(is_stdin(f) for f in files) > 1:
+        return "standard input ('-') can be named once"
+    if model is not None and len(files) > 1:
+        return "--model names a model of one file: check one file"
+    return None
+
+
+def check_files(files: Sequence[Path], urdf_parity: bool, model: Optional[str], meshes: bool,
+                as_json: bool, quiet: bool, context: Context,
+                xacro: XacroOptions | None = None) -> int:
+    """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
+    world without ``--model``). ``xacro``: whether (and how) a .xacro file is expanded."""
+    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro)
+               for f in files)
+
+
+def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
+               quiet: bool, meshes: bool, context: Context,
+               xacro: XacroOptions | None = None) -> int:
+    """``check`` of one file; its exit code."""
+    sources = SourceLines()
+    result = load_input(file, context, sources, xacro)
+    if meshes and result.ok:
+        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
+    name = label(file)
+    summary = {"ok": result.ok, "file": name, "valid": result.ok,
+               "diagnostics": [diagnostic_json(d, sources)
+                               for d in visible(result.diagnostics, quiet)],
+               "parity": None}
+    if not as_json:
+        emit(result.diagnostics, sys.stdout, sources, quiet)
+    if not result.ok or not urdf_parity:
+        if as_json:
+            print_json(summary)
+        elif result.ok:
+            print(f"{escape(name)}: valid")
+        return 0 if result.ok else 1
+    problem = parity_scope_problem(result, model, name)
+    if problem is not None:
+        print(problem.format(), file=sys.stderr)
+        return 1 if model is None and problem.code is Code.ELEMENT_MISSING else 2
+    scope = model_scope(result, model)
+    report = _LATER.check_parity(result, scope)
+    if as_json:
+        summary["ok"] = report.holds
+        summary["parity"] = {"model": report.model, "holds": report.holds,
+                             "findings": [diagnostic_json(f, sources)
+                                          for f in report.findings]}
+        print_json(summary)
+    else:
+        emit(report.findings, sys.stdout, sources)
+        if report.holds:
+            print(f"{escape(name)}: URDF parity holds for model [{escape(report.model)}]")
+    return 0 if report.holds else 1
+
+
+def parity_scope_problem(result, model: str | None, file: str) -> Diagnostic | None:
+    """Why URDF parity cannot be checked for ``model`` of ``result`` (None when it can):
+    no model at all (ELEMENT_MISSING: the input's fault, exit 1), no model of the name
+    ``--model`` gives (ELEMENT_MISSING, a usage error), or a world of several models and
+    no ``--model`` (MODEL_AMBIGUOUS, a usage error)."""
+    if result.graph is not None and result.graph.root is not None and \
+            model_scope(result, model) is not None:
+        return None
+    count = len(world_models(result, None))
+    if model is not None:
+        message = f"--model {model}: the file has no such model"
+    elif count == 0:
+        message = "the file holds no model to check for URDF parity"
+    else:
+        return Diagnostic(Code.MODEL_AMBIGUOUS, Severity.ERROR, f"the world holds {count} "
+                          "models: choose the one to check with --model", file)
+    return Diagnostic(Code.ELEMENT_MISSING, Severity.ERROR, message, file)
+
+
+def world_models(result, name: str | None) -> list:
+    """The models of a world ``result`` (named ``name``, when given)."""
+    graph = result.graph
+    if graph is None or graph.root is None or not graph.root.is_world:
+        return []
+    model = _LATER.Kind.MODEL
+    return [graph.vertices[v] for v in graph.root.vertices
+            if graph.vertices[v].kind is model and (name is None or
+                                                    graph.vertices[v].name == name)]
+
+
+def model_scope(result, name: Optional[str]):
+    """The scope of the model to check: the file's model, or the world's one model (named
+    ``name``, when given); None when that is not one model."""
+    graph = result.graph
+    if graph is None or graph.root is None:
+        return None
+    if not graph.root.is_world:
+        return graph.root
+    models = world_models(result, name)
+    return models[0].inner if len(models) == 1 else None
+
+
+def quick_command(params: dict) -> int | None:
+    """``check`` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or None
+    when its arguments are a usage error (the typer app says which)."""
+    files = params["files"]
+    mappings = xacro_mappings(params["xacro_arg"])
+    if usage_problem(files, params["model"]) is not None or mappings is None:
+        return None
+    context = inspection_context(params["path"], params["strict"], params["package_path"])
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
+                          params["package_path"])
+    return stdout_checked_code(PROG, lambda: check_files(
+        files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
+        params["quiet"], context, xacro))

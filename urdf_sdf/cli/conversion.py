@@ -1,0 +1,92 @@
+"""The end of one conversion on the command line: report, then write the document.
+
+Every failure is a coded diagnostic: a refused ``-o`` (the input, or the file standard
+input reads: OUTPUT_IS_INPUT, exit 1; a directory, a missing directory: OUTPUT_INVALID,
+exit 2), a write that fails (FILE_WRITE with the system's reason, exit 1, the previous file
+intact). With ``--json`` they are in the JSON object on stdout, which is always printed;
+without it they are lines on stderr, never in the document's stream.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Sequence
+
+from urdf_sdf.cli.inputs import is_stdin
+from urdf_sdf.cli.output import (OutputError, StdoutError, flush_stdout, stdout_closed,
+                                      stdout_failed, write_failed, write_output)
+from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.core.base.diagnostics import Diagnostic
+
+
+def written_to(options, output: Path | None):
+    """Conversion ``options`` for an output written to ``output`` (None or ``-``: standard
+    output): relative mesh paths are rewritten for the output's folder."""
+    if output is None or is_stdin(output):
+        return options
+    return replace(options, output_dir=str(Path(output).absolute().parent))
+
+
+def finish_conversion(prog: str, source: Path, data: bytes | None,
+                      diagnostics: Sequence[Diagnostic], output: Path | None,
+                      sources: SourceLines, quiet: bool = False, as_json: bool = False) -> int:
+    """Report and write one conversion; return the exit code.
+
+    Without ``--json``: diagnostics on stderr, the document to ``-o FILE`` (atomically)
+    or stdout. With ``--json``: one object on stdout, ``{"ok", "output", "diagnostics"}``
+    where ``output`` is the file written (null when none was), plus ``"document"`` (the
+    converted text, null on failure) when there is no ``-o FILE`` — stdout holds the JSON.
+    A refused or failed write is one more diagnostic (and ``"ok": false``).
+    """
+    diagnostics = list(diagnostics)
+    ok = data is not None and not any(d.is_error for d in diagnostics)
+    to_stdout = output is None or is_stdin(output)
+    if not as_json:
+        emit(diagnostics, sys.stderr, sources, quiet)
+    written = document = None
+    code = 0 if ok else 1
+    if ok and as_json and to_stdout:
+        document = data.decode("utf-8") if data is not None else None
+    elif ok and data is not None:
+        try:
+            code, failure = _write(data, None if to_stdout else str(output), str(source))
+        except BrokenPipeError:  # `| head`: the reader went away, quietly
+            return stdout_closed()
+        except StdoutError as exc:  # `> /dev/full`, a closed stdout
+            return stdout_failed(prog, exc)
+        if failure is not None:
+            ok = False
+            diagnostics.append(failure)
+            if not as_json:
+                emit([failure], sys.stderr, sources, quiet)
+        elif not to_stdout:
+            written = str(output)
+    if as_json:
+        summary = {"ok": ok, "output": written,
+                   "diagnostics": [diagnostic_json(d, sources)
+                                   for d in visible(diagnostics, quiet)]}
+        if to_stdout:
+            summary["document"] = document
+        try:
+            print_json(summary)
+        except BrokenPipeError:
+            return stdout_closed()
+        except OSError as exc:
+            return stdout_failed(prog, exc)
+    failure_code = flush_stdout(prog)
+    return failure_code if failure_code is not None else code
+
+
+def _write(data: bytes, destination: str | None, source: str) -> tuple[int, Diagnostic | None]:
+    """Write the document; ``(exit code, None)``, or the exit code and the diagnostic of a
+    refused or failed write (the old file is intact)."""
+    try:
+        write_output(data, destination, [source], through_links=True)
+    except OutputError as exc:  # -o names the input, a directory...
+        return exc.exit_code, exc.diagnostic(destination)
+    except (StdoutError, BrokenPipeError):
+        raise
+    except OSError as exc:  # disk full, permissions
+        return 1, write_failed(exc, destination)
+    return 0, None

@@ -1,0 +1,179 @@
+"""``urdf-sdf frames``, ``print``, ``graph`` and ``diff``: the commands' bodies without
+typer.
+
+As :mod:`urdf_sdf.cli.check` holds ``check``'s: the typer commands in
+:mod:`urdf_sdf.cli.main` declare the interface and call :func:`frames_code`,
+:func:`print_code`, :func:`graph_code` and :func:`diff_code`; the console script's quick
+path (:mod:`urdf_sdf.cli.quick`) calls the ``*_quick`` functions for a plain command
+line, so that a pipeline that prints, poses, draws or compares one file per process does
+not wait for typer's import. The diff (and numpy) is imported when ``diff`` runs.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from urdf_sdf.cli.check import inspection_context
+from urdf_sdf.cli.graph import graph_command
+from urdf_sdf.cli.inputs import is_stdin, label, load_input, xacro_mappings
+from urdf_sdf.cli.output import (OutputError, StdoutError, stdout_checked_code,
+                                      write_failed, write_output)
+from urdf_sdf.cli.printing import print_document
+from urdf_sdf.cli.render import SourceLines, emit, print_json
+from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.inspect.report import frames_report, model_vertex
+from urdf_sdf.core.base.safe_text import escape
+
+PROG = "urdf-sdf"
+_DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff.compare", "diff_loaded")})
+
+
+def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
+                context: Context, xacro: XacroOptions | None = None) -> int:
+    """``frames``: print the pose of every link, joint, frame and nested model relative to
+    the root (of ``model``, when given); the exit code."""
+    sources = SourceLines()
+    result = load_input(file, context, sources, xacro)
+    if model is not None and result.graph is not None and \
+            model_vertex(result.graph, model) is None:
+        print(f"{escape(label(file))}: error[ELEMENT_MISSING]: --model {escape(model)}: the "
+              "file has no such model", file=sys.stderr)
+        return 1
+    report = frames_report(result, model)
+    if as_json:
+        print_json(report)
+    else:
+        emit(result.diagnostics, sys.stderr, sources, quiet)
+        print(format_table(report))
+    return 0 if result.ok else 1
+
+
+def format_table(report: dict) -> str:
+    """``frames``' table: one row per pose (kind, name, position, quaternion)."""
+    rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
+    for section in ("models", "links", "joints", "frames"):
+        for name, pose in report[section].items():
+            rows.append((section[:-1], escape(name), *(f"{v:.6g}" for v in pose)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+                     for row in rows)
+
+
+def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
+               context: Context) -> int:
+    """``print``: write the composed document (stdout, or ``output`` atomically) and its
+    diagnostics (stderr); the exit code."""
+    data, diagnostics = print_document(file, context, preserve_includes)
+    for diagnostic in diagnostics:
+        print(diagnostic.format(), file=sys.stderr)
+    if data is None:
+        return 1
+    destination = str(output) if output else None
+    try:
+        write_output(data, destination, [str(file)], through_links=True)
+    except OutputError as exc:  # the input (exit 1), a directory (a usage error)
+        print(exc.diagnostic(destination).format(), file=sys.stderr)
+        return exc.exit_code
+    except (StdoutError, BrokenPipeError):
+        raise  # the caller's stdout check reports them
+    except OSError as exc:  # disk full, permissions: the old file is intact
+        print(write_failed(exc, destination).format(), file=sys.stderr)
+        return 1
+    return 0
+
+
+def graph_code(file: Path, kind: str, output: Optional[Path], quiet: bool, strict: bool,
+               paths: Optional[Sequence[Path]], xacro: XacroOptions | None = None) -> int:
+    """``graph``: :func:`urdf_sdf.cli.graph.graph_command` with the command line's
+    loading (standard input, xacro) and diagnostics (with their source lines)."""
+    sources = SourceLines()
+    return graph_command(
+        file, kind, output, paths,
+        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources, xacro),
+        report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
+
+
+def diff_usage_problem(a: Path, b: Path) -> str | None:
+    """Why ``diff`` cannot take these two files (a usage error), or None."""
+    if is_stdin(a) and is_stdin(b):
+        return "only one of A and B can be '-' (standard input)"
+    return None
+
+
+def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
+              model: Optional[str], as_json: bool, context: Context,
+              xacro: XacroOptions | None = None) -> int:
+    """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
+    the exit code (0 equivalent, 1 not)."""
+    sources = SourceLines()
+    notes: list = []  # warnings: a mesh compared by samples (MESH_SAMPLED)
+    # One file loaded at a time: A's model is gone before B is read.
+    differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources, xacro),
+                                    lambda: load_input(b, context, sources, xacro),
+                                    tol, configurations, seed, model, notes)
+    emit(dict.fromkeys(notes), sys.stderr, sources)  # a mesh both sides name: once
+    if as_json:
+        print_json({"equivalent": not differences,
+                    "differences": [d.to_json() for d in differences]})
+    else:
+        for difference in differences:
+            print(difference.format())
+        print(f"{escape(label(a))} and {escape(label(b))} are "
+              + ("equivalent" if not differences else
+                 f"different ({len(differences)} differences)"))
+    return 0 if not differences else 1
+
+
+def context_of(params: dict) -> Context:
+    paths: Sequence[Path] | None = params["path"]
+    return inspection_context(paths, params["strict"])
+
+
+def xacro_of(params: dict) -> XacroOptions | None:
+    """The xacro options of a plain command line; None for a bad ``--xacro-arg`` (typer
+    says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    if mappings is None:
+        return None
+    return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"])
+
+
+def frames_quick(params: dict) -> int | None:
+    """:func:`frames_code` for a plain command line (:func:`urdf_sdf.cli.quick.parse`)."""
+    context, xacro = context_of(params), xacro_of(params)
+    if xacro is None:
+        return None
+    return stdout_checked_code(PROG, lambda: frames_code(
+        params["file"], params["as_json"], params["quiet"], params["model"], context, xacro))
+
+
+def print_quick(params: dict) -> int:
+    """:func:`print_code` for a plain command line."""
+    context = context_of(params)
+    return stdout_checked_code(PROG, lambda: print_code(
+        params["file"], params["output"], params["preserve_includes"], context))
+
+
+def graph_quick(params: dict) -> int | None:
+    """:func:`graph_code` for a plain command line."""
+    xacro = xacro_of(params)
+    if xacro is None:
+        return None
+    return stdout_checked_code(PROG, lambda: graph_code(
+        params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
+        params["path"], xacro))
+
+
+def diff_quick(params: dict) -> int | None:
+    """:func:`diff_code` for a plain command line; None for a usage error (typer says it)."""
+    a, b = params["a"], params["b"]
+    xacro = xacro_of(params)
+    if diff_usage_problem(a, b) is not None or xacro is None:
+        return None
+    context = context_of(params)
+    return stdout_checked_code(PROG, lambda: diff_code(
+        a, b, params["tol"], params["configurations"], params["seed"], params["model"],
+        params["as_json"], context, xacro))

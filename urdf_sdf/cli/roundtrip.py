@@ -1,0 +1,36 @@
+"""``urdf-sdf roundtrip FILE...``: does each file survive conversion to the other format and
+back with an empty diff? (The ``urdf-sdf-roundtrip`` pre-commit hook.)
+
+A URDF goes through ``urdf2sdf | sdf2urdf``, an SDF through ``sdf2urdf | urdf2sdf``; each
+result is compared with the original as ``urdf-sdf diff`` compares. Prints one line per
+file that survives and, for one that does not, the failed step's errors or the
+differences; exits 0 when every file survives, 1 otherwise.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from urdf_sdf.cli.render import SourceLines, emit
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.round_trip_check import round_trip
+
+
+def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) -> int:
+    """Round-trip each file; the exit code (0: all survive)."""
+    failed = 0
+    for file in files:
+        trip = round_trip(file, context)
+        if trip.ok:
+            if not quiet:
+                print(trip.report())
+            continue
+        failed += 1
+        if trip.errors:
+            print(trip.report().splitlines()[0])
+            emit(trip.errors, sys.stdout, SourceLines())
+        else:
+            print(trip.report())
+    if len(files) > 1:
+        print(f"{len(files) - failed} of {len(files)} files survive the round trip")
+    return 1 if failed else 0

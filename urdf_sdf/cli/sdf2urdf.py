@@ -1,0 +1,152 @@
+"""``sdf2urdf``: convert an SDFormat model to URDF.
+
+Inputs: an SDFormat file, ``-`` (standard input), a ``*.xacro`` file (with ``--xacro``
+only: expanded in a restricted sandbox with the optional ``xacro`` package; see
+:mod:`urdf_sdf.cli.xacro_expand`), or a directory (batch, with ``-o OUTDIR``: every ``*.sdf``;
+in a model directory, the file its ``model.config`` names for the newest SDFormat
+version; each model directory's parent is searched for ``model://`` includes; ``-j N``
+worker processes, every core by default).
+
+Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
+expressed in URDF (in a batch: any file failed), 2 usage error. Diagnostics go to
+stderr as ``file:line[:col]: severity[CODE]: message`` with the source line under them
+(``--quiet``: errors only); the URDF goes to stdout (also ``-o -``) or, atomically, to
+``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
+without ``-o FILE``) on stdout instead.
+
+This module converts (:func:`convert`); the options, help texts and usage errors are the
+typer app's (:mod:`urdf_sdf.cli.sdf2urdf_app`), imported only for a command line that
+is not plain (the console script is :func:`urdf_sdf.cli.quick.sdf2urdf`).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+from urdf_sdf.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
+from urdf_sdf.cli.conversion import finish_conversion, written_to
+from urdf_sdf.cli.inputs import is_stdin, load_input, xacro_mappings
+from urdf_sdf.cli.path_names import renamed_output, safe_outputs
+from urdf_sdf.cli.quick import SDF2URDF, sdf2urdf
+from urdf_sdf.cli.render import SourceLines
+from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Policy
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
+
+PROG = SDF2URDF.prog
+URI_SCHEMES = (None, "package")
+
+_TYPER = Later({"app": ("urdf_sdf.cli.sdf2urdf_app", "app")})
+
+
+def __getattr__(name: str):
+    """``app``, the typer app, is imported when it is asked for."""
+    if name == "app":
+        return _TYPER.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def convert_file(path: Path, options: Options, context: Context,
+                 xacro: XacroOptions | None, sources: SourceLines, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
+    result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
+    conversion = convert_sdf(result, options)
+    return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+                 xacro: XacroOptions | None, context: Context, out_dir: Path):
+    """One file of a batch (module level: worker processes receive it by name)."""
+    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
+                                     context, xacro, sources, pipes=False)
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
+
+
+def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
+    """The SDFormat files under ``root`` (each to ``NAME.urdf`` at the same relative place)
+    and the ``model://`` search directories (the parents of model directories). In a model
+    directory the other versions its model.config lists are skipped."""
+    files = walk(root, exclude=out_dir)
+    chosen: dict[Path, Path] = {}
+    others: set[Path] = set()
+    model_parents: list[Path] = []
+    for path in files:
+        if path.name == "model.config":
+            if path.parent.parent not in model_parents:
+                model_parents.append(path.parent.parent)
+            listed = model_config_files(path)
+            if listed:
+                chosen[path.parent] = listed[0]
+                others.update(listed[1:])
+    items = skipped_items(files, root, (".sdf",))
+    for path in files:
+        if not path.name.lower().endswith(".sdf"):
+            continue
+        relative = path.relative_to(root)
+        skip = None
+        if path in others:
+            skip = (f"model.config picks {chosen[path.parent].name} "
+                    "(a newer SDFormat version)")
+        items.append(BatchItem(path, relative, relative.with_suffix(".urdf"), skip))
+    safe_outputs(items)  # a name that may not be a path component: urdf_sdf.cli.path_names
+    return items, model_parents
+
+
+def convert(sdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
+            paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
+            as_json: bool = False, jobs: int = 0) -> int:
+    """The command, once its arguments are valid (a directory needs a valid ``output``):
+    convert, report, write; return the exit code. ``paths``: ``--path`` directories;
+    ``jobs`` 0: every core."""
+    extra = [str(p) for p in paths or []]
+    policy = Policy(warnings_as_errors=strict)
+    if not is_stdin(sdf) and sdf.is_dir():
+        items, model_parents = discover(sdf, output)
+        context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
+        return run_batch(
+            items, output,
+            partial(convert_item, options=options, xacro=xacro, context=context,
+                    out_dir=output),
+            prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
+    sources = SourceLines()
+    data, diagnostics = convert_file(sdf, written_to(options, output),
+                                     Context.from_environment(extra, policy), xacro,
+                                     sources)
+    return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
+
+
+def quick_command(params: dict) -> int | None:
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    sdf, output = params["sdf"], params["output"]
+    packaging = (params["package_dir"], params["package_name"], params["package_path"])
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
+            (not is_stdin(sdf) and sdf.is_dir() and batch_output_problem(output)) or \
+            any(packaging) or params["build_type"] != "ament_cmake" or \
+            (params["all_models"] and params["model"] is not None):
+        return None  # packages, and usage errors, are the typer app's
+    options = Options(model=params["model"], all_models=params["all_models"],
+                      separator=params["separator"],
+                      drop_frames=params["drop_frames"], approximate=params["approximate"],
+                      uri_scheme=params["uri_scheme"])
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
+                          params["xacro_path"])
+    return convert(sdf, output, options, xacro, paths=params["path"],
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
+
+
+def main() -> None:
+    sdf2urdf()
+
+
+if __name__ == "__main__":
+    main()

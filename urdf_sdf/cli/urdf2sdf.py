@@ -1,0 +1,153 @@
+"""``urdf2sdf``: convert URDF to SDFormat.
+
+Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (with ``--xacro`` only:
+expanded in a restricted sandbox with the optional ``xacro`` package, ``pip install
+'urdf-sdf[xacro]'``; ``--xacro-arg name:=value`` passes arguments, ``--xacro-path DIR``
+and ``--xacro-env`` widen what it may read; see :mod:`urdf_sdf.cli.xacro_expand`),
+or a directory (batch, with ``-o OUTDIR``; ``-j N`` worker processes, every core by
+default; ``*.urdf.xacro`` files are converted with ``--xacro`` only).
+
+Exit codes: 0 converted (warnings allowed), 1 the input is invalid or cannot be
+converted (also: xacro is needed but not installed, ``error[XACRO_UNAVAILABLE]``; in a
+batch, any file failed), 2 usage error. Diagnostics go to stderr as
+``file:line[:col]: severity[CODE]: message`` with the source line under them (``--quiet``:
+errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FILE``.
+``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
+``-o FILE``) on stdout instead; for a batch, see :func:`urdf_sdf.cli.batch.batch_json`.
+
+This module converts (:func:`convert`); the options, help texts and usage errors are the
+typer app's (:mod:`urdf_sdf.cli.urdf2sdf_app`), imported only for a command line that
+is not plain (the console script is :func:`urdf_sdf.cli.quick.urdf2sdf`).
+"""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from urdf_sdf.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
+                                     walk)
+from urdf_sdf.cli.conversion import finish_conversion, written_to
+from urdf_sdf.cli.inputs import (is_stdin, is_xacro, load_input, xacro_available,
+                                      xacro_mappings)
+from urdf_sdf.cli.path_names import renamed_output, safe_outputs
+from urdf_sdf.cli.quick import URDF2SDF, urdf2sdf
+from urdf_sdf.cli.render import SourceLines
+from urdf_sdf.cli.xacro_expand import XACRO_HINT, XacroOptions, xacro_options
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Policy
+from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+
+PROG = URDF2SDF.prog
+XACRO_SUFFIX = ".urdf.xacro"
+URI_SCHEMES = ("package", "model")
+
+_TYPER = Later({"app": ("urdf_sdf.cli.urdf2sdf_app", "app")})
+
+
+def __getattr__(name: str):
+    """``app``, the typer app, is imported when it is asked for."""
+    if name == "app":
+        return _TYPER.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def convert_file(path: Path, options: Options, xacro: XacroOptions | None,
+                 sources: SourceLines, context: Context | None = None, pipes: bool = True):
+    """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    result = load_input(path, context if context is not None else Context(), sources, xacro,
+                        pipes)
+    conversion = convert_urdf(result, options)
+    return (conversion.xml if conversion.ok else None), conversion.diagnostics
+
+
+def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+                 xacro: XacroOptions | None, context: Context, out_dir: Path):
+    """One file of a batch (module level: worker processes receive it by name)."""
+    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
+                                     xacro, sources, context, pipes=False)
+    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
+
+
+def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[BatchItem]:
+    """The URDF files under ``root``: ``*.urdf`` and ``*.urdf.xacro`` (skipped, with the
+    reason, unless ``expand_xacro`` (``--xacro``) and the xacro package is installed), each
+    to ``NAME.sdf`` at the same relative place (a name that may not be a path component
+    renamed: ``urdf_sdf.cli.path_names``). When ``robot.urdf`` and ``robot.urdf.xacro`` sit
+    side by side, the one converted is the xacro file (the source) with ``--xacro``, the
+    .urdf without; the other is skipped."""
+    listing = walk(root, exclude=out_dir)
+    items = skipped_items(listing, root, (".urdf", XACRO_SUFFIX))
+    installed: bool | None = None
+    for path in listing:
+        relative = path.relative_to(root)
+        name = path.name.lower()
+        if name.endswith(XACRO_SUFFIX):
+            if expand_xacro and installed is None:  # looked up only for a xacro file
+                installed = xacro_available()
+            output = relative.with_name(path.name[:-len(XACRO_SUFFIX)] + ".sdf")
+            skip = None if expand_xacro and installed else (
+                "not expanded: xacro files are expanded only with --xacro" if not expand_xacro
+                else f"not expanded: the xacro package is not installed ({XACRO_HINT})")
+            items.append(BatchItem(path, relative, output, skip))
+        elif name.endswith(".urdf"):
+            items.append(BatchItem(path, relative, relative.with_suffix(".sdf")))
+    safe_outputs(items)
+    by_output: dict[Path, list[BatchItem]] = {}
+    for item in items:
+        if item.skip is None:
+            by_output.setdefault(item.output, []).append(item)
+    for output, group in by_output.items():
+        if len(group) > 1:
+            keep = next((i for i in group if is_xacro(i.source)), group[0])
+            for item in group:
+                if item is not keep:
+                    item.skip = f"{keep.relative} converts to the same {output}"
+    return items
+
+
+def convert(urdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
+            strict: bool = False, quiet: bool = False, as_json: bool = False,
+            jobs: int = 0) -> int:
+    """The command, once its arguments are valid (a directory needs a valid ``output``):
+    convert, report, write; return the exit code. ``jobs`` 0: every core."""
+    # A URDF's XML is needed only where the model does not hold its content (the reader
+    # keeps that), except by --lump-fixed, which reparents joints' XML.
+    context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
+    if not is_stdin(urdf) and urdf.is_dir():
+        return run_batch(
+            discover(urdf, output, xacro is not None and xacro.expand), output,
+            partial(convert_item, options=options, xacro=xacro, context=context,
+                    out_dir=output),
+            prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
+    sources = SourceLines()
+    data, diagnostics = convert_file(urdf, written_to(options, output), xacro, sources,
+                                     context)
+    return finish_conversion(PROG, urdf, data, diagnostics, output, sources, quiet, as_json)
+
+
+def quick_command(params: dict) -> int | None:
+    """:func:`convert` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or
+    None when an argument is one the typer app refuses (it says why)."""
+    mappings = xacro_mappings(params["xacro_arg"])
+    urdf, output = params["urdf"], params["output"]
+    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
+            (not is_stdin(urdf) and urdf.is_dir() and batch_output_problem(output)) or \
+            params["model_dir"] is not None or params["package_path"]:
+        return None  # model directories are written by the typer app's path
+    options = Options(relative=params["relative"], sdf_version=params["sdf_version"],
+                      lump_fixed=params["lump_fixed"], uri_scheme=params["uri_scheme"],
+                      fix_inertia=params["fix_inertia"])
+    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
+                          params["xacro_path"])
+    return convert(urdf, output, options, xacro, strict=params["strict"],
+                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
+
+
+def main() -> None:
+    urdf2sdf()
+
+
+if __name__ == "__main__":
+    main()
