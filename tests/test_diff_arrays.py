@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from urdf_sdf.core import diff as diff_module
+from urdf_sdf.core.diff import compare as diff_module
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.shapes import match_shapes, shapes_in_root, within_gap
 from urdf_sdf.core.diff.difference import Difference, fmt

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core import diff as diff_module
+from urdf_sdf.core.diff import compare as diff_module
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Description, diff_results

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core import sdformat_tree
+from urdf_sdf.core.base import sdformat_tree
 from urdf_sdf.core.base.sdformat_tree import (LEAF, first_version_defining, tree_for,
                                          undefined_content)
 from urdf_sdf.core.base.sdformat_tree_derive import derive, table_text
