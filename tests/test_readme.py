@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 RUNNABLE_PYTHON = [README, ROOT / "docs" / "python.md"]
-BLOCK = re.compile(r"^```console\n(.*?)^```", re.S | re.M)
-PYTHON = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
-FENCED = re.compile(r"^```.*?^```", re.S | re.M)
+BLOCK = re.compile(r"^```console\n(.*?)^```", re.DOTALL | re.MULTILINE)
+PYTHON = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 # The diagnostic code table is generated from the Code enum by its own change; until it
 # lands, the README and docs/commands.md may link to it ahead of time.
@@ -42,7 +42,9 @@ def name(page: Path) -> str:
 
 def sessions(text: str) -> list[tuple[str, list[str]]]:
     """(command, expected output lines) for every command of one console block."""
-    found, command, expected = [], None, []
+    found: list[tuple[str, list[str]]] = []
+    command: str | None = None
+    expected: list[str] = []
     for line in text.splitlines():
         if line.startswith("$ "):
             if command is not None:
@@ -164,7 +166,7 @@ def test_documented_example(where, commands):
         if shutil.which(command.split()[0], path=environment()["PATH"]) is None:
             pytest.fail(f"{command.split()[0]} is not installed: install the project first")
         proc = subprocess.run(command, shell=True, cwd=ROOT, env=environment(),
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, check=False)
         actual = (proc.stdout + proc.stderr).splitlines()
         assert matches(expected, actual), (f"{where}\n$ {command}\n--- expected\n"
                                            + "\n".join(expected) + "\n--- actual\n"
