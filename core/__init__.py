@@ -1,5 +1,7 @@
 """The library of urdf-sdf (installed as ``urdf_sdf.core``): the pipeline and its data.
-Folders in the order data flows through them; each imports only the ones above it:
+Folders in the order data flows through them; each imports only the ones above it
+(but ``compose`` uses ``graph``: a merged include's placement frame is resolved on the
+included model):
 
     base/        what every layer shares: model dataclasses, poses, diagnostics and their
                  codes, the context, custom parsers, inertia rules, SDFormat's element tree
@@ -14,4 +16,5 @@ Folders in the order data flows through them; each imports only the ones above i
 
 Nothing here imports a converter (``urdf_sdf.urdf2sdf``, ``urdf_sdf.sdf2urdf``) or the face
 (``urdf_sdf``: the API, the command line ``urdf_sdf.cli``, ``urdf_sdf.view``).
+The data flow, who may import whom and how to extend it: ``docs/architecture.md``.
 """

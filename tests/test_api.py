@@ -94,4 +94,4 @@ def test_api_reference_builds_from_the_docstrings(tmp_path):
         assert f'id="{name}"' in api, name
     assert "SDFormat -&gt; URDF, as" in api  # a docstring, rendered
     assert (tmp_path / "urdf_sdf" / "testing.html").is_file()
-    assert "pdoc" in (ROOT / "README.md").read_text()  # how to build it is documented
+    assert "pdoc" in (ROOT / "docs" / "python.md").read_text()  # how to build it is documented

@@ -43,14 +43,14 @@ def run_hook(hook_id: str, files: list[Path]) -> subprocess.CompletedProcess:
 
 # ---- the hooks ---------------------------------------------------------------------------------
 
-def test_hooks_are_the_two_the_readme_documents():
+def test_hooks_are_the_two_the_docs_document():
     assert [h["id"] for h in HOOKS] == ["urdf-sdf-check", "urdf-sdf-roundtrip"]
     scripts = {e.name for e in metadata.entry_points(group="console_scripts")}
     for entry in HOOKS:
         assert entry["language"] == "python"
         assert shlex.split(entry["entry"])[0] in scripts
-    readme = (ROOT / "README.md").read_text()
-    assert "urdf-sdf-check" in readme and "urdf-sdf-roundtrip" in readme
+    guide = (ROOT / "docs" / "ci.md").read_text()
+    assert "urdf-sdf-check" in guide and "urdf-sdf-roundtrip" in guide
 
 
 def test_hook_file_patterns_pick_robot_descriptions():

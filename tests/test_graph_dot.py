@@ -1,4 +1,4 @@
-"""``urdf-sdf graph`` (core.dot): frame graphs and kinematic trees as Graphviz DOT.
+"""``urdf-sdf graph`` (core.write.dot): frame graphs and kinematic trees as Graphviz DOT.
 
 Goldens sit beside the inputs in ``fixtures/graph`` as ``<input>.<kind>.dot``;
 regenerate them with ``UPDATE_GOLDENS=1`` after a deliberate change (and read the

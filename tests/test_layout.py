@@ -1,4 +1,4 @@
-"""The source layout the README's "Where things live" promises, checked on the source tree.
+"""The source layout ``docs/architecture.md`` describes, checked on the source tree.
 
 * One import name: the folders ``core/``, ``urdf2sdf/``, ``sdf2urdf/`` install as
   ``urdf_sdf.core``, ``urdf_sdf.urdf2sdf``, ``urdf_sdf.sdf2urdf``; nothing is importable as

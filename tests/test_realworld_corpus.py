@@ -48,7 +48,7 @@ KINDS = ("links", "joints", "frames", "models")
 # Files refused today, by test id (label/path below the label's common folder):
 # (error code, or a tuple of the codes of one refusal, with why). Each is a genuine
 # refusal: the source is invalid for urdfdom or libsdformat as well, or the conversion
-# cannot express it (URDF is one tree of one model), as the README documents.
+# cannot express it (URDF is one tree of one model), as docs/sdf2urdf.md documents.
 REFUSED: dict[str, tuple[str | tuple[str, ...], str]] = {
     # -- SDF -> URDF: URDF is one tree; these models close kinematic loops (Cassie's
     #    four-bar linkages: the pitch rods and plantar joints give a link a second parent).

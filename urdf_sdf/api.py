@@ -32,7 +32,7 @@ from urdf_sdf.urdf2sdf import Conversion as SdfConversion
 from urdf_sdf.urdf2sdf import Options as ToSdf
 from urdf_sdf.urdf2sdf import convert_urdf
 
-# The modules of the API reference: python -m pdoc -o build/api <these> (README).
+# The modules of the API reference: python -m pdoc -o build/api <these> (docs/python.md).
 REFERENCE_MODULES = ("urdf_sdf", "urdf_sdf.api", "urdf_sdf.testing", "urdf_sdf.json_schemas")
 
 Source = Union[LoadResult, str, Path]

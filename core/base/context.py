@@ -25,7 +25,7 @@ class Context:
     model_paths: list[str] = field(default_factory=list)
     package_paths: list[str] = field(default_factory=list)
     ament_prefixes: list[str] = field(default_factory=list)
-    # Custom model parsers (core.interface): the latest registered is tried first.
+    # Custom model parsers (core.compose.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64
     # What the includes of one composed model may bring at most, every copy of an

@@ -75,7 +75,7 @@ class Code(str, enum.Enum):
     # Meshes (core.inspect.resources): `check --meshes`, model directories and packages.
     MESH_UNRESOLVED = "MESH_UNRESOLVED"
     MESH_UNREADABLE = "MESH_UNREADABLE"
-    # Command lines (core.cliutil): xacro expansion, batch outputs.
+    # Command lines (urdf_sdf.cli): xacro expansion, batch outputs.
     XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
     XACRO_ERROR = "XACRO_ERROR"
     XACRO_NOT_EXPANDED = "XACRO_NOT_EXPANDED"  # a .urdf that still holds xacro markup

@@ -205,7 +205,7 @@ class Model:
     version: tuple[int, int] = (1, 11)
     # Where the model came from when it was included (the included file's path).
     included_from: str | None = None
-    # A model a custom parser provided (core.interface.InterfaceModel), for reposturing.
+    # A model a custom parser provided (core.compose.interface.InterfaceModel), for reposturing.
     interface: Any = None
 
 

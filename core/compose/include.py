@@ -9,7 +9,7 @@ version this reader supports.
 
 What is included: an SDFormat file's top-level model, a URDF (read with our
 URDF reader and nested as a model), or whatever a custom model parser registered
-in the context returns (``core.interface``). Include cycles are an error, never a
+in the context returns (``core.compose.interface``). Include cycles are an error, never a
 hang; so is an include bomb: what includes bring to one model is bounded, counted as
 they are read (``core.compose.budget``). ``merge="true"`` (SDFormat 1.9) puts the included model's content into the
 enclosing model or world, with a frame ``_merged__NAME__model__`` standing for
