@@ -76,12 +76,13 @@ class Code(str, enum.Enum):
     URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
     URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
     # warning: <gazebo> content SDFormat does not define where it lands, in the version
-    # written (urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
+    # written (an unknown or namespaced element, one of a later version; urdf2sdf.gazebo,
+    # urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
     GAZEBO_ELEMENT_UNDEFINED = "GAZEBO_ELEMENT_UNDEFINED"
     # Meshes (core.inspect.resources): `check --meshes`, model directories and packages.
     MESH_UNRESOLVED = "MESH_UNRESOLVED"
     MESH_UNREADABLE = "MESH_UNREADABLE"
-    # Command lines (core.cliutil): xacro expansion, batch outputs.
+    # Command lines (urdf_sdf.cli): xacro expansion, batch outputs.
     XACRO_UNAVAILABLE = "XACRO_UNAVAILABLE"
     XACRO_ERROR = "XACRO_ERROR"
     XACRO_NOT_EXPANDED = "XACRO_NOT_EXPANDED"  # a .urdf that still holds xacro markup
