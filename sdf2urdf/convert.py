@@ -111,8 +111,8 @@ class UrdfWriter:
     def error(self, code: Code, message: str, source=None) -> None:
         self.diagnostics.error_at(code, message, source, self.file)
 
-    def warn(self, message: str, source=None) -> None:
-        self.diagnostics.warning_at(Code.WARNING, message, source, self.file)
+    def warn(self, code: Code, message: str, source=None) -> None:
+        self.diagnostics.warning_at(code, message, source, self.file)
 
     def finite_origin(self, pose: Pose, source) -> Node | None:
         """:func:`computed_origin` of a computed pose; NUMBER_NOT_FINITE at ``source``, and
@@ -193,8 +193,9 @@ class UrdfWriter:
         """Gearbox joints couple two joints; URDF has no such thing."""
         for joint in self.tree.constraints:
             if self.options.approximate:
-                self.warn(f"gearbox joint [{joint.name}] dropped (--approximate): the coupling "
-                          "of its joints is lost", joint.element.source)
+                self.warn(Code.JOINT_DROPPED, f"gearbox joint [{joint.name}] dropped "
+                          "(--approximate): the coupling of its joints is lost",
+                          joint.element.source)
             else:
                 self.error(Code.URDF_PARITY_JOINT_TYPE, f"joint [{joint.name}] is of type "
                            "[gearbox], which URDF cannot express (--approximate drops it)",
@@ -223,9 +224,9 @@ class UrdfWriter:
             return []
         if len(roots) == 1 and not any(j.parent == "world" for j in joints):
             return roots if self.in_world else []
-        self.warn(f"model [{self.scope.owner.name}] has several kinematic trees (root links "
-                  f"{', '.join(roots)}); a URDF has one root, so each hangs from world by a "
-                  "floating joint, a free body as in SDF", self.scope.owner.source)
+        self.warn(Code.WORLD_JOINT_ADDED, f"model [{self.scope.owner.name}] has several kinematic "
+                  f"trees (root links {', '.join(roots)}); a URDF has one root, so each hangs from "
+                  "world by a floating joint, a free body as in SDF", self.scope.owner.source)
         return roots
 
     def urdf_joints(self) -> list[KinematicJoint] | None:
@@ -259,7 +260,7 @@ class UrdfWriter:
             axes = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
         else:
             axes = axes[:1]
-        self.warn(f"{joint.type} joint [{joint.name}] approximated by "
+        self.warn(Code.JOINT_APPROXIMATED, f"{joint.type} joint [{joint.name}] approximated by "
                   f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
                   + ("" if len(axes) == 1 else " through massless links")
                   + (" (the thread pitch is lost)" if joint.type == "screw" else ""),
@@ -352,7 +353,8 @@ class UrdfWriter:
         """Geometry URDF lacks (plane, heightmap, capsule...) travels as SDF in a
         ``<gazebo reference="LINK">`` block, posed in the URDF link frame."""
         what = shape.geometry.kind if shape.geometry is not None else "no"
-        self.warn(f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which URDF "
+        self.warn(Code.CONTENT_KEPT_IN_GAZEBO,
+                  f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which URDF "
                   "cannot express; it is kept as SDF in a <gazebo> block", shape.source)
         block = etree.SubElement(robot, "gazebo", reference=self.name(link_name))
         copy = copy_element(shape.xml)
@@ -399,7 +401,7 @@ class UrdfWriter:
         if kept:
             attributes = {} if reference is None else {"reference": reference}
             etree.SubElement(robot, "gazebo", attributes).extend(kept)
-            self.warn(f"{what}: SDF content URDF cannot state ("
+            self.warn(Code.CONTENT_KEPT_IN_GAZEBO, f"{what}: SDF content URDF cannot state ("
                       f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
                       source)
 
@@ -481,9 +483,9 @@ class UrdfWriter:
         if value is not None and len(value) == 1 and value[0] >= 0:
             return text
         said = "no" if text is None else f"the <{key}> {text}, that is no"
-        self.warn(f"joint [{joint.name}] has {said} <{key}> limit; URDF requires one: written "
-                  f"as {NO_RATE_LIMIT} (read as no limit by urdfdom, libsdformat and Drake)",
-                  joint.element.source)
+        self.warn(Code.JOINT_LIMIT_DEFAULTED, f"joint [{joint.name}] has {said} <{key}> limit; "
+                  f"URDF requires one: written as {NO_RATE_LIMIT} (read as no limit by urdfdom, "
+                  "libsdformat and Drake)", joint.element.source)
         return NO_RATE_LIMIT
 
     def write_custom_joint(self, robot, joint: KinematicJoint) -> None:
@@ -509,7 +511,8 @@ class UrdfWriter:
             self.write_world_joint(robot, root, "fixed")
         what = "its root link is welded to world by a fixed joint" if len(roots) == 1 else \
             f"its {len(roots)} root links are welded to world by fixed joints"
-        self.warn(f"model [{self.scope.owner.name}] is static: {what}", self.scope.owner.source)
+        self.warn(Code.WORLD_JOINT_ADDED,
+                  f"model [{self.scope.owner.name}] is static: {what}", self.scope.owner.source)
 
     def write_world_joint(self, robot, root: str, joint_type: str) -> None:
         """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
@@ -538,12 +541,13 @@ class UrdfWriter:
                 continue  # a lumped joint: its link's frame (urdf:joint) brings it back
             parent = frame_parent(self.graph, vertex)
             if parent is None:
-                self.warn(f"frame [{name}] is not attached to a link; it is left out",
-                          vertex.source)
+                self.warn(Code.FRAME_DROPPED, f"frame [{name}] is not attached to a link; it is "
+                          "left out", vertex.source)
                 continue
             parent_name = self.graph.vertices[parent].scoped_name[len(self.scope.prefix):]
             if name in self.link_names:
-                self.warn(f"frame [{name}] has the name of a link; it is left out", vertex.source)
+                self.warn(Code.FRAME_DROPPED, f"frame [{name}] has the name of a link; it is left "
+                          "out", vertex.source)
                 continue
             xml = vertex.element.xml
             origin = self.frame_origin(vertex, name, parent, parent_name)
@@ -577,7 +581,7 @@ class UrdfWriter:
 
     def warn_dropped_frames(self) -> None:
         for vertex, name in self.frames():
-            self.warn(f"frame [{name}] dropped (--drop-frames)", vertex.source)
+            self.warn(Code.FRAME_DROPPED, f"frame [{name}] dropped (--drop-frames)", vertex.source)
 
 
 def has_implicit_inertial(link: Link) -> bool:

@@ -49,7 +49,8 @@ def ros_package(result, urdf_xml: bytes, name: str, build_type: str, context,
     urdf_path = f"urdf/{name}.urdf"
     info = package_info(name, _model_config(base))
     if info.placeholders:
-        diagnostics.warning_at(Code.WARNING, f"package [{name}]: package.xml has placeholders "
+        diagnostics.warning_at(Code.PACKAGE_PLACEHOLDERS,
+                               f"package [{name}]: package.xml has placeholders "
                                f"for {', '.join(info.placeholders)}; set them before "
                                "releasing the package", None, result.document.file)
     package.files[urdf_path] = to_bytes(root)

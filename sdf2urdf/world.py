@@ -75,7 +75,8 @@ def all_models(result, models, options, diagnostics: Diagnostics) -> list[ModelC
     left_out = [graph.vertices[v].name for v in root.vertices
                 if graph.vertices[v].kind in (Kind.FRAME, Kind.JOINT)]
     if left_out:
-        diagnostics.warning_at(Code.WARNING, f"world [{root.owner.element.name}]: its frames "
+        diagnostics.warning_at(Code.WORLD_CONTENT_DROPPED,
+                               f"world [{root.owner.element.name}]: its frames "
                                f"and joints ({', '.join(left_out)}) are left out of the URDF "
                                "(--all-models converts its models)", root.owner.source,
                                result.document.file)
@@ -100,7 +101,7 @@ def merge_robots(name: str, robots: list, diagnostics: Diagnostics, source, file
                 if seen is not text:
                     if seen != text:
                         diagnostics.warning_at(
-                            Code.WARNING, f"material [{child.get('name')}] of model "
+                            Code.MATERIAL_NAME_CONFLICT, f"material [{child.get('name')}] of model "
                             f"[{robot.get('name')}] differs from the one of that name already "
                             "written; the first is kept", source, file)
                     continue

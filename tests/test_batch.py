@@ -100,7 +100,8 @@ def test_urdf_tree_converts_the_good_files_and_reports_the_bad_one(urdf_tree, tm
         invoke(urdf2sdf, urdf_tree / "urdf" / "arms" / "two_link_arm.urdf.xacro",
                "--xacro").stdout_bytes
     # diagnostics on stderr, compiler style, each file's as it is converted
-    assert f"{urdf_tree / 'urdf/arms/grippers/finger.urdf'}:6: warning[WARNING]" in result.stderr
+    finger = urdf_tree / "urdf/arms/grippers/finger.urdf"
+    assert f"{finger}:6: warning[LINK_MASSLESS_MOVING]" in result.stderr
     assert f"{bad}:4:9: error[FILE_READ]" in result.stderr
     assert "\x1b" not in result.stdout + result.stderr  # no progress bar, no colour
     # the input tree is untouched
@@ -216,7 +217,7 @@ def test_batch_json(urdf_tree, tmp_path, xacro_package):
     by_input = {Path(f["input"]).name: f for f in report["files"]}
     assert by_input["bad.urdf"]["status"] == "failed" and by_input["bad.urdf"]["output"] is None
     assert by_input["pendulum.urdf"]["output"] == str(out / "urdf" / "pendulum.sdf")
-    assert {d["code"] for d in report["diagnostics"]} == {"FILE_READ", "WARNING"}
+    assert {d["code"] for d in report["diagnostics"]} == {"FILE_READ", "LINK_MASSLESS_MOVING"}
 
 
 def test_xacro_files_are_skipped_when_xacro_is_missing(urdf_tree, tmp_path, monkeypatch):
@@ -358,10 +359,10 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     terminal = FakeTerminal()
     with ProgressBar(2, "urdf2sdf", terminal) as bar:
         bar.advance("a.urdf")
-        bar.log("a.urdf:1: warning[WARNING]: something")
+        bar.log("a.urdf:1: warning[LINK_MASSLESS_MOVING]: something")
         bar.advance("b.urdf")
     shown = "".join(terminal.written)
-    assert "urdf2sdf" in shown and "a.urdf:1: warning[WARNING]: something" in shown
+    assert "urdf2sdf" in shown and "a.urdf:1: warning[LINK_MASSLESS_MOVING]: something" in shown
 
 
 def test_progress_counter_without_rich(monkeypatch):

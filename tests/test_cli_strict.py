@@ -67,7 +67,7 @@ def test_sdf2urdf_conversion_warnings_fail_when_strict(tmp_path):
     out.unlink()
     strict = invoke(sdf2urdf_app, CONVERSION_WARNING, "-o", out, "--strict")
     assert strict.exit_code == 1
-    assert "error[WARNING]" in strict.output and "<effort>" in strict.output
+    assert "error[JOINT_LIMIT_DEFAULTED]" in strict.output and "<effort>" in strict.output
     assert not out.exists()
 
 

@@ -206,7 +206,7 @@ def test_every_diagnostic_head_is_file_line_code():
     snippets = [line for line in result.stderr.splitlines() if line.startswith(" ")]
     assert heads and all(HEAD.match(line) for line in heads), result.stderr
     assert len(snippets) == 2 * len(heads)
-    assert heads[0].startswith(f"{WARNING_URDF}:6: warning[WARNING]: link [ghost]")
+    assert heads[0].startswith(f"{WARNING_URDF}:6: warning[LINK_MASSLESS_MOVING]: link [ghost]")
 
 
 def test_a_diagnostic_without_a_readable_source_is_one_line():
@@ -295,8 +295,8 @@ def test_converter_json_to_stdout_holds_the_document():
     assert summary["ok"] is True and summary["output"] is None
     assert summary["document"].encode() == plain.stdout_bytes
     [warning] = summary["diagnostics"]
-    assert warning == {"code": "WARNING", "severity": "warning", "file": str(WARNING_URDF),
-                       "line": 6, "message": warning["message"]}
+    assert warning == {"code": "LINK_MASSLESS_MOVING", "severity": "warning",
+                       "file": str(WARNING_URDF), "line": 6, "message": warning["message"]}
     assert json.loads(invoke(urdf2sdf, WARNING_URDF, "--json", "-q").stdout)["diagnostics"] == []
 
 

@@ -97,7 +97,7 @@ def test_a_long_line_is_cut(tmp_path):
     source.write_text('<robot name="r"><link name="' + "x" * 5000 + '"/><joint/></robot>\n')
     sources = SourceLines()
     sources.trust(str(source))
-    diagnostic = Diagnostic(Code.WARNING, Severity.WARNING, "w", str(source), 1, 4000)
+    diagnostic = Diagnostic(Code.URDF_ELEMENT_UNKNOWN, Severity.WARNING, "w", str(source), 1, 4000)
     shown = render(diagnostic, sources).splitlines()
     assert len(shown) == 3
     assert max(len(line) for line in shown) < MAX_LINE + 40

@@ -97,8 +97,7 @@ def test_schema_lists_every_diagnostic_code():
 
 
 def test_schema_lists_every_difference_kind():
-    source = "".join((ROOT / "core" / "diff" / name).read_text()
-                     for name in ("compare.py", "shapes.py", "inertials.py"))
+    source = "".join(path.read_text() for path in sorted((ROOT / "core" / "diff").glob("*.py")))
     kinds = json_schema("diff")["properties"]["differences"]["items"]["properties"]["kind"]
     assert {k for k in kinds["enum"] if f'Difference("{k}"' in source} == set(kinds["enum"])
     assert source.count("Difference(\"") == sum(source.count(f'Difference("{k}"')

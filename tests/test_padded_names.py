@@ -66,7 +66,7 @@ def test_urdf2sdf_warns_of_a_padded_name_and_writes_an_sdf_that_loads(diagnostic
     urdf = load_string(PADDED_URDF, "padded.urdf")
     conversion = convert_urdf(urdf, Options(relative=True))
     diagnostics_checked.watch(conversion.diagnostics)
-    warning = diagnostics_checked.take_warning(Code.WARNING)
+    warning = diagnostics_checked.take_warning(Code.NAME_RENAMED)
     assert "link [a\t]" in warning.message and "the SDF's link is [a]" in warning.message
     assert warning.line == 2
     sdf = load_string(conversion.xml, "padded.sdf")

@@ -257,7 +257,7 @@ def test_legacy_models_are_rewritten_in_the_including_version(root):
     assert old.find("joint[@name='J2']/axis/xyz").get("expressed_in") is None
     ancient = model(data, "/sdf/model/model[@name='ancient']")
     assert ancient.find("joint/axis/xyz").get("expressed_in") == "__model__"
-    warnings = [d for d in diagnostics if d.code is Code.WARNING]
+    warnings = [d for d in diagnostics if d.code is Code.VERSION_REWRITTEN]
     assert any("legacy_arm.sdf] is SDFormat 1.6" in d.message and "@frame" in d.message
                and "use_parent_model_frame" in d.message and "[B_joint]" in d.message
                and d.line == 7 for d in warnings)
@@ -278,7 +278,7 @@ def test_a_1_4_file_including_a_newer_model_is_printed_in_the_newer_version(root
     assert version(data) == (1, 8)
     assert model(data, "/sdf/model/joint/axis/xyz").get("expressed_in") == "__model__"
     assert model(data, "/sdf/model/model/joint/axis/xyz").get("expressed_in") is None
-    assert any(d.code is Code.WARNING and "SDFormat 1.4" in d.message and d.line == 2
+    assert any(d.code is Code.VERSION_REWRITTEN and "SDFormat 1.4" in d.message and d.line == 2
                for d in diagnostics)
 
 

@@ -46,7 +46,7 @@ def to_urdf(path: Path, **options):
     return conversion
 
 
-def warnings(conversion, code: Code = Code.WARNING) -> list[str]:
+def warnings(conversion, code: Code) -> list[str]:
     return [d.message for d in conversion.diagnostics if not d.is_error and d.code is code]
 
 
@@ -151,7 +151,7 @@ def test_not_enforced_rate_limits_are_written_as_1e16_with_a_warning():
     limit = etree.fromstring(conversion.xml).find("joint[@name='hinge']/limit")
     assert (limit.get("effort"), limit.get("velocity")) == ("1e+16", "1e+16")
     assert (limit.get("lower"), limit.get("upper")) == ("-1", "1")
-    assert len([m for m in warnings(conversion) if "1e+16" in m]) == 2
+    assert len([m for m in warnings(conversion, Code.JOINT_LIMIT_DEFAULTED) if "1e+16" in m]) == 2
     axis = etree.fromstring(conversion.xml).find("joint[@name='hinge']/axis")
     assert axis.get("xyz") == "0 0 1"
 
@@ -215,7 +215,8 @@ def test_gazebo_classic_imu_noise_is_written_per_axis():
             noise = imu.find(f"{group}/{axis}/noise")
             assert noise.get("type") == "gaussian" and noise.findtext("mean") == mean
     assert imu.findtext("linear_acceleration/z/noise/bias_mean") == "0.1"
-    assert any("angular_velocity and linear_acceleration" in m for m in warnings(conversion))
+    assert any("angular_velocity and linear_acceleration" in m
+               for m in warnings(conversion, Code.GAZEBO_LEGACY_TRANSLATED))
 
 
 def test_gazebo_tag_sdformat_does_not_define_is_kept_as_custom_content():
@@ -275,7 +276,7 @@ def test_unknown_urdf_elements_are_warned_about_carried_and_given_back(tmp_path)
     source = FIXTURES / "urdf_unknown_elements_carried.urdf"
     original = etree.parse(str(source)).getroot()
     back, sdf_conversion = round_trip(source, tmp_path)
-    said = " ".join(warnings(sdf_conversion))
+    said = " ".join(warnings(sdf_conversion, Code.URDF_ELEMENT_UNKNOWN))
     for tag in ("<orign>", "<contact>", "<sensor>", "rotor_inertia"):
         assert tag in said
     for path in ("link[@name='base']/orign", "link[@name='base']/contact", "sensor"):
@@ -327,7 +328,8 @@ def test_model_with_several_trees_hangs_each_from_world_by_a_floating_joint():
     joints = robot.findall("joint")
     assert sorted(j.find("child").get("link") for j in joints) == ["finger1", "finger2"]
     assert {j.get("type") for j in joints} == {"floating"}
-    assert any("several kinematic trees" in m for m in warnings(conversion))
+    assert any("several kinematic trees" in m
+               for m in warnings(conversion, Code.WORLD_JOINT_ADDED))
     assert diff_results(load(source), load_string(conversion.xml, "fingers.urdf")) == []
 
 
@@ -347,7 +349,7 @@ def test_all_models_of_a_world_become_one_urdf_under_world(tmp_path):
                       "rover::shoulder": ("revolute", "rover::body"),
                       "crane::anchor": ("fixed", "world")}
     assert [link.get("name") for link in robot.findall("link")][0] == "world"
-    assert any("(spawn)" in m for m in warnings(conversion))
+    assert any("(spawn)" in m for m in warnings(conversion, Code.WORLD_CONTENT_DROPPED))
     urdf = tmp_path / "arena.urdf"
     urdf.write_bytes(conversion.xml)
     sdf, back = load(source), load(urdf)

@@ -198,7 +198,7 @@ def test_namespaced_block_child_is_kept_as_custom_content(tmp_path, diagnostics_
     path = FIXTURES / f"{name}.urdf"
     first, urdf, again = round_trip(name, tmp_path)
     diagnostics_checked.watch(first)
-    warning = diagnostics_checked.take_warning(Code.WARNING)
+    warning = diagnostics_checked.take_warning(Code.GAZEBO_ELEMENT_UNDEFINED)
     assert warning.line == 9 and warning.file == str(path)
     assert warning.message == (
         "<controller:gazebo_ros_p3d name='p3d_base_controller'> in the <gazebo> block for the "

@@ -152,7 +152,8 @@ def make_plan(model: Model, options: Options, has_lumped_frames: bool,
         joint = parent_joint.get(link.name)
         if joint is None or not is_massless(link) or joint.type in FREE_JOINT_TYPES | {"fixed"}:
             continue  # a massless link welded to another is common and harmless
-        diagnostics.warning_at(Code.WARNING, f"link [{link.name}] has no mass but hangs on "
+        diagnostics.warning_at(Code.LINK_MASSLESS_MOVING,
+                               f"link [{link.name}] has no mass but hangs on "
                                f"{joint.type} joint [{joint.name}]; written with <mass>0</mass> "
                                "as the URDF means it (a simulator may refuse a massless body "
                                "that moves)", link.source)
@@ -259,8 +260,8 @@ class Writer:
         # streamed (a large robot's elements are not built only to be serialised).
         self.text: TextChildren | None = None
 
-    def warn(self, message: str, source) -> None:
-        self.diagnostics.warning_at(Code.WARNING, message, source)
+    def warn(self, code: Code, message: str, source) -> None:
+        self.diagnostics.warning_at(code, message, source)
 
     def write(self, lumped_frames) -> bytes:
         """The SDF document's bytes. Without ``<gazebo>`` blocks (which change elements
@@ -363,7 +364,8 @@ class Writer:
             tree[1][qname("inertia")] = "invalid"
             return tree
         fixed = repaired(inertial)
-        self.warn(f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
+        self.warn(Code.LINK_INERTIA_REPAIRED,
+                  f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
                   f"{numbers_text(principal_moments(inertial))} became "
                   f"{numbers_text(principal_moments(fixed))}, mass and principal axes kept",
                   inertial.source)
@@ -409,7 +411,8 @@ class Writer:
             if shape.name and shape.name in in_use:
                 rule = "" if len(kinds) == 1 else \
                     " (from SDFormat 1.7 a visual and a collision have different names)"
-                self.warn(f"{kind} name [{shape.name}] repeats in link [{link.name}]{rule}; "
+                self.warn(Code.NAME_RENAMED,
+                          f"{kind} name [{shape.name}] repeats in link [{link.name}]{rule}; "
                           f"renamed [{name}]", shape.source)
         taken[kind].add(name)
         attributes = {"name": name}
@@ -428,7 +431,8 @@ class Writer:
             if tree is None:
                 tree = ("geometry", {}, [namespaced_copy(geometry.xml)])
                 plain = False
-                self.warn(f"geometry <{geometry.kind}> has no SDF counterpart; kept as a "
+                self.warn(Code.GEOMETRY_KEPT_AS_CUSTOM,
+                          f"geometry <{geometry.kind}> has no SDF counterpart; kept as a "
                           "custom element", geometry.source)
             parts.append(tree)
         if kind == "visual" and shape.material is not None:
@@ -499,6 +503,7 @@ class Writer:
         """Floating and planar joints have no SDF counterpart: the child link is free
         and the joint travels as a custom element."""
         model_el.append(namespaced_copy(joint.xml))
-        self.warn(f"{joint.type} joint [{joint.name}] has no SDFormat counterpart: its child "
+        self.warn(Code.JOINT_FREE_BODY,
+                  f"{joint.type} joint [{joint.name}] has no SDFormat counterpart: its child "
                   f"link [{joint.child}] is a free body in the SDF and the joint is kept as "
                   "<urdf:joint> for sdf2urdf", joint.source)

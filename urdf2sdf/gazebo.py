@@ -144,7 +144,7 @@ class Context:
     # of that tag merged into the first n shapes (apply_to_shapes; apply_shape_blob forgets).
     applied: dict = field(default_factory=dict)
 
-    def warn(self, message: str, el, code: Code = Code.WARNING) -> None:
+    def warn(self, code: Code, message: str, el) -> None:
         self.diagnostics.warning_at(code, message, source_of(el, self.file))
 
 
@@ -215,11 +215,11 @@ def apply_child(ctx: Context, target: Target, child) -> None:
     elif target.kind == "model" and tag in MODEL_VALUES:
         apply_model_tag(ctx, target, child)
     elif tag in VOCABULARY:
-        keep(ctx, target, child, misplaced_reason(tag, target))
+        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, misplaced_reason(tag, target))
     elif is_namespaced(tag):
-        keep(ctx, target, child, f"{xml_path([child])} in the <gazebo> block for "
-                                 f"{target.label} is not SDFormat content (namespace "
-                                 f"[{etree.QName(child).namespace}])")
+        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED,
+             f"{xml_path([child])} in the <gazebo> block for {target.label} is not SDFormat "
+             f"content (namespace [{etree.QName(child).namespace}])")
     else:
         copy_sdf_content(ctx, target, child)
 
@@ -233,9 +233,9 @@ def apply_plugin(ctx: Context, target: Target, plugin) -> None:
         return
     ctx.model_el.append(copy)
     if target.kind != "model":
-        ctx.warn(f"<plugin name='{plugin.get('name')}'> of the <gazebo> block for "
-                 f"{target.label}: SDFormat has no {target.kind} plugins; moved to the model",
-                 plugin)
+        ctx.warn(Code.GAZEBO_PLUGIN_MOVED, f"<plugin name='{plugin.get('name')}'> of the "
+                 f"<gazebo> block for {target.label}: SDFormat has no {target.kind} plugins; "
+                 "moved to the model", plugin)
 
 
 def warn_lumped_names(ctx: Context, plugin) -> None:
@@ -245,9 +245,10 @@ def warn_lumped_names(ctx: Context, plugin) -> None:
     for el in plugin.iter():
         text = (el.text or "").strip() if isinstance(el.tag, str) else ""
         if el is not plugin and text in ctx.lumped_links:
-            ctx.warn(f"<plugin name='{plugin.get('name')}'> parameter <{el.tag}> names link "
-                     f"[{text}], which --lump-fixed merged into link "
-                     f"[{ctx.lumped_links[text]}]; the plugin is copied unchanged", el)
+            ctx.warn(Code.LUMPED_NAME_REFERENCED, f"<plugin name='{plugin.get('name')}'> "
+                     f"parameter <{el.tag}> names link [{text}], which --lump-fixed merged "
+                     f"into link [{ctx.lumped_links[text]}]; the plugin is copied unchanged",
+                     el)
 
 
 def misplaced_reason(tag: str, target: Target) -> str:
@@ -274,8 +275,8 @@ def checked(ctx: Context, target: Target, child, parent_path: tuple[str, ...], o
     copy to write, or None; what is not defined goes to ``target.kept``."""
     copy, kept, why = checked_copy(ctx, child, parent_path, target.label, outer)
     if why is not None:
-        keep(ctx, target, wrapped_in(outer, clean_copy(child)) if outer else child, why,
-             Code.GAZEBO_ELEMENT_UNDEFINED, child)
+        keep(ctx, target, wrapped_in(outer, clean_copy(child)) if outer else child,
+             Code.GAZEBO_ELEMENT_UNDEFINED, why, child)
     elif kept is not None:
         target.kept.append(kept)
     return copy
@@ -327,7 +328,8 @@ def apply_to_shapes(ctx: Context, target: Target, child, kind: str, value_kind, 
     """Merge ``build(value)`` into every ``kind`` (visual or collision) of the link."""
     shapes = own_shapes(ctx, target, kind)
     if not shapes:
-        keep(ctx, target, child, f"<{child.tag}> sets {kind}s and {target.label} has none")
+        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED,
+             f"<{child.tag}> sets {kind}s and {target.label} has none")
         return
     value = read_value(ctx, target, child, value_kind) if value_kind else ""
     if value is None:
@@ -363,12 +365,13 @@ def apply_shape_blob(ctx: Context, target: Target, child) -> None:
     name = child.get("name")
     named = [s for s in shapes if name is not None and s.get("name") == name]
     if not shapes:
-        keep(ctx, target, child, f"<{kind}> without <geometry> extends the {kind}s of "
-                                 f"{target.label}, which has none")
+        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, f"<{kind}> without <geometry> "
+             f"extends the {kind}s of {target.label}, which has none")
         return
     if name is not None and not named:
-        ctx.warn(f"<{kind} name='{name}'> in the <gazebo> block for {target.label} names no "
-                 f"{kind} of the link; its content extends all {len(shapes)}", child)
+        ctx.warn(Code.GAZEBO_SHAPE_UNMATCHED, f"<{kind} name='{name}'> in the <gazebo> block "
+                 f"for {target.label} names no {kind} of the link; its content extends all "
+                 f"{len(shapes)}", child)
     copies = [(grandchild, checked(ctx, target, grandchild, (*target.path, kind), (child,)))
               for grandchild in element_children(child)]
     for shape in named or shapes:
@@ -418,8 +421,8 @@ def add_shape(ctx: Context, target: Target, child) -> None:
         new = ctx.children.free_name(target.el, kind, f"{target.el.get('name')}_{kind}")
         shape.set("name", new)
         what = f"repeats the name [{name}]" if name else "has no name"
-        ctx.warn(f"<{kind}> in the <gazebo> block for {target.label} {what}; named [{new}]",
-                 child)
+        ctx.warn(Code.NAME_RENAMED, f"<{kind}> in the <gazebo> block for {target.label} "
+                 f"{what}; named [{new}]", child)
     target.el.append(shape)
 
 
@@ -450,8 +453,8 @@ def apply_joint_tag(ctx: Context, target: Target, child) -> None:
 def apply_implicit_spring_damper(ctx: Context, target: Target, child) -> None:
     """Both SDF names, as libsdformat writes them: simulators read either."""
     if child.tag == "cfmDamping":
-        ctx.warn(f"<cfmDamping> of {target.label} is deprecated; use <implicitSpringDamper>",
-                 child)
+        ctx.warn(Code.ELEMENT_DEPRECATED, f"<cfmDamping> of {target.label} is deprecated; "
+                 "use <implicitSpringDamper>", child)
     value = read_value(ctx, target, child, "bool")
     if value is not None:
         for name in ("implicit_spring_damper", "cfm_damping"):
@@ -460,12 +463,12 @@ def apply_implicit_spring_damper(ctx: Context, target: Target, child) -> None:
 
 def apply_spring(ctx: Context, target: Target, child) -> None:
     if ctx.version < (1, 5):
-        keep(ctx, target, child, f"<{child.tag}> needs SDFormat 1.5 "
-                                 f"(//axis/dynamics/{SPRING_VALUES[child.tag]})")
+        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
+             f"SDFormat 1.5 (//axis/dynamics/{SPRING_VALUES[child.tag]})")
         return
     if target.el.find("axis") is None:
-        keep(ctx, target, child, f"<{child.tag}> sets a joint axis and "
-                                 f"{target.el.get('type')} {target.label} has none")
+        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, f"<{child.tag}> sets a joint "
+             f"axis and {target.el.get('type')} {target.label} has none")
         return
     value = read_value(ctx, target, child, "number")
     if value is not None:
@@ -478,8 +481,9 @@ def apply_lumping_tag(ctx: Context, target: Target, child) -> None:
     if read_value(ctx, target, child, "bool") is None:
         return
     if target.el.get("type") != "fixed":
-        ctx.warn(f"<{child.tag}> only applies to fixed joints; {target.label} is "
-                 f"{target.el.get('type')} (kept as <urdf:gazebo> content)", child)
+        ctx.warn(Code.GAZEBO_TAG_MISPLACED, f"<{child.tag}> only applies to fixed joints; "
+                 f"{target.label} is {target.el.get('type')} (kept as <urdf:gazebo> content)",
+                 child)
     target.kept.append(child)
 
 
@@ -488,8 +492,8 @@ def apply_lumping_tag(ctx: Context, target: Target, child) -> None:
 def apply_model_tag(ctx: Context, target: Target, child) -> None:
     path, kind, since = MODEL_VALUES[child.tag]
     if ctx.version < since:
-        keep(ctx, target, child, f"<{child.tag}> needs SDFormat {since[0]}.{since[1]} "
-                                 f"(//model/{path[-1]})")
+        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
+             f"SDFormat {since[0]}.{since[1]} (//model/{path[-1]})")
         return
     value = read_value(ctx, target, child, kind)
     if value is not None:
@@ -508,8 +512,8 @@ def keep_unresolved(ctx: Context, block, reference: str, found) -> None:
             ctx.model_el.append(copy)
             plugins.append(plugin)
         else:
-            ctx.warn(f"{why}; kept as <urdf:gazebo> content", plugin,
-                     Code.GAZEBO_ELEMENT_UNDEFINED)
+            ctx.warn(Code.GAZEBO_ELEMENT_UNDEFINED, f"{why}; kept as <urdf:gazebo> content",
+                     plugin)
             rest.append(plugin)
     if rest:
         ctx.model_el.append(custom_block(rest, reference))
@@ -517,7 +521,8 @@ def keep_unresolved(ctx: Context, block, reference: str, found) -> None:
     done = [f"plugin {names} moved to the model"] if plugins else []
     done += [f"{'the rest' if plugins else 'its content'} kept on the model as <urdf:gazebo>"] \
         if rest else []
-    ctx.warn(f"<gazebo reference='{reference}'>: {unresolved_reason(ctx, reference, found)}"
+    ctx.warn(Code.GAZEBO_REFERENCE_UNRESOLVED, f"<gazebo reference='{reference}'>: "
+             f"{unresolved_reason(ctx, reference, found)}"
              f"{'; ' + ', '.join(done) if done else ''}", block)
 
 
@@ -552,16 +557,16 @@ def read_value(ctx: Context, target: Target, child, kind: str) -> str | None:
     text = " ".join(text.split()) if text is not None else ""
     value = check_value(text, kind)
     if value is None:
-        keep(ctx, target, child, f"<{child.tag}> value [{text}] is not {EXPECTED[kind]}")
+        keep(ctx, target, child, Code.GAZEBO_VALUE_INVALID,
+             f"<{child.tag}> value [{text}] is not {EXPECTED[kind]}")
     return value
 
 
-def keep(ctx: Context, target: Target, child, why: str, code: Code = Code.WARNING,
-         source=None) -> None:
-    """``child`` kept whole as ``<urdf:gazebo>`` content, with a warning at ``source``
-    (``child`` by default)."""
-    ctx.warn(f"{why}; kept as <urdf:gazebo> content in {target.label}",
-             child if source is None else source, code)
+def keep(ctx: Context, target: Target, child, code: Code, why: str, source=None) -> None:
+    """``child`` kept whole as ``<urdf:gazebo>`` content, with a ``code`` warning at
+    ``source`` (``child`` by default)."""
+    ctx.warn(code, f"{why}; kept as <urdf:gazebo> content in {target.label}",
+             child if source is None else source)
     target.kept.append(child)
 
 
@@ -573,5 +578,5 @@ def warn_stray_content(ctx: Context, block) -> None:
     if texts or attributes:
         what = [f"text [{' '.join(texts)}]"] if texts else []
         what += [f"attribute [{', '.join(attributes)}]"] if attributes else []
-        ctx.warn(f"<gazebo> block: {' and '.join(what)} ignored (not part of the extension "
-                 "format)", block)
+        ctx.warn(Code.GAZEBO_STRAY_CONTENT, f"<gazebo> block: {' and '.join(what)} ignored "
+                 "(not part of the extension format)", block)

@@ -97,8 +97,8 @@ def checked_copy(ctx, child, parent_path: tuple[str, ...], label: str, outer=())
         return None, None, why_undefined(ctx, where, [*outer, child], (), label)
     out = clean_copy(child)
     for what in modernise(out, ctx.version):
-        ctx.warn(f"<{child.tag}> in the <gazebo> block for {label}: {what} "
-                 f"(SDFormat {version_text(ctx.version)})", child)
+        ctx.warn(Code.GAZEBO_LEGACY_TRANSLATED, f"<{child.tag}> in the <gazebo> block for "
+                 f"{label}: {what} (SDFormat {version_text(ctx.version)})", child)
     undefined = undefined_content(out, tree, child_type)
     if undefined and undefined[0].element is out:
         return None, None, why_undefined(ctx, where, [*outer, child], undefined[0].attributes,
@@ -110,8 +110,8 @@ def checked_copy(ctx, child, parent_path: tuple[str, ...], label: str, outer=())
         elements = chain(item.element, out)
         why = why_undefined(ctx, (*parent_path, *item.path), [*outer, *elements],
                             item.attributes, label)
-        ctx.warn(f"{why}; kept as <urdf:gazebo> content in {label}", item.element,
-                 Code.GAZEBO_ELEMENT_UNDEFINED)
+        ctx.warn(Code.GAZEBO_ELEMENT_UNDEFINED, f"{why}; kept as <urdf:gazebo> content in "
+                 f"{label}", item.element)
         kept.add(elements)
     for item in undefined:
         out = cut(item.element, out)

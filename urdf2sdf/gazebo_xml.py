@@ -12,6 +12,7 @@ import math
 from lxml import etree
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, namespaced_copy, qname
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 
 TRUE_WORDS = ("true", "yes", "1")
@@ -79,8 +80,8 @@ def matching_child(children: ChildIndex, parent, new):
 
 
 def report_override(ctx, existing, suffix: str, old: str, new: str, source) -> None:
-    ctx.warn(f"<gazebo> sets {describe(existing, ctx.model_el)}{suffix} to [{new}], "
-             f"replacing [{old}]", source)
+    ctx.warn(Code.GAZEBO_VALUE_REPLACED, f"<gazebo> sets {describe(existing, ctx.model_el)}"
+             f"{suffix} to [{new}], replacing [{old}]", source)
 
 
 def describe(el, model_el) -> str:

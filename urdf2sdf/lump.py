@@ -390,20 +390,18 @@ def report_dropped(model: Model, lumped: dict[str, Joint], diagnostics: Diagnost
     names = {joint.name for joint in lumped.values()}
     for joint in lumped.values():
         for tag in joint.extras:
-            warn(diagnostics, f"<{tag}> of fixed joint [{joint.name}] is dropped: the joint "
-                 "is lumped", joint.source)
+            diagnostics.warning_at(Code.LUMPED_CONTENT_DROPPED, f"<{tag}> of fixed joint "
+                                   f"[{joint.name}] is dropped: the joint is lumped",
+                                   joint.source)
     for joint in model.joints:
         if joint.mimic is not None and joint.mimic.joint in names:
-            warn(diagnostics, f"joint [{joint.name}] mimics fixed joint [{joint.mimic.joint}], "
-                 "which is lumped into a frame", joint.source)
+            diagnostics.warning_at(Code.LUMPED_NAME_REFERENCED, f"joint [{joint.name}] mimics "
+                                   f"fixed joint [{joint.mimic.joint}], which is lumped into "
+                                   "a frame", joint.source)
     for transmission in model.transmissions:
         for joint_el in transmission.findall("joint"):
             if joint_el.get("name") in names:
-                diagnostics.warning_at(Code.WARNING, f"transmission "
+                diagnostics.warning_at(Code.LUMPED_NAME_REFERENCED, f"transmission "
                                        f"[{transmission.get('name')}] names fixed joint "
                                        f"[{joint_el.get('name')}], which is lumped into a frame",
                                        source_of(joint_el, model.source.file))
-
-
-def warn(diagnostics: Diagnostics, message: str, source) -> None:
-    diagnostics.warning_at(Code.WARNING, message, source)

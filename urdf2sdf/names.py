@@ -31,7 +31,7 @@ def check_padded_names(model: Model, diagnostics: Diagnostics) -> bool:
                                  element.source)
             ok = False
         else:
-            diagnostics.warning_at(Code.WARNING, f"{kind} [{element.name}]: SDFormat readers "
+            diagnostics.warning_at(Code.NAME_RENAMED, f"{kind} [{element.name}]: SDFormat readers "
                                    "trim the whitespace around a name: the SDF's "
                                    f"{kind} is [{trimmed}]", element.source)
         taken.add(trimmed)

@@ -2,8 +2,15 @@
 
 Readers and the frame graph never raise on bad input: they append a
 :class:`Diagnostic` to a :class:`Diagnostics` list and carry on where they can.
-Codes use libsdformat's ``sdf::ErrorCode`` names where the rule is the same, so
-that a diagnostic can be compared with the reference implementation's.
+Every code of the project is a member of :class:`Code`, the one list of them: a code
+names one rule, so that a finding can be filtered, counted and asserted by its code (a
+warning too: a dropped frame, an approximated joint and content kept in a ``<gazebo>``
+block each have their own; there is no generic warning code). Codes use libsdformat's
+``sdf::ErrorCode`` names where the rule is the same, so that a diagnostic can be compared
+with the reference implementation's. What each code means, its usual severity and where
+it comes from is ``docs/codes.md``; that table and the JSON schemas' code lists
+(``urdf_sdf/schemas``) are checked against this enum by the tests. A new code goes at the
+end, in a commented group.
 
 A diagnostic's location comes from the XML node it is about (:func:`source_of`, lxml's
 ``sourceline``) or from the :class:`Source` an element kept when it was read; nothing
@@ -26,7 +33,7 @@ class Severity(str, enum.Enum):
 
 
 class Code(str, enum.Enum):
-    """Diagnostic codes; the first group mirrors ``sdf::ErrorCode``."""
+    """Diagnostic codes (docs/codes.md); the first group mirrors ``sdf::ErrorCode``."""
 
     FILE_READ = "FILE_READ"
     DUPLICATE_NAME = "DUPLICATE_NAME"
@@ -55,7 +62,6 @@ class Code(str, enum.Enum):
     MODEL_PLACEMENT_FRAME_INVALID = "MODEL_PLACEMENT_FRAME_INVALID"
     VERSION_DEPRECATED = "VERSION_DEPRECATED"
     PARSING_ERROR = "PARSING_ERROR"
-    WARNING = "WARNING"
     # Our own codes.
     INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug of ours, never the input's fault
     XML_UNSAFE = "XML_UNSAFE"
@@ -70,7 +76,8 @@ class Code(str, enum.Enum):
     URDF_LIMIT_INVALID = "URDF_LIMIT_INVALID"
     URDF_MATERIAL_UNDEFINED = "URDF_MATERIAL_UNDEFINED"
     # warning: <gazebo> content SDFormat does not define where it lands, in the version
-    # written (urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
+    # written (an unknown or namespaced element, one of a later version; urdf2sdf.gazebo,
+    # urdf2sdf.gazebo_check); kept as <urdf:gazebo> content instead.
     GAZEBO_ELEMENT_UNDEFINED = "GAZEBO_ELEMENT_UNDEFINED"
     # Meshes (core.inspect.resources): `check --meshes`, model directories and packages.
     MESH_UNRESOLVED = "MESH_UNRESOLVED"
@@ -124,6 +131,48 @@ class Code(str, enum.Enum):
     # the bounds of core.compose.budget.
     NUMBER_NOT_FINITE = "NUMBER_NOT_FINITE"
     INCLUDE_TOO_LARGE = "INCLUDE_TOO_LARGE"
+    # Warnings of the readers (core.read, core.graph): a form other tools accept, read with
+    # the meaning the message states. The first two are libsdformat's names.
+    ATTRIBUTE_DEPRECATED = "ATTRIBUTE_DEPRECATED"
+    ELEMENT_DEPRECATED = "ELEMENT_DEPRECATED"
+    XML_RECOVERED = "XML_RECOVERED"
+    WORLD_NAME_LEGACY = "WORLD_NAME_LEGACY"
+    URDF_WORLD_UNDECLARED = "URDF_WORLD_UNDECLARED"
+    URDF_ELEMENT_UNKNOWN = "URDF_ELEMENT_UNKNOWN"
+    # Warnings of the writers (core.write): what a document needed to be written.
+    NAMESPACE_PREFIX_INVALID = "NAMESPACE_PREFIX_INVALID"
+    NAMESPACE_UNDECLARED = "NAMESPACE_UNDECLARED"
+    MESH_URI_NOT_RELATIVE = "MESH_URI_NOT_RELATIVE"
+    # Warnings of urdf2sdf: what the SDF says otherwise than the URDF, or not at all.
+    LINK_MASSLESS_MOVING = "LINK_MASSLESS_MOVING"
+    LINK_INERTIA_REPAIRED = "LINK_INERTIA_REPAIRED"
+    GEOMETRY_KEPT_AS_CUSTOM = "GEOMETRY_KEPT_AS_CUSTOM"
+    JOINT_FREE_BODY = "JOINT_FREE_BODY"
+    LUMPED_CONTENT_DROPPED = "LUMPED_CONTENT_DROPPED"
+    LUMPED_NAME_REFERENCED = "LUMPED_NAME_REFERENCED"
+    # Warnings of urdf2sdf's <gazebo> blocks (urdf2sdf.gazebo).
+    GAZEBO_TAG_MISPLACED = "GAZEBO_TAG_MISPLACED"
+    GAZEBO_VALUE_INVALID = "GAZEBO_VALUE_INVALID"
+    GAZEBO_VALUE_REPLACED = "GAZEBO_VALUE_REPLACED"
+    GAZEBO_PLUGIN_MOVED = "GAZEBO_PLUGIN_MOVED"
+    GAZEBO_REFERENCE_UNRESOLVED = "GAZEBO_REFERENCE_UNRESOLVED"
+    GAZEBO_SHAPE_UNMATCHED = "GAZEBO_SHAPE_UNMATCHED"
+    GAZEBO_LEGACY_TRANSLATED = "GAZEBO_LEGACY_TRANSLATED"
+    GAZEBO_STRAY_CONTENT = "GAZEBO_STRAY_CONTENT"
+    # Warnings of sdf2urdf: what the URDF says otherwise than the SDF, or not at all.
+    JOINT_APPROXIMATED = "JOINT_APPROXIMATED"
+    JOINT_DROPPED = "JOINT_DROPPED"
+    JOINT_LIMIT_DEFAULTED = "JOINT_LIMIT_DEFAULTED"
+    WORLD_JOINT_ADDED = "WORLD_JOINT_ADDED"
+    FRAME_DROPPED = "FRAME_DROPPED"
+    WORLD_CONTENT_DROPPED = "WORLD_CONTENT_DROPPED"
+    CONTENT_KEPT_IN_GAZEBO = "CONTENT_KEPT_IN_GAZEBO"
+    MATERIAL_NAME_CONFLICT = "MATERIAL_NAME_CONFLICT"
+    PACKAGE_PLACEHOLDERS = "PACKAGE_PLACEHOLDERS"
+    # Warnings of `urdf-sdf print` (urdf_sdf.cli.printing): includes inlined otherwise.
+    VERSION_REWRITTEN = "VERSION_REWRITTEN"
+    INCLUDE_KEPT = "INCLUDE_KEPT"
+    INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
 
 
 class Source(NamedTuple):

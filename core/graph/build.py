@@ -70,7 +70,7 @@ class Builder:
         if self.urdf:
             return True
         if name == "world" and kind == "link" and version < LEGACY_1_4:
-            self.warning(Code.WARNING, "a link named [world] is allowed in SDFormat 1.4 "
+            self.warning(Code.WORLD_NAME_LEGACY, "a link named [world] is allowed in SDFormat 1.4 "
                          "but reserved from 1.5 on", source)
             return True
         if name == "world" or RESERVED_PATTERN.match(name):
@@ -218,7 +218,8 @@ class Builder:
                            f"[{joint.name}] is reserved and not a valid frame", joint.source)
         legacy = scope.version < LEGACY_1_4
         if joint.child == "world" and legacy and "world" not in scope.names:
-            self.warning(Code.WARNING, f"joint [{joint.name}] has [world] as its child, which "
+            self.warning(Code.WORLD_NAME_LEGACY,
+                         f"joint [{joint.name}] has [world] as its child, which "
                          "SDFormat 1.4 allowed (the world as a fixed frame) and later versions forbid; "
                          "its pose is not resolved", joint.source)
             vertex.attached_to = None

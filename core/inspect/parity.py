@@ -32,27 +32,28 @@ from urdf_sdf.core.base.model import PoseSpec
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 
 RULES = {
-    "URDF_PARITY_NESTED_MODEL": "URDF has no nested models: a nested model's links can only be "
-                                "flattened with computed poses.",
-    "URDF_PARITY_JOINT_TYPE": "The joint type has no URDF counterpart (ball, universal, screw, "
-                              "gearbox, revolute2).",
-    "URDF_PARITY_NOT_A_TREE": "URDF kinematics is a tree: one root link, each link the child "
-                              "of at most one joint, no loops.",
-    "URDF_PARITY_JOINT_POSE": "A URDF joint origin is the joint frame in its parent link: the "
-                              "joint pose must be relative_to the parent link, directly or "
-                              "through frames, with at most one non-identity pose on the way.",
-    "URDF_PARITY_CHILD_LINK_POSE": "A URDF child link frame is its joint frame: the link pose "
-                                   "must be the identity relative_to its joint (directly or "
-                                   "through identity frames).",
-    "URDF_PARITY_ROOT_LINK_POSE": "The URDF root link frame is the robot frame: the root link "
-                                  "must sit at the model frame.",
-    "URDF_PARITY_AXIS_FRAME": "A URDF axis is expressed in the joint frame: xyz/@expressed_in "
-                              "must be empty (or the joint itself).",
-    "URDF_PARITY_FRAME_POSE": "A frame becomes a fixed joint whose origin is the frame in its "
-                              "attached link (or in the frame it is attached to, which becomes "
-                              "a link too): its pose must be relative_to that link or frame "
-                              "(directly or through frames), with at most one non-identity "
-                              "pose on the way.",
+    Code.URDF_PARITY_NESTED_MODEL: "URDF has no nested models: a nested model's links can only "
+                                   "be flattened with computed poses.",
+    Code.URDF_PARITY_JOINT_TYPE: "The joint type has no URDF counterpart (ball, universal, "
+                                 "screw, gearbox, revolute2).",
+    Code.URDF_PARITY_NOT_A_TREE: "URDF kinematics is a tree: one root link, each link the child "
+                                 "of at most one joint, no loops.",
+    Code.URDF_PARITY_JOINT_POSE: "A URDF joint origin is the joint frame in its parent link: "
+                                 "the joint pose must be relative_to the parent link, directly "
+                                 "or through frames, with at most one non-identity pose on the "
+                                 "way.",
+    Code.URDF_PARITY_CHILD_LINK_POSE: "A URDF child link frame is its joint frame: the link "
+                                      "pose must be the identity relative_to its joint "
+                                      "(directly or through identity frames).",
+    Code.URDF_PARITY_ROOT_LINK_POSE: "The URDF root link frame is the robot frame: the root "
+                                     "link must sit at the model frame.",
+    Code.URDF_PARITY_AXIS_FRAME: "A URDF axis is expressed in the joint frame: "
+                                 "xyz/@expressed_in must be empty (or the joint itself).",
+    Code.URDF_PARITY_FRAME_POSE: "A frame becomes a fixed joint whose origin is the frame in "
+                                 "its attached link (or in the frame it is attached to, which "
+                                 "becomes a link too): its pose must be relative_to that link "
+                                 "or frame (directly or through frames), with at most one "
+                                 "non-identity pose on the way.",
 }
 
 
@@ -86,10 +87,10 @@ class ParityReport:
         """The broken rules as error diagnostics, in the order they were found."""
         findings = Diagnostics()
         for code, source, message in self.broken:
-            findings.error_at(Code(code), message, source)
+            findings.error_at(code, message, source)
         return findings
 
-    def add(self, code: str, where, message: str) -> None:
+    def add(self, code: Code, where, message: str) -> None:
         """Record a broken rule; ``where`` is a vertex, an element with a source, or None."""
         self.broken.append((code, getattr(where, "source", where), message))
 
@@ -104,8 +105,8 @@ def check_parity(result, scope=None, tree: KinematicTree | None = None) -> Parit
     for vid in scope.vertices:
         vertex = graph.vertices[vid]
         if vertex.kind is Kind.MODEL:
-            report.add("URDF_PARITY_NESTED_MODEL", vertex, f"nested model [{vertex.name}]: "
-                       + RULES["URDF_PARITY_NESTED_MODEL"])
+            report.add(Code.URDF_PARITY_NESTED_MODEL, vertex, f"nested model [{vertex.name}]: "
+                       + RULES[Code.URDF_PARITY_NESTED_MODEL])
     tree = tree if tree is not None else build_tree(result, scope)
     check_tree_shape(tree, report, owner)
     child_at_joint = {}
@@ -114,8 +115,8 @@ def check_parity(result, scope=None, tree: KinematicTree | None = None) -> Parit
             continue  # a <urdf:joint>: checked by check_custom_joint
         vertex = graph.vertices[joint.vertex]
         if joint.type not in URDF_JOINT_TYPES:
-            report.add("URDF_PARITY_JOINT_TYPE", vertex, f"joint [{joint.name}] is of type "
-                       f"[{joint.type}]: " + RULES["URDF_PARITY_JOINT_TYPE"])
+            report.add(Code.URDF_PARITY_JOINT_TYPE, vertex, f"joint [{joint.name}] is of type "
+                       f"[{joint.type}]: " + RULES[Code.URDF_PARITY_JOINT_TYPE])
         child = graph.lookup(scope, joint.child)
         if child is not None and identity_chain_to(graph, graph.vertices[child], joint.vertex):
             child_at_joint[joint.child] = joint.vertex
@@ -129,8 +130,8 @@ def check_parity(result, scope=None, tree: KinematicTree | None = None) -> Parit
         vid = graph.lookup(scope, name)
         vertex = graph.vertices[vid] if vid is not None else None
         if vertex is not None and not identity_chain_to(graph, vertex, scope.owner.id):
-            report.add("URDF_PARITY_ROOT_LINK_POSE", vertex, f"root link [{name}] is not at the "
-                       "model frame: " + RULES["URDF_PARITY_ROOT_LINK_POSE"])
+            report.add(Code.URDF_PARITY_ROOT_LINK_POSE, vertex, f"root link [{name}] is not at the "
+                       "model frame: " + RULES[Code.URDF_PARITY_ROOT_LINK_POSE])
     for vid in scope.vertices:
         vertex = graph.vertices[vid]
         if vertex.kind is Kind.FRAME:
@@ -141,11 +142,11 @@ def check_parity(result, scope=None, tree: KinematicTree | None = None) -> Parit
 def check_tree_shape(tree, report: ParityReport, owner: Vertex) -> None:
     roots = tree.roots
     if len(roots) > 1:
-        report.add("URDF_PARITY_NOT_A_TREE", owner, f"model [{owner.name}] has several root "
-                   f"links ({', '.join(roots)}): " + RULES["URDF_PARITY_NOT_A_TREE"])
+        report.add(Code.URDF_PARITY_NOT_A_TREE, owner, f"model [{owner.name}] has several root "
+                   f"links ({', '.join(roots)}): " + RULES[Code.URDF_PARITY_NOT_A_TREE])
     for joint in tree.loop_joints():
-        report.add("URDF_PARITY_NOT_A_TREE", joint.element, f"joint [{joint.name}] closes a "
-                   "kinematic loop: " + RULES["URDF_PARITY_NOT_A_TREE"])
+        report.add(Code.URDF_PARITY_NOT_A_TREE, joint.element, f"joint [{joint.name}] closes a "
+                   "kinematic loop: " + RULES[Code.URDF_PARITY_NOT_A_TREE])
 
 
 def pose_spec(vertex: Vertex) -> PoseSpec | None:
@@ -231,13 +232,14 @@ def check_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport)
         report.copyable[joint.name] = spec
     else:
         relative_to = vertex.element.pose.relative_to or f"its child [{joint.child}] (default)"
-        report.add("URDF_PARITY_JOINT_POSE", vertex, f"joint [{joint.name}] pose "
+        report.add(Code.URDF_PARITY_JOINT_POSE, vertex, f"joint [{joint.name}] pose "
                    f"{why_not_copyable(specs, relative_to, joint.parent)}: "
-                   + RULES["URDF_PARITY_JOINT_POSE"])
+                   + RULES[Code.URDF_PARITY_JOINT_POSE])
     for axis in getattr(vertex.element, "axes", []):
         if axis.expressed_in not in (None, vertex.name):
-            report.add("URDF_PARITY_AXIS_FRAME", axis.source, f"an axis of joint [{joint.name}] "
-                       f"is expressed in [{axis.expressed_in}]: " + RULES["URDF_PARITY_AXIS_FRAME"])
+            report.add(Code.URDF_PARITY_AXIS_FRAME, axis.source, f"an axis of joint "
+                       f"[{joint.name}] is expressed in [{axis.expressed_in}]: "
+                       + RULES[Code.URDF_PARITY_AXIS_FRAME])
 
 
 def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
@@ -253,16 +255,16 @@ def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: Parity
     if ok:
         report.copyable[joint.name] = spec
     else:
-        report.add("URDF_PARITY_JOINT_POSE", graph.vertices[child], f"link [{joint.child}] of "
+        report.add(Code.URDF_PARITY_JOINT_POSE, graph.vertices[child], f"link [{joint.child}] of "
                    f"{joint.type} joint [{joint.name}] is not posed relative to its parent link "
-                   f"[{joint.parent}]: " + RULES["URDF_PARITY_JOINT_POSE"])
+                   f"[{joint.parent}]: " + RULES[Code.URDF_PARITY_JOINT_POSE])
 
 
 def check_child_link(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
     if joint.child not in child_at_joint:
         vertex = graph.vertices[graph.lookup(scope, joint.child)]
-        report.add("URDF_PARITY_CHILD_LINK_POSE", vertex, f"link [{joint.child}] does not sit at "
-                   f"its joint [{joint.name}]: " + RULES["URDF_PARITY_CHILD_LINK_POSE"])
+        report.add(Code.URDF_PARITY_CHILD_LINK_POSE, vertex, f"link [{joint.child}] does not "
+                   f"sit at its joint [{joint.name}]: " + RULES[Code.URDF_PARITY_CHILD_LINK_POSE])
 
 
 def is_lumped_joint_frame(vertex: Vertex) -> bool:
@@ -305,6 +307,6 @@ def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityRepor
         report.copyable[vertex.scoped_name[len(vertex.scope.prefix):]] = spec
     else:
         what = "link" if graph.vertices[parent].kind is Kind.LINK else "parent frame"
-        report.add("URDF_PARITY_FRAME_POSE", vertex, f"frame [{vertex.name}] is not posed "
+        report.add(Code.URDF_PARITY_FRAME_POSE, vertex, f"frame [{vertex.name}] is not posed "
                    f"relative to its {what} [{graph.vertices[parent].scoped_name}]: "
-                   + RULES["URDF_PARITY_FRAME_POSE"])
+                   + RULES[Code.URDF_PARITY_FRAME_POSE])

@@ -382,7 +382,8 @@ def read_frame(el, state: ReadState) -> Frame | None:
     attached_to = el.get("attached_to")
     if attached_to is None and el.get("affixed_to") is not None:
         attached_to = el.get("affixed_to")
-        state.warning(Code.WARNING, f"frame [{name}] uses affixed_to, the proposal's name for "
+        state.warning(Code.ATTRIBUTE_DEPRECATED,
+                      f"frame [{name}] uses affixed_to, the proposal's name for "
                       "attached_to; read as attached_to", el)
     if attached_to is not None:
         attached_to = attached_to.strip() or None

@@ -249,7 +249,8 @@ def add_implicit_world(root, joints: list, state: UrdfState, links: dict[str, Li
     for el in joints:
         parent = el.find("parent")
         if parent is not None and parent.get("link") == WORLD:
-            state.warning(Code.WARNING, f"joint [{el.get('name')}] has the parent link [world], "
+            state.warning(Code.URDF_WORLD_UNDECLARED,
+                          f"joint [{el.get('name')}] has the parent link [world], "
                           "which the robot does not declare: read as the world, as Drake does "
                           "(urdfdom needs <link name=\"world\"/>)", parent)
             links[WORLD] = Link(name=WORLD, source=state.src(parent))
@@ -269,7 +270,8 @@ def report_carried(state: UrdfState) -> None:
     for (tag, kind), found in state.unknown.items():
         places = sorted({where for _, where in found})
         shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
-        state.warning(Code.WARNING, f"<{tag}> is not a URDF element of <{kind}> (in {shown}); "
+        state.warning(Code.URDF_ELEMENT_UNKNOWN,
+                      f"<{tag}> is not a URDF element of <{kind}> (in {shown}); "
                       "carried into the SDF as urdf: content, which sdf2urdf gives back",
                       found[0][0])
 

@@ -129,7 +129,7 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics,
             diagnostics.error(Code.FILE_READ, f"malformed XML: {' '.join(exc.msg.split())}",
                               file, line, column)  # libxml2's message on one line
             return None
-        diagnostics.warning(Code.WARNING, f"XML: {' '.join(exc.msg.split())}", file, line,
+        diagnostics.warning(Code.XML_RECOVERED, f"XML: {' '.join(exc.msg.split())}", file, line,
                             column)
         tree = etree.fromstring(data, _parser(True, keep_blank_text, huge)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration

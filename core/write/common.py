@@ -141,7 +141,8 @@ def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> No
         if not el.tag.startswith("{") and ":" in el.tag:
             qualified = qualified_name(el.tag, declared)
             if qualified is None:
-                diagnostics.warning_at(Code.WARNING, f"element <{el.tag}> has no valid "
+                diagnostics.warning_at(Code.NAMESPACE_PREFIX_INVALID,
+                                       f"element <{el.tag}> has no valid "
                                        "namespace prefix: left out of the output",
                                        source_of(el, file))
                 el.getparent().remove(el)
@@ -153,7 +154,8 @@ def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> No
             if qualified is not None:
                 el.set(qualified, value)
     for prefix, uri in declared.items():
-        diagnostics.warning(Code.WARNING, f"namespace prefix [{prefix}] is used but never "
+        diagnostics.warning(Code.NAMESPACE_UNDECLARED,
+                            f"namespace prefix [{prefix}] is used but never "
                             f"declared; the output declares xmlns:{prefix}=\"{uri}\"", file)
     if declared:
         etree.cleanup_namespaces(root, top_nsmap=declared)

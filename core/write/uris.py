@@ -36,6 +36,7 @@ def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str
     try:
         return relocated(uri, source.file, output_dir)
     except ValueError:
-        diagnostics.warning_at(Code.WARNING, f"mesh [{uri}] cannot be given relative to the "
+        diagnostics.warning_at(Code.MESH_URI_NOT_RELATIVE,
+                               f"mesh [{uri}] cannot be given relative to the "
                                f"output's folder [{output_dir}]; written as it is", source)
         return uri

@@ -61,9 +61,13 @@ class RenderError(Exception):
             error.code, error.exit_code = exc.code, exc.exit_code
         return error
 
+    def diagnostic(self) -> Diagnostic:
+        """This refusal as an error diagnostic, at its file (``<output>`` without one)."""
+        return Diagnostic(self.code, Severity.ERROR, str(self), self.file or "<output>")
+
     def format(self) -> str:
-        """``file: error[CODE]: message``, like a diagnostic line."""
-        return f"{self.file or '<output>'}: error[{self.code.value}]: {self}"
+        """``file: error[CODE]: message``: the diagnostic's line."""
+        return self.diagnostic().format()
 
 
 class OutputFormatUnknown(RenderError):

@@ -193,15 +193,16 @@ class _Flattener:
         names = {i.include: i.element.get("name") for i in inlines}
         notes = convert(root, version, printed, names)
         if notes:
-            self.warn(f"SDFormat {version_text(version)} cannot hold the content of version "
+            self.warn(Code.VERSION_REWRITTEN,
+                      f"SDFormat {version_text(version)} cannot hold the content of version "
                       f"{version_text(printed)} that it includes; rewritten as "
                       f"{version_text(printed)}: " + "; ".join(notes), file, root)
         for inline in inlines:
             self._replace(inline, printed, state)
         return printed
 
-    def warn(self, message: str, file: str, el) -> None:
-        self.diagnostics.warning_at(Code.WARNING, message, source_of(el, file))
+    def warn(self, code: Code, message: str, file: str, el) -> None:
+        self.diagnostics.warning_at(code, message, source_of(el, file))
 
     def _include(self, include, state: ReadState) -> _Inline | None:
         uri = child_text(include, "uri")
@@ -221,7 +222,8 @@ class _Flattener:
                         f"{self.context.max_include_depth} deep", include)
             return None
         if claimed_by_custom_parsers(path, self.context):
-            self.warn(f"<include> of [{shown(uri)}] is kept: a custom model parser may read "
+            self.warn(Code.INCLUDE_KEPT,
+                      f"<include> of [{shown(uri)}] is kept: a custom model parser may read "
                       "it, and "
                       "its model has no SDFormat text to inline", state.file, include)
             self._keep(include, state.file)
@@ -271,7 +273,8 @@ class _Flattener:
     def _replace(self, inline: _Inline, printed: Version, state: ReadState) -> None:
         notes = convert(inline.element, inline.version, printed, {})
         if notes:
-            self.warn(f"included file [{inline.file}] is SDFormat {version_text(inline.version)};"
+            self.warn(Code.VERSION_REWRITTEN,
+                      f"included file [{inline.file}] is SDFormat {version_text(inline.version)};"
                       f" rewritten for {version_text(printed)}: " + "; ".join(notes),
                       state.file, inline.include)
         self._apply_overrides(inline.element, inline.include, state)
@@ -302,7 +305,8 @@ class _Flattener:
             if c.tag in ADDED_CHILDREN and element.tag == "model":
                 element.append(c)
             else:
-                self.warn(f"<include> child <{c.tag}> has no place in the inlined "
+                self.warn(Code.INCLUDE_CHILD_DROPPED,
+                          f"<include> child <{c.tag}> has no place in the inlined "
                           f"<{element.tag}>; left out", state.file, c)
 
     def _keep(self, include, file: str) -> None:
