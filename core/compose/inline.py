@@ -40,7 +40,7 @@ import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -61,7 +61,7 @@ from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 # Converts the URDF file ``path`` to SDFormat, written for the version given when it can
 # (None: the converter's choice): ``(sdf root, its version)``, or None with the reason
 # in the diagnostics.
-UrdfToSdf = Callable[[str, "Version | None", Diagnostics], "tuple[object, Version] | None"]
+UrdfToSdf = Callable[[str, "Version | None", Diagnostics], "tuple[Any, Version] | None"]
 
 
 def inline_includes(path: str | Path, context: Context, diagnostics: Diagnostics,
@@ -111,8 +111,8 @@ def _namespaces_to_root(root) -> None:
 @dataclass
 class _Inline:
     """One include about to be replaced: the element, what replaces it, its version."""
-    include: object
-    element: object
+    include: Any
+    element: Any
     version: Version
     file: str
 
@@ -141,7 +141,7 @@ class _Inliner:
                 inlines.append(found)
         printed = printed_version(version, [i.version for i in inlines])
         inlined = {i.include: i.element.get("name") for i in inlines}
-        notes = rewrite(root, version, printed, _include_names(root, inlined))
+        notes = rewrite(root, version, printed, lambda include: _include_name(include, inlined))
         if notes:
             self.warn(f"SDFormat {version_text(version)} cannot hold the content of version "
                       f"{version_text(printed)} that it includes; rewritten as "
@@ -150,7 +150,7 @@ class _Inliner:
             self._replace(inline, printed, state)
         return printed
 
-    def warn(self, message: str, file: str, el) -> None:
+    def warn(self, message: str, file: str | None, el) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source_of(el, file))
 
     def _include(self, include, state: ReadState) -> _Inline | None:
@@ -197,7 +197,7 @@ class _Inliner:
 
     def _replace(self, inline: _Inline, printed: Version, state: ReadState) -> None:
         notes = rewrite(inline.element, inline.version, printed,
-                        _include_names(inline.element, {}))
+                        lambda include: _include_name(include, {}))
         if notes:
             self.warn(f"included file [{inline.file}] is SDFormat {version_text(inline.version)};"
                       f" rewritten for {version_text(printed)}: " + "; ".join(notes),
@@ -230,10 +230,10 @@ class _Inliner:
                 self.warn(f"<include> child <{c.tag}> has no place in the inlined "
                           f"<{element.tag}>; left out", state.file, c)
 
-    def _keep(self, include, file: str) -> None:
+    def _keep(self, include, file: str | None) -> None:
         """A kept include from an included file: make a relative URI absolute."""
         uri_el = child(include, "uri")
-        if os.path.realpath(file) == self.top or uri_el is None:
+        if file is None or os.path.realpath(file) == self.top or uri_el is None:
             return
         uri = (uri_el.text or "").strip()
         prefix = "file://" if uri.startswith("file://") else ""
@@ -245,13 +245,13 @@ class _Inliner:
             uri_el.text = prefix + str(candidate.resolve())
 
 
-def _include_names(el, inlined: dict) -> dict:
-    """The model name each ``<include>`` under ``el`` brings into its scope: its
-    ``<name>``, else the name of the model it inlines (``inlined``); none for a merge
-    include, whose content joins the scope instead."""
-    return {include: None if is_merge(include) else
-            child_text(include, "name") or inlined.get(include)
-            for include in el.iter("include")}
+def _include_name(include, inlined: dict) -> str | None:
+    """The model name ``include`` brings into its scope: its ``<name>``, else the name of
+    the model it inlines (``inlined``: include -> model name); none for a merge include,
+    whose content joins the scope instead."""
+    if is_merge(include):
+        return None
+    return child_text(include, "name") or inlined.get(include)
 
 
 def _own_includes(el):

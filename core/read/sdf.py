@@ -34,7 +34,7 @@ from urdf_sdf.core.read.version import (NESTED_WORLD_MODELS, NEWEST_VERSION, sdf
                                         unflatten)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
-# Names other modules read through this one (composition, print, the URDF reader).
+# Names other modules read through this one (composition, the URDF reader).
 __all__ = ["ReadState", "child", "child_text", "read_bool", "read_frame", "read_joint",
            "read_model", "read_pose_element", "read_root_include", "read_sdf_file",
            "read_sdf_root", "read_sdf_string"]

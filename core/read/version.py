@@ -22,6 +22,8 @@ content for another (:func:`rewrite`, :func:`printed_version`).
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
@@ -162,11 +164,12 @@ def printed_version(version: Version, included: list[Version]) -> Version:
     return version
 
 
-def rewrite(el, source: Version, target: Version, include_names: dict) -> list[str]:
+def rewrite(el, source: Version, target: Version,
+            include_name: Callable[[Any], str | None]) -> list[str]:
     """Rewrite ``el``'s content, written for ``source``, so that it means the same when
     read as ``target``; return what changed (empty when nothing did).
 
-    ``include_names`` gives the model name each ``<include>`` of ``el`` brings into its
+    ``include_name`` gives the model name an ``<include>`` of ``el`` brings into its
     scope (none for a merge include), since those names take part in the legacy renaming
     rule."""
     notes: list[str] = []
@@ -183,7 +186,7 @@ def rewrite(el, source: Version, target: Version, include_names: dict) -> list[s
         count = _use_parent_model_frame(el)
         if count:
             notes.append(f"{count} use_parent_model_frame now xyz/@expressed_in='__model__'")
-        notes.extend(_rename_collisions(el, include_names))
+        notes.extend(_rename_collisions(el, include_name))
     if source >= FRAME_SEMANTICS > target:
         count = _strip_legacy(el)
         if count:
@@ -280,7 +283,7 @@ def _strip_legacy(el) -> int:
     return count
 
 
-def _rename_collisions(el, include_names: dict) -> list[str]:
+def _rename_collisions(el, include_name: Callable[[Any], str | None]) -> list[str]:
     """Before 1.7 a joint or frame could share a sibling's name; the graph renames it
     (:func:`legacy_name`, in its registration order). Do it in the text."""
     notes: list[str] = []
@@ -289,7 +292,7 @@ def _rename_collisions(el, include_names: dict) -> list[str]:
         names: dict[str, str] = {}
         for kind in order:
             for c in scope:
-                name = _entity_name(c, kind, include_names)
+                name = _entity_name(c, kind, include_name)
                 if name is None:
                     continue
                 if name not in names:
@@ -312,7 +315,7 @@ def _scopes(el):
             yield from _scopes(c)
 
 
-def _entity_name(c, kind: str, include_names: dict) -> str | None:
+def _entity_name(c, kind: str, include_name: Callable[[Any], str | None]) -> str | None:
     if kind == "model" and c.tag == "include":
-        return include_names.get(c)
+        return include_name(c)
     return c.get("name") if c.tag == kind else None

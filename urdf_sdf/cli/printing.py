@@ -84,7 +84,7 @@ def _convert_urdf(path: str, version: Version | None, diagnostics: Diagnostics):
         wanted = version_text(version)
     conversion = convert_urdf(load(path, Context()), Options(relative=True, sdf_version=wanted))
     diagnostics.extend(conversion.diagnostics)
-    if not conversion.ok:
+    if not conversion.ok or conversion.xml is None:
         return None
     root = parse_xml(conversion.xml, path, diagnostics)
     return None if root is None else (root, parse_version(conversion.version))
