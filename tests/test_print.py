@@ -1,4 +1,5 @@
-"""``urdf-sdf print`` (urdf_sdf.cli.printing): the composed model as one SDFormat file.
+"""``urdf-sdf print`` (``urdf_sdf.cli.printing`` over ``core.compose.inline``): the
+composed model as one SDFormat file.
 
 Every printed file must mean what the original means: our core resolves the same
 frames (1e-12) and joint axes from it, and the reference implementation (libsdformat

@@ -1,4 +1,6 @@
-"""``//include``: find the included file, read it, apply the include's overrides.
+"""``//include`` in the model: find the included file, read it, apply the include's
+overrides. Finding and opening the file is :mod:`core.compose.included`, which the XML
+composition behind ``urdf-sdf print`` (``core.compose.inline``) shares.
 
 URIs: a path relative to the including file, an absolute path, ``file://``,
 ``model://NAME/...`` and bare model names searched in ``Context.model_paths``,
@@ -9,59 +11,39 @@ version this reader supports.
 
 What is included: an SDFormat file's top-level model, a URDF (read with our
 URDF reader and nested as a model), or whatever a custom model parser registered
-in the context returns (``core.compose.interface``). Include cycles are an error, never a
-hang; so is an include bomb: what includes bring to one model is bounded, counted as
-they are read (``core.compose.budget``). ``merge="true"`` (SDFormat 1.9) puts the included model's content into the
-enclosing model or world, with a frame ``_merged__NAME__model__`` standing for
-the included model's frame.
+in the context returns (``core.compose.interface``). Include cycles are an error, never
+a hang; so is an include bomb: what includes bring to one model is bounded, counted as
+they are read (``core.compose.budget``). ``merge="true"`` (SDFormat 1.9) puts the
+included model's content into the enclosing model or world, with a frame
+``_merged__NAME__model__`` standing for the included model's frame.
 """
 from __future__ import annotations
 
 import copy
-import os
 
-from urdf_sdf.core.compose.budget import admit_document, admit_elements, budget_of
+from urdf_sdf.core.compose.budget import budget_of
+from urdf_sdf.core.compose.included import (Located, included_version, locate_include,
+                                            no_top_level_model, open_included, placement_frame,
+                                            report_included, top_level_elements)
 from urdf_sdf.core.compose.interface import run_custom_parsers
-from urdf_sdf.core.compose.rules import TOP_LEVEL, claimed_by_custom_parsers, is_merge
-from urdf_sdf.core.compose.uri import resolve_uri, shown
+from urdf_sdf.core.compose.rules import claimed_by_custom_parsers, is_merge
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
 from urdf_sdf.core.graph.build import own_model_name_axis
 from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read import values
-from urdf_sdf.core.read.urdf import read_urdf_string
-from urdf_sdf.core.read.version import supported_version
-from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.read.urdf import read_urdf_root
 
 
 def read_include(el, state, parent: Model | World) -> None:
     """Read one ``<include>`` and add what it brings to ``parent``."""
-
-    uri = reader.child_text(el, "uri")
-    if not uri:
-        state.error(Code.ATTRIBUTE_MISSING, "<include> has no <uri>", el)
+    located = locate_include(el, state)
+    if located is None:
         return
-    path = resolve_uri(uri, state, el)
-    if path is None:
-        return
-    key = os.path.realpath(path)
-    if key in state.include_stack or (state.file and os.path.realpath(state.file) == key):
-        state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] includes a file that is "
-                    "already being included (include cycle)", el)
-        return
-    if len(state.include_stack) >= state.context.max_include_depth:
-        state.error(Code.INCLUDE_CYCLE, f"<include> of [{shown(uri)}] nests includes more than "
-                    f"{state.context.max_include_depth} deep", el)
-        return
-    if not admit_document(state, uri, el):
-        return
-    stack = state.include_stack + ((os.path.realpath(state.file),) if state.file else ())
     sub = Diagnostics()
-    model = read_included_model(path, uri, el, state, stack, sub, parent)
-    state.diagnostics.extend(sub)  # findings inside the included file keep their file:line
-    if sub.has_errors:
-        state.error(Code.FILE_READ, f"the file included as [{shown(uri)}] ({path}) has errors", el)
+    model = read_included_model(located, el, state, sub, parent)
+    report_included(located, el, state, sub)  # findings inside keep their file:line
     if model is None:
         return
     was_static = model.static
@@ -77,53 +59,40 @@ def read_include(el, state, parent: Model | World) -> None:
         parent.models.append(model)
 
 
-def read_included_model(path: str, uri: str, el, state, stack, sub: Diagnostics,
+def read_included_model(located: Located, el, state, sub: Diagnostics,
                         parent) -> Model | None:
-    """The model a resolved include file holds: custom parsers first (never for .sdf or
+    """The model a located include file holds: custom parsers first (never for .sdf or
     .world files), then SDFormat or URDF."""
-    if claimed_by_custom_parsers(path, state.context):
-        model = run_custom_parsers(uri, path, el, state, parent, sub)
+    if claimed_by_custom_parsers(located.path, state.context):
+        model = run_custom_parsers(located.uri, located.path, el, state, parent, sub)
         if model is not None or sub.has_errors:
             return model
-    data = read_bytes(path, sub)
-    if data is None:
-        return None
-    root = parse_xml(data, path, sub)
-    if root is None or not admit_elements(state, uri, el, root):
+    root = open_included(located, el, state, sub)
+    if root is None:
         return None
     if root.tag == "robot":
-        return read_included_urdf(data, path, sub)
-    if root.tag != "sdf":
-        state.error(Code.FILE_READ, f"included file [{path}] is neither SDFormat nor URDF "
-                    f"(root element <{root.tag}>)", el)
-        return None
-    return read_included_sdf(root, path, el, state, stack, sub)
+        return read_included_urdf(root, located.path, sub)
+    return read_included_sdf(root, located, el, state, sub)
 
 
-def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Model | None:
-
-    version = supported_version(root.get("version"))
+def read_included_sdf(root, located: Located, el, state, sub: Diagnostics) -> Model | None:
+    path = located.path
+    version = included_version(root, path, el, state)
     if version is None:
-        state.error(Code.VERSION_UNSUPPORTED, f"included file [{path}] has SDFormat version "
-                    f"{root.get('version')!r}, which this reader cannot read", el)
         return None
-    inner = reader.ReadState(path, version, sub, state.context, stack,
+    inner = reader.ReadState(path, version, sub, state.context, located.stack,
                              list(state.model_path) + [reader.child_text(el, "name") or ""],
                              include_reader=read_include, include_budget=budget_of(state))
     values.check_values(root, inner)
-    tops = [c for c in root if isinstance(c.tag, str) and c.tag in TOP_LEVEL]
+    tops = top_level_elements(root, path, el, state)
     models = [c for c in tops if c.tag == "model"]
-    if len(tops) > 1:
-        for other in tops[1:]:
-            state.error(Code.ELEMENT_INCORRECT_TYPE, f"included file [{path}] has another "
-                        f"top-level element <{other.tag}> besides its first", el)
     if tops and not models:
         return None  # a light or an actor: no frames to add
     root_includes = [c for c in root if c.tag == "include"]
     if not models and root_includes:
         return reader.read_root_include(root_includes[0], inner)
     if not models:
-        state.error(Code.ELEMENT_MISSING, f"included file [{path}] has no top-level <model>", el)
+        no_top_level_model(path, el, state)
         return None
     model = reader.read_model(models[0], inner, top_level=True)
     if model is not None:
@@ -131,9 +100,9 @@ def read_included_sdf(root, path: str, el, state, stack, sub: Diagnostics) -> Mo
     return model
 
 
-def read_included_urdf(data: bytes, path: str, sub: Diagnostics) -> Model | None:
+def read_included_urdf(root, path: str, sub: Diagnostics) -> Model | None:
     """A URDF included from SDFormat becomes a nested model, read by our URDF reader."""
-    document = read_urdf_string(data, path, sub)
+    document = read_urdf_root(root, path, sub)
     if document is None or document.model is None:
         return None
     model = document.model
@@ -166,11 +135,8 @@ def apply_overrides(model: Model, el, state) -> None:
     if name:
         model.name = name
     pose_el = reader.child(el, "pose")
-    placement = reader.child_text(el, "placement_frame")
+    placement = placement_frame(el, state)
     if placement:
-        if pose_el is None:
-            state.error(Code.MODEL_PLACEMENT_FRAME_INVALID, "<include> with <placement_frame> "
-                        f"[{placement}] must also give a <pose>", el)
         model.placement_frame = placement
     if pose_el is not None:
         model.pose = reader.read_pose_element(pose_el, state)

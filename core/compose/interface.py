@@ -28,6 +28,7 @@ from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.base.model import Frame, Link, Model, PoseSpec
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
 from urdf_sdf.core.read import sdf as reader
+from urdf_sdf.core.read.version import NEWEST_VERSION
 
 
 @dataclass
@@ -165,7 +166,7 @@ def _pose_text(pose: Pose) -> str:
 def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:
     """An interface model as a core model: its links, frames and nested models."""
     model = Model(name=interface.name, canonical_link=interface.canonical_link or None,
-                  source=source, version=(1, 11), included_from=path, interface=interface)
+                  source=source, version=NEWEST_VERSION, included_from=path, interface=interface)
     for link in interface.links:
         model.links.append(Link(name=link.name, pose=PoseSpec(link.pose_in_model, None,
                                                               source=source),

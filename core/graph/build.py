@@ -3,7 +3,7 @@
 Phase 2 (names) registers every model, link, joint and frame of a scope, checking
 empty, reserved and duplicate names; below SDFormat 1.7 a joint or frame whose
 name collides with a sibling of another kind is renamed (``_joint``,
-``_frame``) as libsdformat does, with a warning.
+``_frame``: ``core.read.version.legacy_name``) as libsdformat does, with a warning.
 
 Phases 3 to 7 connect each vertex's ``attached_to`` and ``relative_to`` edges,
 reporting every reference that names no frame of its scope.
@@ -16,12 +16,9 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph.frame_graph import (SCOPE_SEPARATOR, WORLD_SENTINEL, FrameGraph, Kind,
                                              Scope, Vertex)
 from urdf_sdf.core.base.model import Document, Frame, Joint, Model, PoseSpec, World
+from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS, NEWEST_VERSION, legacy_name
 
 RESERVED_PATTERN = re.compile(r"^__.*__$")
-# The legacy document describes SDFormat 1.4, where a link could be named ``world``, a
-# joint's child could be the world, and a model could be empty. libsdformat applies
-# the 1.7 rules to 1.5 and 1.6 files, so the 1.4 allowances stop at 1.4.
-LEGACY_1_4 = (1, 5)
 
 
 def own_model_name_axis(joint: str, model: str) -> str:
@@ -61,7 +58,7 @@ class Builder:
             self.connect_scope(self.graph.root)
         return self.graph
 
-    def check_name(self, name: str, kind: str, source, version=(1, 11)) -> bool:
+    def check_name(self, name: str, kind: str, source, version=NEWEST_VERSION) -> bool:
         """Names must be non-empty and not reserved. Before 1.7 a link may be named
         ``world`` (the legacy spec then connects ``<parent>world</parent>`` to it)."""
         if name == "":
@@ -69,7 +66,7 @@ class Builder:
             return False
         if self.urdf:
             return True
-        if name == "world" and kind == "link" and version < LEGACY_1_4:
+        if name == "world" and kind == "link" and version < AXIS_FRAMES:
             self.warning(Code.WORLD_NAME_LEGACY, "a link named [world] is allowed in SDFormat 1.4 "
                          "but reserved from 1.5 on", source)
             return True
@@ -91,13 +88,10 @@ class Builder:
         other = self.graph.vertices[scope.names[name]]
         where = "world" if scope.is_world else "model"
         owner = scope.owner.scoped_name or scope.owner.name
-        legacy_rename = scope.version < (1, 7) and other.kind != vertex.kind and \
+        legacy_rename = scope.version < FRAME_SEMANTICS and other.kind != vertex.kind and \
             vertex.kind in (Kind.JOINT, Kind.FRAME)
         if legacy_rename:
-            suffix = "_joint" if vertex.kind is Kind.JOINT else "_frame"
-            new_name, i = name + suffix, 0
-            while new_name in scope.names:
-                new_name, i = f"{name}{suffix}{i}", i + 1
+            new_name = legacy_name(name, vertex.kind.value, scope.names)
             self.warning(Code.NAME_RENAMED, f"{kind_label} [{name}] has the name of a sibling "
                          f"{other.kind.value} in {where} [{owner}]; renamed to [{new_name}] as "
                          "SDFormat < 1.7 allowed", vertex.source)
@@ -216,7 +210,7 @@ class Builder:
             if value == "__root__":
                 self.error(Code.RESERVED_NAME, f"the {role} name [__root__] of joint "
                            f"[{joint.name}] is reserved and not a valid frame", joint.source)
-        legacy = scope.version < LEGACY_1_4
+        legacy = scope.version < AXIS_FRAMES
         if joint.child == "world" and legacy and "world" not in scope.names:
             self.warning(Code.WORLD_NAME_LEGACY,
                          f"joint [{joint.name}] has [world] as its child, which "
@@ -307,7 +301,7 @@ class Builder:
         if not model.links and not model.models:
             if vertex.static:
                 pass
-            elif model.version < LEGACY_1_4:
+            elif model.version < AXIS_FRAMES:
                 self.warning(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] has no link; "
                              "SDFormat 1.5 and later require one", model.source)
             else:

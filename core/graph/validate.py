@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL, FrameGraph, Kind, Vertex
+from urdf_sdf.core.read.version import AXIS_FRAMES
 
 UNSEEN, ACTIVE, DONE = 0, 1, 2
 
@@ -18,7 +19,7 @@ def is_attached_sink(vertex: Vertex) -> bool:
 def is_legacy_world_child(vertex: Vertex) -> bool:
     """A 1.4 joint whose child is the world: allowed then, left out of the graph."""
     return vertex.kind is Kind.JOINT and vertex.element.child == "world" and \
-        vertex.scope is not None and vertex.scope.version < (1, 5) and \
+        vertex.scope is not None and vertex.scope.version < AXIS_FRAMES and \
         "world" not in vertex.scope.names
 
 

@@ -1,14 +1,16 @@
 """Phase 1: read an SDFormat document (versions 1.0 to 1.11) into ``core.base.model``.
 
-Version differences are normalised here, the way libsdformat's conversion files
-do, so that later phases see one semantics:
+Version differences (``core.read.version``) are normalised here, the way libsdformat's
+conversion files do, so that later phases see one semantics:
 
 * 1.4 and older: every joint axis is expressed in the parent model frame
   (``expressed_in="__model__"``);
 * 1.5 and 1.6: ``//pose/@frame`` means ``relative_to``, and
   ``use_parent_model_frame`` true means ``expressed_in="__model__"``;
 * below 1.7, sibling names of different kinds may collide: the graph builder
-  renames the joint or frame as libsdformat does.
+  renames the joint or frame as libsdformat does;
+* below 1.8, a world's models may be flattened (``prefix::name``): they are nested
+  again before they are read.
 
 The reader checks values (numbers, poses, required attributes) and reports
 bad ones; it never raises on bad input. It knows nothing of files other than the one
@@ -24,15 +26,15 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
-from urdf_sdf.core.read.legacy import unflatten
 from urdf_sdf.core.read.sdf_elements import (check_content_poses, read_frame, read_joint,
                                              read_link, read_pose, read_pose_element)
 from urdf_sdf.core.read.sdf_state import (ReadState, child, child_text, children, read_bool,
                                           required_name)
-from urdf_sdf.core.read.version import NEWEST_VERSION, sdf_root_version
+from urdf_sdf.core.read.version import (NESTED_WORLD_MODELS, NEWEST_VERSION, sdf_root_version,
+                                        unflatten)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
-# Names other modules read through this one (composition, print, the URDF reader).
+# Names other modules read through this one (composition, the URDF reader).
 __all__ = ["ReadState", "child", "child_text", "read_bool", "read_frame", "read_joint",
            "read_model", "read_pose_element", "read_root_include", "read_sdf_file",
            "read_sdf_root", "read_sdf_string"]
@@ -210,7 +212,7 @@ def read_world(el, state: ReadState) -> World | None:
     for c in el:
         tag = c.tag
         if tag == "model":
-            if state.version < (1, 8):
+            if state.version < NESTED_WORLD_MODELS:
                 unflatten(c)
             model = read_model(c, state)
             if model is not None:

@@ -17,6 +17,7 @@ from urdf_sdf.core.base.model import (Axis, Dynamics, Frame, Geometry, Inertial,
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.sdf_state import (ReadState, child, parts_of, read_bool, read_double,
                                           read_vector3, required_name)
+from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS
 from urdf_sdf.core.read.xmlio import first_children
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
@@ -97,7 +98,7 @@ def pose_with_attributes(el, text: str, state: ReadState) -> PoseSpec:
     """The PoseSpec of ``<pose>`` ``el`` before its value: its attributes read."""
     relative_to = el.get("relative_to")
     legacy_frame = el.get("frame")
-    if state.version < (1, 7) and legacy_frame is not None and relative_to is None:
+    if state.version < FRAME_SEMANTICS and legacy_frame is not None and relative_to is None:
         relative_to = legacy_frame
     if relative_to is not None:
         relative_to = relative_to.strip() or None
@@ -168,7 +169,7 @@ def check_unique_names(el, named: dict[str, list], state: ReadState) -> None:
             if name in seen:
                 state.error(Code.DUPLICATE_NAME, f"{tag} with name[{name}] already exists in "
                             f"<{el.tag} name='{el.get('name')}'>", c)
-            elif name in kind_of_name and state.version >= (1, 7):
+            elif name in kind_of_name and state.version >= FRAME_SEMANTICS:
                 state.warning(Code.DUPLICATE_NAME, f"{tag} [{name}] has the name of a "
                               f"{kind_of_name[name]} of <{el.tag} name='{el.get('name')}'>: "
                               "from SDFormat 1.7 sibling elements have unique names "
@@ -348,9 +349,9 @@ def read_axis(el, joint: Joint, state: ReadState) -> Axis:
     xyz_el = parts.get("xyz")
     if xyz_el is not None:
         read_axis_xyz(axis, xyz_el, joint, state)
-    if state.version < (1, 5):
+    if state.version < AXIS_FRAMES:
         axis.expressed_in = "__model__"
-    elif state.version < (1, 7):
+    elif state.version < FRAME_SEMANTICS:
         upmf = parts.get("use_parent_model_frame")
         if upmf is not None and read_bool(upmf, state):
             axis.expressed_in = "__model__"

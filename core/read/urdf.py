@@ -74,7 +74,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     if not name:
         state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
         name = "robot"
-    model = Model(name=name, source=state.src(root), xml=root, version=(1, 11))
+    model = Model(name=name, source=state.src(root), xml=root, version=NEWEST_VERSION)
     parts = robot_children(root, state)
     for el in parts["material"]:
         material = read_material(el, state, {})
