@@ -246,8 +246,9 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
 def outcomes_of(todo: list[BatchItem], convert: Converter, workers: int,
                 out_dir: Path) -> contextlib.AbstractContextManager[Iterator[Outcome]]:
     """While inside: the outcomes of converting ``todo`` into ``out_dir``, in input
-    order, by ``workers`` worker processes, or here, one after the other, for one."""
-    if workers == 1:
+    order, by ``workers`` worker processes, or here, one after the other, for one (or
+    none: nothing to convert)."""
+    if workers <= 1:
         return contextlib.nullcontext(done_here(convert, item, out_dir) for item in todo)
     return in_workers(functools.partial(done_in_worker, convert, out_dir), todo, workers,
                       lost=functools.partial(lost_in_worker, out_dir),

@@ -32,6 +32,7 @@ first use: a plain conversion never loads them. What a batch relies on:
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import signal
@@ -58,7 +59,7 @@ MAX_CHUNK = 8  # items per task at most
 # How often a worker checks that the process that started it is still there.
 PARENT_CHECK_SECONDS = 0.5
 # How long a worker being ended may take before it is killed.
-END_GRACE_SECONDS = 2.0
+END_GRACE_SECONDS = 1.0
 
 
 @contextlib.contextmanager
@@ -74,7 +75,7 @@ def in_workers(work: Callable[[Item], Result], items: Sequence[Item], workers: i
     here, once those workers are gone). Leaving ends every worker."""
     results = Ordered(work, list(items), workers, lost, abandoned, tuple(preload)).results()
     try:
-        with handling_signals(interrupt):
+        with handling_signals(functools.partial(interrupt, os.getpid())):
             yield results
     except Interrupted as stop:
         results.close()
@@ -93,9 +94,14 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
-def interrupt(signum: int, frame: object) -> None:
-    """The handler of the cleanup signals while workers run: leave (and so end the
-    workers) by an exception."""
+def interrupt(owner: int, signum: int, frame: object) -> None:
+    """The handler of the cleanup signals while workers run, in process ``owner``: leave
+    (and so end the workers) by an exception. A worker inherits it until it puts back the
+    default action (:func:`worker_started`): there it takes that action."""
+    if os.getpid() != owner:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Interrupted(signum)
@@ -146,6 +152,8 @@ class Ordered:
                 self.submit_ahead(executor, futures, end)
                 results = self.awaited(futures)
                 self.next += 1
+                if self.next == end:  # the workers end as they should, not killed
+                    executor.shutdown(wait=True)
                 yield from results
         except BaseException as exc:
             end_workers(executor)
@@ -155,7 +163,6 @@ class Ordered:
             if is_broken(exc):
                 raise PoolBroken from exc
             raise
-        executor.shutdown(wait=True)
 
     def submit_ahead(self, executor: ProcessPoolExecutor, futures: dict[int, Future],
                      end: int) -> None:
@@ -295,16 +302,17 @@ def ended_how(processes: list[BaseProcess]) -> str:
 
 
 def worker_started() -> None:
-    """A worker runs with the cycle collector off, as the commands do (the work collects
-    between items instead), the objects it started with frozen (a forked worker's first
-    collection would otherwise walk every object imported before the fork, and copy their
-    memory); the cleanup signals take their default action (not this process's handler,
-    inherited by fork), and it ends when the process that started it is gone."""
-    gc.disable()
-    gc.freeze()
+    """A worker's cleanup signals take their default action (not the handler of
+    :func:`in_workers`, inherited by fork); it runs with the cycle collector off, as the
+    commands do (the work collects between items instead), the objects it started with
+    frozen (a forked worker's first collection would otherwise walk every object imported
+    before the fork, and copy their memory); it ends when the process that started it is
+    gone."""
     for signum in CLEANUP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
+    gc.disable()
+    gc.freeze()
     threading.Thread(target=end_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
