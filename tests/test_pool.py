@@ -360,3 +360,17 @@ def test_workers_end_when_their_batch_is_killed(tmp_path):
     process.stderr.close()
     assert wait_for(lambda: not any(alive(pid) for pid in workers),
                     pool_module.PARENT_CHECK_SECONDS * 4 + 1)
+
+
+def test_the_pool_imports_nothing_of_the_batch_nor_hides_an_import():
+    """One way: the batch imports the pool, the pool knows nothing of files (no import
+    cycle), and neither goes through a ``Later`` table."""
+    import ast
+    for module, forbidden in ((pool_module, "urdf_sdf.cli.batch"), (batch_module, None)):
+        tree = ast.parse(Path(module.__file__).read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names}
+        assert forbidden not in imported
+        assert "urdf_sdf.core.base.lazy" not in imported
+    assert batch_module.in_workers is pool_module.in_workers
