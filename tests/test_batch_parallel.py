@@ -21,7 +21,13 @@ from typer.testing import CliRunner
 from urdf_sdf.cli import batch as batch_module
 from urdf_sdf.cli import pool as pool_module
 from urdf_sdf.cli import urdf2sdf as urdf2sdf_cli
-from urdf_sdf.cli.batch import BatchItem, FileConverter, default_jobs, picklable, run_batch
+from urdf_sdf.cli.batch import (
+    BatchItem,
+    FileConverter,
+    default_jobs,
+    picklable,
+    run_batch,
+)
 from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
 from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
 from urdf_sdf.core.base.context import Context
@@ -68,12 +74,11 @@ def batch(tree: Path, out: Path, capsys, convert, jobs, as_json: bool = False):
     return code, captured.out, captured.err, written
 
 
-@pytest.fixture(params=["forked", "executor"])
+@pytest.fixture(params=["fork", "forkserver"])
 def way(request, monkeypatch) -> str:
-    """Both ways of running workers: forked (Linux) and the ProcessPoolExecutor used
-    elsewhere (here with the fork server)."""
-    if request.param == "executor":
-        monkeypatch.setattr(pool_module, "start_method", lambda: "forkserver")
+    """Both ways the pool's workers start: forked (Linux, one thread running) and by the
+    fork server (other threads running, or elsewhere)."""
+    monkeypatch.setattr(pool_module, "start_method", lambda: request.param)
     return request.param
 
 

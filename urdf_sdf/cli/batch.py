@@ -4,8 +4,12 @@ a summary table (or a JSON summary).
 
 With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
 ``functools.partial`` of a module-level function), the files are converted and written by
-worker processes (:mod:`urdf_sdf.cli.pool`, imported only then); their outcomes come
-back to this process, which prints diagnostics, progress and the summary in input order.
+worker processes (:func:`urdf_sdf.cli.pool.in_workers`: the standard library's process
+pool, imported only then); their outcomes come back to this process, which prints
+diagnostics, progress and the summary in input order. A worker that dies fails the file
+it was converting (INTERNAL_ERROR, naming how it ended), and what it left is removed
+(:func:`lost_in_worker`, :func:`remove_temporaries_of`); an outcome that cannot be sent
+back fails its file, whose output is removed (:func:`done_in_worker`).
 
 A batch reads only what is its own (:func:`walk`): regular files inside the directory it
 was given. A symlink that leads out of the tree (a ``robot.urdf`` pointing at
@@ -25,26 +29,31 @@ outside OUTDIR touched; a link as the file's own name is replaced (``write_outpu
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import stat
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.output import OutputError, remove_stale_temporaries, write_output
-from urdf_sdf.cli.render import (SourceLines, diagnostic_json, presented, print_json, render,
-                                      use_color, visible)
+from urdf_sdf.cli.pool import in_workers
+from urdf_sdf.cli.render import (
+    SourceLines,
+    diagnostic_json,
+    presented,
+    print_json,
+    render,
+    use_color,
+    visible,
+)
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.core.read.files import file_kind, not_regular_message
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.core.base.lazy import Later
-
-# The process pool (multiprocessing, concurrent.futures) is imported for -j above 1 only.
-_POOL = Later({"pooled": ("urdf_sdf.cli.pool", "pooled")})
+from urdf_sdf.core.read.files import file_kind, not_regular_message
 
 
 @dataclass
@@ -212,12 +221,11 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     workers = min(worthwhile_workers(todo) if jobs is None else max(1, jobs), len(todo))
     if workers > 1 and not picklable(convert):
         workers = 1
-    results = (_POOL.pooled(todo, convert, workers, out_dir) if workers > 1 else
-               (done_here(convert, item, out_dir) for item in todo))
     outcomes: list[Outcome] = []
     stream = sys.stderr
     color = use_color(stream)
-    with ProgressBar(len(todo), prog, stream) as bar:
+    with outcomes_of(todo, convert, workers, out_dir) as results, \
+            ProgressBar(len(todo), prog, stream) as bar:
         for item in items:
             if item.skip is not None:
                 outcomes.append(Outcome(item, "skipped"))
@@ -233,6 +241,65 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
     else:
         print(summary_table(outcomes, out_dir))
     return 1 if any(o.status == "failed" for o in outcomes) else 0
+
+
+def outcomes_of(todo: list[BatchItem], convert: Converter, workers: int,
+                out_dir: Path) -> contextlib.AbstractContextManager[Iterator[Outcome]]:
+    """While inside: the outcomes of converting ``todo`` into ``out_dir``, in input
+    order, by ``workers`` worker processes, or here, one after the other, for one (or
+    none: nothing to convert)."""
+    if workers <= 1:
+        return contextlib.nullcontext(done_here(convert, item, out_dir) for item in todo)
+    return in_workers(functools.partial(done_in_worker, convert, out_dir), todo, workers,
+                      lost=functools.partial(lost_in_worker, out_dir),
+                      abandoned=functools.partial(remove_temporaries_of, out_dir),
+                      preload=converter_modules(convert))
+
+
+def done_in_worker(convert: Converter, out_dir: Path, item: BatchItem) -> Outcome:
+    """:func:`done_here` in a worker process; an outcome that cannot be sent back (a bug
+    of ours: a value in it cannot be pickled) becomes the file's INTERNAL_ERROR, and what
+    it wrote is removed."""
+    import pickle  # here: only a batch run by worker processes needs it
+    outcome = done_here(convert, item, out_dir)
+    try:
+        pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # PicklingError, TypeError, AttributeError...
+        if outcome.written is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(outcome.written)
+        return failed_in_worker(item, "its outcome could not be sent back from its "
+                                      f"worker: {exc}", out_dir)
+    return outcome
+
+
+def lost_in_worker(out_dir: Path, item: BatchItem, why: str) -> Outcome:
+    """The outcome of ``item`` when its worker died on it (``why``): what the worker
+    left is removed, and the file fails with an INTERNAL_ERROR."""
+    remove_temporaries_of(out_dir, [item])
+    return failed_in_worker(item, why, out_dir)
+
+
+def failed_in_worker(item: BatchItem, why: str, out_dir: Path) -> Outcome:
+    """``item``'s outcome when its worker could not convert it (``why``): an
+    INTERNAL_ERROR."""
+    return finish(item, None, [internal_error(RuntimeError(why), str(item.source))],
+                  SourceLines(), out_dir)
+
+
+def remove_temporaries_of(out_dir: Path, items: list[BatchItem]) -> None:
+    """Remove what ended workers left of these items' outputs (temporary files)."""
+    for item in items:
+        target = out_dir / item.output
+        remove_stale_temporaries(target.parent, target.name)
+
+
+def converter_modules(convert: Converter) -> tuple[str, ...]:
+    """The module of the function that ``convert`` calls (a :class:`FileConverter` or a
+    ``functools.partial``): what a fork server imports once for every worker."""
+    function = getattr(convert, "function", None) or getattr(convert, "func", convert)
+    module = getattr(function, "__module__", None)
+    return (module,) if module else ()
 
 
 def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
@@ -434,12 +501,17 @@ class ProgressBar:
         self._progress = self._task = None
         self._count = 0
 
-    def __enter__(self) -> "ProgressBar":
+    def __enter__(self) -> ProgressBar:
         if not self.enabled:
             return self
         try:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+            )
         except ImportError:
             return self
         console = Console(file=self.stream, no_color=not use_color(self.stream))
