@@ -245,9 +245,6 @@ class _ScopeView:
         self.scope = scope
         self.prefix = scope.prefix
         self.base = scope.owner.id
-        # The first composition of the walks from each frame (``relative_pose``): every
-        # link and joint of the tree is the start of two walks.
-        self.first_steps: dict[int, Pose] = {}
 
     def members(self, kind: Kind):
         for vertex in self.graph.vertices:
@@ -261,7 +258,7 @@ class _ScopeView:
     def pose(self, vid: int) -> Pose:
         if self.scope.owner.scope is None:
             return root_pose(self.graph, vid)
-        return relative_pose(self.graph, vid, self.base, self.first_steps)
+        return relative_pose(self.graph, vid, self.base)
 
 
 def _parent_link(graph, vertex) -> int | None:
@@ -288,8 +285,8 @@ def _kinematic_joint(result, view: _ScopeView, vertex, parent_link: int,
         X_PJ = view.pose(vertex.id)
     else:
         parent_name = view.name(parent_link)
-        X_PJ = relative_pose(graph, vertex.id, parent_link, view.first_steps)
-    X_JC = relative_pose(graph, child_link, vertex.id, view.first_steps)
+        X_PJ = relative_pose(graph, vertex.id, parent_link)
+    X_JC = relative_pose(graph, child_link, vertex.id)
     axes = [result.axis_in_joint_frame(vertex.scoped_name, i)
             for i in range(len(getattr(vertex.element, "axes", [])))]
     return KinematicJoint(view.name(vertex.id), vertex.element.type, parent_name,
