@@ -169,10 +169,22 @@ def invert(position: Vec3, rotation: Quat) -> tuple[Vec3, Quat]:
     """``X_BA`` of ``X_AB`` given as a position and a unit quaternion: the conjugate
     quaternion, and the position turned by it and negated. Components may be floats or
     numpy arrays."""
-    w, x, y, z = rotation
-    conjugate = (w, -x, -y, -z)
-    px, py, pz = rotate(conjugate, position)
-    return (-px, -py, -pz), conjugate
+    inverse = conjugate(rotation)
+    px, py, pz = rotate(inverse, position)
+    return (-px, -py, -pz), inverse
+
+
+def conjugate(q: Quat) -> Quat:
+    """The conjugate ``(w, -x, -y, -z)``: the inverse of a unit quaternion. Components
+    may be floats or numpy arrays."""
+    w, x, y, z = q
+    return (w, -x, -y, -z)
+
+
+def relative_rotation(a: Quat, b: Quat) -> Quat:
+    """``a^-1 b``: the rotation from ``a`` to ``b`` (unit quaternions). Components may be
+    floats or numpy arrays."""
+    return quat_mul(conjugate(a), b)
 
 
 def quat_mul(a: Quat, b: Quat) -> Quat:
@@ -207,7 +219,6 @@ def pose_gap(a: Pose, b: Pose) -> float:
     accurate for tiny angles where ``acos`` of a dot product loses half the digits.
     """
     dp = math.dist(a.position, b.position)
-    aw, ax, ay, az = a.rotation
-    w, x, y, z = quat_mul((aw, -ax, -ay, -az), b.rotation)
+    w, x, y, z = relative_rotation(a.rotation, b.rotation)
     angle = 2 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w))
     return max(dp, angle)

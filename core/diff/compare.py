@@ -41,8 +41,9 @@ from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.difference import Difference, fmt
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree, joint_kind, unbounded
-from urdf_sdf.core.kinematics.batch import (SLICE, add_derived_rows, batch_inverse, batch_quat_mul,
-                                            forward_compact, forward_plan, sliced_compose)
+from urdf_sdf.core.kinematics.batch import (SLICE, add_derived_rows, batch_inverse,
+                                            batch_relative_rotation, forward_compact,
+                                            forward_plan, sliced_compose)
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
 
@@ -511,8 +512,7 @@ def gap_screen(pa, qa, pb, qb) -> np.ndarray:
         for start in range(0, width, SLICE):
             part = slice(start, start + SLICE)
             position = np.abs(pa[:, part] - pb[:, part]).max(axis=-1)
-            w, x, y, z = np.moveaxis(batch_quat_mul(qa[:, part] * (1.0, -1.0, -1.0, -1.0),
-                                                    qb[:, part]), -1, 0)
+            w, x, y, z = np.moveaxis(batch_relative_rotation(qa[:, part], qb[:, part]), -1, 0)
             angle = 2 * np.arctan2(np.sqrt(x * x + y * y + z * z), np.abs(w))
             screen[:, part] = np.maximum(position, angle)
     return screen

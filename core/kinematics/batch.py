@@ -5,7 +5,7 @@ imported only by what needs it (the converters use the kinematic tree, not this)
 
 Poses are numpy arrays of positions ``(..., 3)`` and quaternions ``(..., 4)`` (w, x, y,
 z). Composing and inverting them (:func:`batch_compose`, :func:`batch_inverse`,
-:func:`batch_quat_mul`) applies the formulas of :mod:`urdf_sdf.core.base.pose` to arrays
+:func:`batch_relative_rotation`) applies the formulas of :mod:`urdf_sdf.core.base.pose` to arrays
 of components: there is no second copy of them. The one numpy-specific form is
 :func:`compose_stacked`, the step of :func:`forward_compact` that computes a level of the
 tree for every configuration in a dozen numpy calls (the formulas applied component by
@@ -26,7 +26,7 @@ from itertools import accumulate
 import numpy as np
 
 from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree
-from urdf_sdf.core.base.pose import IDENTITY, Pose, compose, invert, quat_mul
+from urdf_sdf.core.base.pose import IDENTITY, Pose, compose, invert, relative_rotation
 
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096
@@ -108,10 +108,11 @@ def batch_inverse(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.stack(position, axis=-1), np.stack(rotation, axis=-1)
 
 
-def batch_quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`urdf_sdf.core.base.pose.quat_mul` over arrays of quaternions."""
-    return np.stack(quat_mul(tuple(a[..., i] for i in range(4)),
-                             tuple(b[..., i] for i in range(4))), axis=-1)
+def batch_relative_rotation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a^-1 b`` (:func:`urdf_sdf.core.base.pose.relative_rotation`) over arrays of
+    quaternions ``(..., 4)``."""
+    return np.stack(relative_rotation(tuple(a[..., i] for i in range(4)),
+                                      tuple(b[..., i] for i in range(4))), axis=-1)
 
 
 @dataclass
