@@ -1,7 +1,10 @@
 """Reference (scalar) definitions that the tests hold ``urdf-sdf diff``'s vectorised code to.
 
+* :func:`forward`: forward kinematics as ``core.kinematics.batch`` defines it, one
+  configuration at a time, composed with :class:`core.base.pose.Pose` (it was
+  ``KinematicTree.forward``);
 * :func:`forward_batch`: :func:`core.kinematics.batch.forward_compact` of trees and their
-  plans, the form the scalar :meth:`KinematicTree.forward` is compared with;
+  plans, the form :func:`forward` is compared with;
 * :func:`assert_forward_agrees`: the contract of the vectorised forward kinematics, every
   pose within :data:`core.kinematics.batch.FORWARD_TOLERANCE` of the scalar one;
 * :func:`description_poses`, :func:`relative_to_reference`, :func:`scalar_compare_poses`:
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from urdf_sdf.core.base.pose import Pose, pose_gap
+from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, quat_from_axis_angle
 from urdf_sdf.core.diff import compare as diff_module
 from urdf_sdf.core.kinematics.batch import (
     FORWARD_TOLERANCE,
@@ -20,7 +23,39 @@ from urdf_sdf.core.kinematics.batch import (
     compact_plan,
     forward_compact,
 )
-from urdf_sdf.core.kinematics.tree import KinematicTree
+from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree
+
+
+def joint_motion(joint: KinematicJoint, q: float) -> Pose:
+    """Joint frame motion ``X_JpJc(q)`` for one-degree-of-freedom joints."""
+    if not joint.axes or joint.type not in ("revolute", "continuous", "prismatic"):
+        return IDENTITY
+    axis = joint.axes[0]
+    if joint.type == "prismatic":
+        return Pose((axis[0] * q, axis[1] * q, axis[2] * q))
+    return Pose((0.0, 0.0, 0.0), quat_from_axis_angle(axis, q))
+
+
+def forward(tree: KinematicTree, q: dict[str, float] | None = None) -> dict[str, Pose]:
+    """Every link's pose relative to the root frame at configuration ``q`` (joint name ->
+    position; missing joints at zero)."""
+    q = q or {}
+    poses: dict[str, Pose] = {}
+    stack = [(root, tree.link_poses[root]) for root in tree.roots]
+    if WORLD in tree.children:
+        stack.append((WORLD, IDENTITY))
+    while stack:
+        name, pose = stack.pop()
+        if name in poses:
+            continue
+        if name != WORLD:
+            poses[name] = pose
+        for joint in tree.children.get(name, []):
+            child = pose * joint.X_PJ * joint_motion(joint, q.get(joint.name, 0.0)) * joint.X_JC
+            stack.append((joint.child, child))
+    for name in tree.links:  # links on a kinematic loop no root reaches: at rest
+        poses.setdefault(name, tree.link_poses[name])
+    return poses
 
 
 def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
@@ -33,12 +68,12 @@ def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
 def forward_gaps(tree: KinematicTree, plan: ForwardPlan, configurations: list[dict],
                  positions: np.ndarray, rotations: np.ndarray) -> list[tuple[float, str, int]]:
     """``(gap, link, configuration)`` for every link: how far the vectorised pose is from
-    ``tree.forward(q)``'s, in units of :data:`FORWARD_TOLERANCE`'s bound (above 1: out
+    ``forward(tree, q)``'s, in units of :data:`FORWARD_TOLERANCE`'s bound (above 1: out
     of tolerance). Positions count relative to the tree's scale at that configuration
     (its largest position coordinate in magnitude, at least 1)."""
     gaps = []
     for k, q in enumerate(configurations):
-        poses = tree.forward(q)
+        poses = forward(tree, q)
         scale = max([1.0] + [abs(c) for pose in poses.values() for c in pose.position])
         for name, pose in poses.items():
             row = plan.rows[name]
@@ -61,7 +96,7 @@ def description_poses(description: diff_module.Description, q: dict[str, float],
     """Named frames' poses at ``q``: links, explicit frames, and joint frames (keyed
     ``joint NAME``). With ``urdf_links``, a link's pose is its joint frame's, as a URDF
     link frame always is."""
-    poses = description.tree.forward(q)
+    poses = forward(description.tree, q)
     for name, (link, X_LF) in description.frames.items():
         if link in poses:
             poses[name] = poses[link] * X_LF

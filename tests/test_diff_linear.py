@@ -1,7 +1,7 @@
 """``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
 
-* :func:`core.kinematics.batch.forward_compact` gives the poses :meth:`KinematicTree.forward`
-  gives within :data:`core.kinematics.batch.FORWARD_TOLERANCE` (1e-12, relative to the
+* :func:`core.kinematics.batch.forward_compact` gives the poses the scalar definition
+  (``tests/reference_kinematics.forward``) gives within :data:`core.kinematics.batch.FORWARD_TOLERANCE` (1e-12, relative to the
   tree's scale; not bit for bit), on generated trees and every sample, and the check
   catches a pose off by more;
 * :func:`core.diff.compare.compare_all_poses` reports what the scalar definition
@@ -35,8 +35,8 @@ from urdf_sdf.core.diff.compare import Description, diff_results
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
 from urdf_sdf.core.kinematics.batch import FORWARD_TOLERANCE, forward_plan
 from urdf_sdf.core.loader import load, load_string
-from tests.reference_kinematics import (assert_forward_agrees, forward_batch, forward_gaps,
-                                        scalar_compare_poses)
+from tests.reference_kinematics import (assert_forward_agrees, forward, forward_batch,
+                                        forward_gaps, scalar_compare_poses)
 from tests.support import perturbed, with_mimics
 from urdf_sdf.core.base.model import Link
 
@@ -77,7 +77,7 @@ def test_the_tolerance_check_catches_a_pose_off_by_more():
     configurations = random_configurations(tree, 1, 2)
     [(positions, rotations)] = forward_batch([(tree, plan)], configurations)
     row = plan.rows[tree.links[-1]]
-    scale = max([1.0] + [abs(c) for pose in tree.forward(configurations[1]).values()
+    scale = max([1.0] + [abs(c) for pose in forward(tree, configurations[1]).values()
                          for c in pose.position])
     for table, axis, step in ((positions, 0, 10 * FORWARD_TOLERANCE * scale),
                               (rotations, 2, 10 * FORWARD_TOLERANCE), (positions, 1, math.nan)):
@@ -187,21 +187,16 @@ def test_a_urdf_and_its_sdf_under_the_definition():
 def test_forward_kinematics_runs_a_bounded_number_of_times(links, monkeypatch):
     """One batch for both sides and every configuration (the rest poses are its first),
     whatever the number of joints (it was once per joint)."""
-    calls = {"forward": 0, "batch": 0}
-    forward, batch = KinematicTree.forward, diff_module.forward_compact
-
-    def counted_forward(self, q=None):
-        calls["forward"] += 1
-        return forward(self, q)
+    calls = {"batch": 0}
+    batch = diff_module.forward_compact
 
     def counted_batch(*args):
         calls["batch"] += 1
         return batch(*args)
-    monkeypatch.setattr(KinematicTree, "forward", counted_forward)
     monkeypatch.setattr(diff_module, "forward_compact", counted_batch)
     robot = load_string(generate_urdf.chain(links).encode(), "c.urdf", Context())
     assert diff_results(robot, robot) == []
-    assert calls == {"forward": 0, "batch": 1}
+    assert calls == {"batch": 1}
 
 
 # ---- one model at a time ----------------------------------------------------------------

@@ -6,11 +6,11 @@ arrays: composing millions of tiny transforms is faster in pure Python than
 through numpy's per-call overhead, and the tests check these formulas against
 ``scipy.spatial.transform.Rotation``.
 
-The formulas (:func:`compose`, :func:`invert`, :func:`rotate`, :func:`quat_mul`) take
-their vectors and quaternions as tuples of components and use nothing but arithmetic, so
-the same text serves a component that is a float (:class:`Pose`) and one that is a numpy
-array of many poses (``core.kinematics.batch``, ``core.diff``). This module imports no
-numpy.
+The formulas (:func:`compose`, :func:`invert`, :func:`rotate`, :func:`quat_mul`,
+:func:`conjugate`, :func:`relative_rotation`) take their vectors and quaternions as
+tuples of components and use nothing but arithmetic, so the same text serves a component
+that is a float (:class:`Pose`) and one that is a numpy array of many poses
+(``core.kinematics.batch``, ``core.diff``). This module imports no numpy.
 
 Euler angles follow SDFormat and URDF: fixed axes, roll about X, then pitch about
 Y, then yaw about Z (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``).

@@ -404,7 +404,7 @@ def joint_range(joint) -> tuple[float, float]:
     return (lower, upper) if lower <= upper else default
 
 
-def mimic_joints(description: Digest | Description) -> list[tuple[str, object]]:
+def mimic_joints(description: Digest) -> list[tuple[str, object]]:
     """``(joint name, its mimic element)`` for the joints that mimic another, in order."""
     mimics = [(name, getattr(joint.element, "mimic", None))
               for name, joint in description.joints.items()]

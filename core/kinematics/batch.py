@@ -1,7 +1,14 @@
-"""Forward kinematics over many configurations at once, with numpy: what
-:meth:`urdf_sdf.core.kinematics.tree.KinematicTree.forward` does, for every configuration of
+"""Forward kinematics of a :class:`urdf_sdf.core.kinematics.tree.KinematicTree` over many
+configurations at once, with numpy: every link's pose at every configuration of
 ``urdf-sdf diff`` together. Apart from :mod:`urdf_sdf.core.kinematics.tree` so that numpy is
 imported only by what needs it (the converters use the kinematic tree, not this).
+
+A link's pose is its parent link's times the joint's ``X_PJ``, the joint's motion at its
+position ``q`` (a turn of ``q`` about the axis,
+:func:`urdf_sdf.core.base.pose.quat_from_axis_angle`, or a slide of ``q`` along it; none for
+other joint types or a joint without an axis) and ``X_JC``; walked depth first from the
+root links and the world, the first path to reach a link wins; a link no root reaches
+(on a kinematic loop) stays at its rest pose.
 
 Poses are numpy arrays of positions ``(..., 3)`` and quaternions ``(..., 4)`` (w, x, y,
 z). Composing and inverting them (:func:`batch_compose`, :func:`batch_inverse`,
@@ -11,10 +18,10 @@ of components: there is no second copy of them. The one numpy-specific form is
 tree for every configuration in a dozen numpy calls (the formulas applied component by
 component take five times as many, which is what a deep chain's narrow levels cost).
 
-The contract with the scalar path: every pose :func:`forward_compact` gives agrees with
-:meth:`KinematicTree.forward` within :data:`FORWARD_TOLERANCE` (relative to the tree's
-scale), as ``tests/test_diff_linear.py`` checks with the helpers of
-``tests/reference_kinematics.py``; not bit for bit.
+The contract: every pose :func:`forward_compact` gives agrees with the scalar definition
+above composed with :class:`urdf_sdf.core.base.pose.Pose` (``forward`` in
+``tests/reference_kinematics.py``) within :data:`FORWARD_TOLERANCE` (relative to the
+tree's scale), as ``tests/test_diff_linear.py`` checks; not bit for bit.
 """
 from __future__ import annotations
 
@@ -31,7 +38,7 @@ from urdf_sdf.core.base.pose import IDENTITY, Pose, compose, invert, relative_ro
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096
 
-# How far a pose of forward_compact may be from KinematicTree.forward's at the same
+# How far a pose of forward_compact may be from the scalar definition's at the same
 # configuration: a quaternion component by this much, a position coordinate by this much
 # times the tree's scale there (its largest position coordinate in magnitude, at least 1).
 FORWARD_TOLERANCE = 1e-12
@@ -117,7 +124,7 @@ def batch_relative_rotation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @dataclass
 class ForwardPlan:
-    """How :meth:`KinematicTree.forward` computes every link pose, as data: row ``i`` is
+    """How forward kinematics computes every link pose, as data: row ``i`` is
     either a base pose (a root link's rest pose, the world's identity, a link no root
     reaches at rest) or ``row[parent[i]] * X_PJ * motion(q) * X_JC`` of ``joint[i]``.
     ``levels`` lists the derived rows by depth, so that each level can be computed at once
@@ -131,8 +138,8 @@ class ForwardPlan:
 
 
 def forward_plan(tree: KinematicTree) -> ForwardPlan:
-    """The plan of ``tree.forward``: the same walk (depth first, first visit wins), with
-    rows in place of poses."""
+    """The plan of the forward kinematics of ``tree``: the walk of the module's definition
+    (depth first, first visit wins), with rows in place of poses."""
     plan = ForwardPlan()
     depth: dict[int, int] = {}
 
@@ -192,7 +199,8 @@ MOTION_NONE, MOTION_SLIDE, MOTION_TURN = 0, 1, 2
 
 
 def motion_of(joint: KinematicJoint) -> int:
-    """How :meth:`KinematicJoint.motion` moves the joint."""
+    """How a joint moves: a turn about its first axis, a slide along it, or not at all
+    (a joint of another type or without an axis)."""
     if not joint.axes or joint.type not in ("revolute", "continuous", "prismatic"):
         return MOTION_NONE
     return MOTION_SLIDE if joint.type == "prismatic" else MOTION_TURN
@@ -227,8 +235,8 @@ def compact_plan(tree: KinematicTree, plan: ForwardPlan | None = None) -> Compac
 
 def joint_motions(names: list[str], motions: list[int], axes: np.ndarray,
                   configurations: list[dict[str, float]]) -> np.ndarray:
-    """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint column
-    (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
+    """Each joint's motion at ``q.get(joint.name, 0.0)`` for every configuration and joint
+    column (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
     component table (:func:`urdf_sdf.core.base.pose.quat_from_axis_angle` for a turning
     joint, the axis times the position for a sliding one). The joint positions,
     sines and cosines are found once per joint name: the two sides of a diff share their
@@ -322,8 +330,8 @@ def _oriented(array: np.ndarray, across: bool) -> np.ndarray:
 def forward_compact(plans: list[CompactPlan],
                     configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every row of each plan at each configuration: positions ``(K, rows, 3)`` and
-    quaternions ``(K, rows, 4)`` per plan, the poses :meth:`KinematicTree.forward` gives
-    (within :data:`FORWARD_TOLERANCE`). Computed a level (depth) at a time on one
+    quaternions ``(K, rows, 4)`` per plan (within :data:`FORWARD_TOLERANCE` of the
+    scalar definition). Computed a level (depth) at a time on one
     ``(7, K, rows)`` table for all the plans: the cost of a level is mostly numpy's
     per-call overhead, so two deep chains (the two sides of a diff) cost about what one
     does. The joint motions are made a block of :data:`SLICE` columns at a time, and a
