@@ -1,9 +1,13 @@
 """``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
 
-* :func:`core.kinematics.batch.forward_batch` gives, bit for bit (down to the sign of a zero),
-  the poses :meth:`KinematicTree.forward` gives, on generated trees and every sample;
-* :func:`core.diff.compare.compare_all_poses` reports what the scalar definition below reports
-  (the implementation before it was vectorised), on perturbed generated robots;
+* :func:`core.kinematics.batch.forward_compact` gives the poses the scalar definition
+  (``tests/reference_kinematics.forward``) gives within :data:`core.kinematics.batch.FORWARD_TOLERANCE` (1e-12, relative to the
+  tree's scale; not bit for bit), on generated trees and every sample, and the check
+  catches a pose off by more;
+* :func:`core.diff.compare.compare_all_poses` reports what the scalar definition
+  (``tests/reference_kinematics.py``, the implementation before it was vectorised)
+  reports: the same frames at the same configurations, the numbers to the digits
+  printed, on perturbed generated robots;
 * diff runs forward kinematics a bounded number of times, whatever the number of joints
   (it used to run it once per joint: quadratic);
 * a digest keeps nothing of its model alive, and ``diff_loaded`` loads B only once A's
@@ -14,7 +18,9 @@
 from __future__ import annotations
 
 import gc
+import math
 import random
+import re
 import sys
 import weakref
 from pathlib import Path
@@ -27,11 +33,12 @@ from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Description, diff_results
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
-from urdf_sdf.core.kinematics.batch import forward_batch, forward_plan
+from urdf_sdf.core.kinematics.batch import FORWARD_TOLERANCE, forward_plan
 from urdf_sdf.core.loader import load, load_string
+from tests.reference_kinematics import (assert_forward_agrees, forward, forward_batch,
+                                        forward_gaps, scalar_compare_poses)
 from tests.support import perturbed, with_mimics
 from urdf_sdf.core.base.model import Link
-from urdf_sdf.core.base.pose import pose_gap
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -41,11 +48,6 @@ import generate_urdf  # noqa: E402  (bench/generate_urdf.py: URDF benchmark robo
 runner = CliRunner()
 GENERATED = [("chain", generate_urdf.chain, "urdf"), ("wide", generate_urdf.wide, "urdf"),
              ("deep", generate.deep_chain, "sdf"), ("wide_sdf", generate.wide_tree, "sdf")]
-
-
-def bits(values) -> list[str]:
-    """Floats as text, so that 0.0 and -0.0 differ."""
-    return [repr(float(v)) for v in values]
 
 
 def random_configurations(tree: KinematicTree, count: int, seed: int) -> list[dict]:
@@ -58,17 +60,36 @@ def assert_forward_batch_is_forward(result) -> None:
     plan = forward_plan(tree)
     configurations = random_configurations(tree, 3, 1)
     [(positions, rotations)] = forward_batch([(tree, plan)], configurations)
-    for k, q in enumerate(configurations):
-        for name, pose in tree.forward(q).items():
-            row = plan.rows[name]
-            assert bits(positions[k, row]) == bits(pose.position), name
-            assert bits(rotations[k, row]) == bits(pose.rotation), name
+    assert_forward_agrees(tree, plan, configurations, positions, rotations)
 
 
 @pytest.mark.parametrize("kind, generator, suffix", GENERATED)
-def test_forward_batch_is_forward_bit_for_bit(kind, generator, suffix):
+def test_forward_batch_is_forward_within_the_tolerance(kind, generator, suffix):
     assert_forward_batch_is_forward(load_string(generator(300).encode(), f"g.{suffix}",
                                                 Context()))
+
+
+def test_the_tolerance_check_catches_a_pose_off_by_more():
+    """A position off by ten times the bound, a quaternion component off by as much, or a
+    NaN, fails the check; an error within the bound passes."""
+    tree = build_tree(load_string(generate_urdf.chain(30).encode(), "c.urdf", Context()))
+    plan = forward_plan(tree)
+    configurations = random_configurations(tree, 1, 2)
+    [(positions, rotations)] = forward_batch([(tree, plan)], configurations)
+    row = plan.rows[tree.links[-1]]
+    scale = max([1.0] + [abs(c) for pose in forward(tree, configurations[1]).values()
+                         for c in pose.position])
+    for table, axis, step in ((positions, 0, 10 * FORWARD_TOLERANCE * scale),
+                              (rotations, 2, 10 * FORWARD_TOLERANCE), (positions, 1, math.nan)):
+        moved = table.copy()
+        moved[1, row, axis] += step
+        pair = (moved, rotations) if table is positions else (positions, moved)
+        with pytest.raises(AssertionError):
+            assert_forward_agrees(tree, plan, configurations, *pair)
+    moved = positions.copy()
+    moved[1, row, 0] += 0.5 * FORWARD_TOLERANCE * scale
+    assert max(gap for gap, _, _ in forward_gaps(tree, plan, configurations, moved,
+                                                 rotations)) <= 1.0
 
 
 def sample_files() -> list[Path]:
@@ -97,27 +118,6 @@ def test_two_trees_in_one_batch_are_each_their_own():
 
 # ---- same differences as the per-configuration definition --------------------------------
 
-def scalar_compare_poses(da, db, configurations, reference, tol, out) -> None:
-    """compare_poses as it was before being vectorised, one configuration at a time, on
-    two :class:`Description`."""
-    reported: set[str] = set()
-    urdf = "urdf" in (da.result.document.format, db.result.document.format)
-    for q in configurations:
-        pa = diff_module.relative_to_reference(da.poses(q, urdf), reference[0])
-        pb = diff_module.relative_to_reference(db.poses(q, urdf), reference[1])
-        where = diff_module.where_text(q)
-        for name in sorted(set(pa) & set(pb)):
-            if name in reported:
-                continue
-            gap = pose_gap(pa[name], pb[name])
-            if gap > tol:
-                reported.add(name)
-                out.append(diff_module.Difference(
-                    "pose", name, f"differs by {gap:.3g} at the {where}: "
-                    f"{diff_module.fmt(pa[name].as_list())} in A, "
-                    f"{diff_module.fmt(pb[name].as_list())} in B"))
-
-
 def pose_differences_by_definition(a, b, configurations: int = 20, seed: int = 0) -> list[str]:
     """The pose differences of ``diff_results(a, b)`` by :func:`scalar_compare_poses`, on
     the configurations and reference the diff samples."""
@@ -134,6 +134,31 @@ def pose_differences(a, b, configurations: int = 20, seed: int = 0) -> list[str]
             if d.kind == "pose"]
 
 
+NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)")
+
+
+def last_digit(text: str) -> float:
+    """The value of one unit in the last digit of a printed number."""
+    mantissa, _, exponent = text.partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (int(exponent or 0) - decimals)
+
+
+def assert_same_differences(vectorised: list[str], definition: list[str]) -> None:
+    """The same messages: the same words, and each number the same to the digits printed
+    (its last digit may round either way). A number below 1e-9 in magnitude is rounding
+    noise around a zero, whose digits are nobody's."""
+    assert len(vectorised) == len(definition), (vectorised, definition)
+    for mine, theirs in zip(vectorised, definition):
+        assert NUMBER.sub("#", mine) == NUMBER.sub("#", theirs), (mine, theirs)
+        for x, y in zip(NUMBER.findall(mine), NUMBER.findall(theirs)):
+            if x == y or "n" in x + y:  # nan and inf print alike or differ as words
+                assert x == y, (mine, theirs)
+                continue
+            unit = max(last_digit(x.lstrip("-")), last_digit(y.lstrip("-")))
+            assert abs(float(x) - float(y)) <= max(unit, 1e-9), (mine, theirs)
+
+
 @pytest.mark.parametrize("kind, generator, suffix", GENERATED)
 @pytest.mark.parametrize("seed, rate", [(1, 0.0), (2, 0.01), (3, 0.05)])
 def test_vectorised_poses_report_what_the_definition_reports(kind, generator, suffix, seed,
@@ -143,7 +168,8 @@ def test_vectorised_poses_report_what_the_definition_reports(kind, generator, su
     b = load_string(perturbed(text, seed, rate).encode(), f"b.{suffix}", Context())
     for first, second in ((a, b), (b, a)):
         vectorised = pose_differences(first, second, 6, seed)
-        assert vectorised == pose_differences_by_definition(first, second, 6, seed)
+        assert_same_differences(vectorised, pose_differences_by_definition(first, second, 6,
+                                                                           seed))
     assert bool(vectorised) == bool(rate)
 
 
@@ -152,7 +178,7 @@ def test_a_urdf_and_its_sdf_under_the_definition():
     sdf = ROOT / "samples" / "arm6.sdf"
     moved = load_string(perturbed(urdf.read_text(), 4, 0.3).encode(), "m.urdf", Context())
     for a, b in ((load(str(sdf)), moved), (moved, load(str(sdf)))):
-        assert pose_differences(a, b) == pose_differences_by_definition(a, b)
+        assert_same_differences(pose_differences(a, b), pose_differences_by_definition(a, b))
 
 
 # ---- linear -----------------------------------------------------------------------------
@@ -161,21 +187,16 @@ def test_a_urdf_and_its_sdf_under_the_definition():
 def test_forward_kinematics_runs_a_bounded_number_of_times(links, monkeypatch):
     """One batch for both sides and every configuration (the rest poses are its first),
     whatever the number of joints (it was once per joint)."""
-    calls = {"forward": 0, "batch": 0}
-    forward, batch = KinematicTree.forward, diff_module.forward_compact
-
-    def counted_forward(self, q=None):
-        calls["forward"] += 1
-        return forward(self, q)
+    calls = {"batch": 0}
+    batch = diff_module.forward_compact
 
     def counted_batch(*args):
         calls["batch"] += 1
         return batch(*args)
-    monkeypatch.setattr(KinematicTree, "forward", counted_forward)
     monkeypatch.setattr(diff_module, "forward_compact", counted_batch)
     robot = load_string(generate_urdf.chain(links).encode(), "c.urdf", Context())
     assert diff_results(robot, robot) == []
-    assert calls == {"forward": 0, "batch": 1}
+    assert calls == {"batch": 1}
 
 
 # ---- one model at a time ----------------------------------------------------------------

@@ -28,6 +28,7 @@ from urdf_sdf.core.loader import load
 from urdf_sdf.view import tessellate
 from urdf_sdf.view.meshes import thinned
 from urdf_sdf.view.motion import joint_motion, movable_joints
+from tests.reference_kinematics import forward
 from urdf_sdf.view.overlay import COLOURS, diff_scene
 from urdf_sdf.view.page import escaped, scene_figure
 from urdf_sdf.view.scene import build_scene
@@ -121,7 +122,7 @@ def test_a_slider_step_moves_the_subtree_as_forward_kinematics_does():
         motion = joint_motion(side, joint)
         assert joint.child in motion.links and len(motion.values) == len(motion.transforms)
         for value, transform in zip(motion.values[::5], motion.transforms[::5]):
-            poses = side.tree.forward({joint.name: value})
+            poses = forward(side.tree, {joint.name: value})
             for link in motion.links:
                 moved = transform * side.links[link]
                 assert math.dist(moved.position, poses[link].position) < 1e-9

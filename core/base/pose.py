@@ -1,10 +1,16 @@
-"""Rigid-transform math for poses.
+"""Rigid-transform math for poses: the one place the project declares it.
 
 A :class:`Pose` is ``X_AB``: the pose of frame B relative to frame A, stored as a
 position and a unit quaternion ``(w, x, y, z)``. Plain floats rather than numpy
 arrays: composing millions of tiny transforms is faster in pure Python than
 through numpy's per-call overhead, and the tests check these formulas against
 ``scipy.spatial.transform.Rotation``.
+
+The formulas (:func:`compose`, :func:`invert`, :func:`rotate`, :func:`quat_mul`,
+:func:`conjugate`, :func:`relative_rotation`) take their vectors and quaternions as
+tuples of components and use nothing but arithmetic, so the same text serves a component
+that is a float (:class:`Pose`) and one that is a numpy array of many poses
+(``core.kinematics.batch``, ``core.diff``). This module imports no numpy.
 
 Euler angles follow SDFormat and URDF: fixed axes, roll about X, then pitch about
 Y, then yaw about Z (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``).
@@ -60,28 +66,15 @@ class Pose:
         return Pose(tuple(float(v) for v in xyz), normalize_quat((w, x, y, z)))
 
     def __mul__(self, other: "Pose") -> "Pose":
-        """``X_AB * X_BC = X_AC``: :func:`rotate` and :func:`quat_mul` written out (the
-        same operations in the same order; composing is the hot path of resolving)."""
-        w, x, y, z = self.rotation
-        vx, vy, vz = other.position
-        tx = 2 * (y * vz - z * vy)
-        ty = 2 * (z * vx - x * vz)
-        tz = 2 * (x * vy - y * vx)
-        ax, ay, az = self.position
-        bw, bx, by, bz = other.rotation
-        return Pose((ax + (vx + w * tx + (y * tz - z * ty)),
-                     ay + (vy + w * ty + (z * tx - x * tz)),
-                     az + (vz + w * tz + (x * ty - y * tx))),
-                    (w * bw - x * bx - y * by - z * bz,
-                     w * bx + x * bw + y * bz - z * by,
-                     w * by - x * bz + y * bw + z * bx,
-                     w * bz + x * by - y * bx + z * bw))
+        """``X_AB * X_BC = X_AC`` (:func:`compose`)."""
+        position, rotation = compose(self.position, self.rotation, other.position,
+                                     other.rotation)
+        return Pose(position, rotation)
 
     def inverse(self) -> "Pose":
-        w, x, y, z = self.rotation
-        conj = (w, -x, -y, -z)
-        px, py, pz = rotate(conj, self.position)
-        return Pose((-px, -py, -pz), conj)
+        """``X_BA`` of ``X_AB`` (:func:`invert`)."""
+        position, rotation = invert(self.position, self.rotation)
+        return Pose(position, rotation)
 
     def rpy(self) -> Vec3:
         return rpy_from_quat(self.rotation)
@@ -162,7 +155,41 @@ def normalize_quat(q: Quat) -> Quat:
     return tuple(c / norm for c in q)  # type: ignore[return-value]
 
 
+def compose(position_a: Vec3, rotation_a: Quat, position_b: Vec3,
+            rotation_b: Quat) -> tuple[Vec3, Quat]:
+    """``X_AB * X_BC = X_AC`` of poses given as a position and a quaternion each: the
+    position ``p_a + rotate(q_a, p_b)``, the rotation ``quat_mul(q_a, q_b)``. Components
+    may be floats or numpy arrays that broadcast together."""
+    x, y, z = rotate(rotation_a, position_b)
+    ax, ay, az = position_a
+    return (ax + x, ay + y, az + z), quat_mul(rotation_a, rotation_b)
+
+
+def invert(position: Vec3, rotation: Quat) -> tuple[Vec3, Quat]:
+    """``X_BA`` of ``X_AB`` given as a position and a unit quaternion: the conjugate
+    quaternion, and the position turned by it and negated. Components may be floats or
+    numpy arrays."""
+    inverse = conjugate(rotation)
+    px, py, pz = rotate(inverse, position)
+    return (-px, -py, -pz), inverse
+
+
+def conjugate(q: Quat) -> Quat:
+    """The conjugate ``(w, -x, -y, -z)``: the inverse of a unit quaternion. Components
+    may be floats or numpy arrays."""
+    w, x, y, z = q
+    return (w, -x, -y, -z)
+
+
+def relative_rotation(a: Quat, b: Quat) -> Quat:
+    """``a^-1 b``: the rotation from ``a`` to ``b`` (unit quaternions). Components may be
+    floats or numpy arrays."""
+    return quat_mul(conjugate(a), b)
+
+
 def quat_mul(a: Quat, b: Quat) -> Quat:
+    """Hamilton product ``a b`` (``a``'s rotation after ``b``'s); components may be floats
+    or numpy arrays."""
     aw, ax, ay, az = a
     bw, bx, by, bz = b
     return (aw * bw - ax * bx - ay * by - az * bz,
@@ -172,7 +199,8 @@ def quat_mul(a: Quat, b: Quat) -> Quat:
 
 
 def rotate(q: Quat, v: Vec3) -> Vec3:
-    """Rotate vector ``v`` by unit quaternion ``q``."""
+    """Rotate vector ``v`` by unit quaternion ``q``; components may be floats or numpy
+    arrays."""
     w, x, y, z = q
     vx, vy, vz = v
     # t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
@@ -191,7 +219,6 @@ def pose_gap(a: Pose, b: Pose) -> float:
     accurate for tiny angles where ``acos`` of a dot product loses half the digits.
     """
     dp = math.dist(a.position, b.position)
-    aw, ax, ay, az = a.rotation
-    w, x, y, z = quat_mul((aw, -ax, -ay, -az), b.rotation)
+    w, x, y, z = relative_rotation(a.rotation, b.rotation)
     angle = 2 * math.atan2(math.sqrt(x * x + y * y + z * z), abs(w))
     return max(dp, angle)

@@ -41,8 +41,9 @@ from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.difference import Difference, fmt
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree, joint_kind, unbounded
-from urdf_sdf.core.kinematics.batch import (SLICE, add_derived_rows, batch_inverse, batch_quat_mul,
-                                            forward_compact, forward_plan, sliced_compose)
+from urdf_sdf.core.kinematics.batch import (SLICE, add_derived_rows, batch_inverse,
+                                            batch_relative_rotation, forward_compact,
+                                            forward_plan, sliced_compose)
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
 
@@ -101,22 +102,6 @@ class Description:
             return None
         element = self.graph.vertices[vid].element
         return element if self.graph.vertices[vid].kind is Kind.LINK else None
-
-    def poses(self, q: dict[str, float], urdf_links: bool = False) -> dict[str, Pose]:
-        """Named frames' poses at ``q``: links, explicit frames, and joint frames (keyed
-        ``joint NAME``). With ``urdf_links``, a link's pose is its joint frame's, as a
-        URDF link frame always is: compare that way with a URDF."""
-        poses = self.tree.forward(q)
-        for name, (link, X_LF) in self.frames.items():
-            if link in poses:
-                poses[name] = poses[link] * X_LF
-        for joint in self.tree.joints:
-            if joint.child in poses:
-                joint_frame = poses[joint.child] * joint.X_JC.inverse()
-                poses["joint " + joint.name] = joint_frame
-                if urdf_links:
-                    poses[joint.child] = joint_frame
-        return poses
 
     @property
     def plan(self):
@@ -197,8 +182,7 @@ def reference_frames(digest: Digest, links: tuple[np.ndarray, np.ndarray],
     """The link frames at the zero configuration (the first sampled one, in ``links``:
     the forward kinematics of every configuration) relative to the reference link, and
     the model frame's pose in it (where world-parented joints hang); without a reference,
-    the frames as they are and the identity. Bit for bit what
-    ``relative_to_reference(KinematicTree.forward({}), reference)`` gives."""
+    the frames as they are and the identity."""
     positions, rotations = links[0][0], links[1][0]
     rows = digest.plan.rows
     if reference is None or reference not in rows:
@@ -420,7 +404,7 @@ def joint_range(joint) -> tuple[float, float]:
     return (lower, upper) if lower <= upper else default
 
 
-def mimic_joints(description: Digest | Description) -> list[tuple[str, object]]:
+def mimic_joints(description: Digest) -> list[tuple[str, object]]:
     """``(joint name, its mimic element)`` for the joints that mimic another, in order."""
     mimics = [(name, getattr(joint.element, "mimic", None))
               for name, joint in description.joints.items()]
@@ -433,13 +417,6 @@ def apply_mimic(mimics: list[tuple[str, object]], q: dict[str, float]) -> None:
             value = mimic.multiplier * q[mimic.joint] + mimic.offset
             # A huge multiplier or offset (1e308) overflows: no position to sample there.
             q[name] = value if math.isfinite(value) else 0.0
-
-
-def relative_to_reference(poses: dict[str, Pose], reference: str | None) -> dict[str, Pose]:
-    if reference is None or reference not in poses:
-        return poses
-    base = poses[reference].inverse()
-    return {name: base * pose for name, pose in poses.items()}
 
 
 def urdf_convention(da: Digest, db: Digest) -> bool:
@@ -456,7 +433,7 @@ def compare_all_poses(da: Digest, db: Digest, configurations: list[dict], links,
     """Each differing frame once, at the first configuration where it differs (its gap
     from :func:`core.base.pose.pose_gap` over ``tol``; configurations in order, names sorted).
 
-    Vectorised: each side's named frames (:meth:`Description.poses`) at every
+    Vectorised: each side's named frames (links, explicit frames, joint frames) at every
     configuration at once (:func:`pose_table`, from ``links``: each side's
     :func:`core.kinematics.batch.forward_compact` at ``configurations``), a cheap screen of every
     pose gap, and :func:`core.base.pose.pose_gap` itself for the frames the screen cannot clear.
@@ -511,11 +488,12 @@ def report_gaps(common: list[str], configurations: list[dict], tables, flagged, 
 
 def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: PoseRows,
                rows: dict[str, int], reference: str | None) -> tuple[np.ndarray, np.ndarray]:
-    """``relative_to_reference(description.poses(q, urdf_links), reference)`` for the
-    configurations ``part`` at once, bit for bit, from ``links`` (the rows of
-    the digest's plan: :func:`core.kinematics.batch.forward_compact`), its ``derived``
-    rows and their names (``derived.names_to_rows(urdf_links)``): positions ``(K, n, 3)``
-    and quaternions ``(K, n, 4)``, a column per row."""
+    """Every named frame's pose relative to the ``reference`` link (when the table has
+    it) for the configurations ``part`` at once, from ``links`` (the rows of the digest's
+    plan: :func:`core.kinematics.batch.forward_compact`), its ``derived`` rows and their
+    names (``derived.names_to_rows(urdf_links)``): positions ``(K, n, 3)`` and quaternions
+    ``(K, n, 4)``, a column per row. A URDF comparison (``urdf_links``) takes a link's pose
+    to be its joint frame's, as a URDF link frame always is."""
     positions, rotations = add_derived_rows(links[0][part], links[1][part], derived.sources,
                                             derived.poses)
     if reference is not None and reference in rows:
@@ -534,8 +512,7 @@ def gap_screen(pa, qa, pb, qb) -> np.ndarray:
         for start in range(0, width, SLICE):
             part = slice(start, start + SLICE)
             position = np.abs(pa[:, part] - pb[:, part]).max(axis=-1)
-            w, x, y, z = np.moveaxis(batch_quat_mul(qa[:, part] * (1.0, -1.0, -1.0, -1.0),
-                                                    qb[:, part]), -1, 0)
+            w, x, y, z = np.moveaxis(batch_relative_rotation(qa[:, part], qb[:, part]), -1, 0)
             angle = 2 * np.arctan2(np.sqrt(x * x + y * y + z * z), np.abs(w))
             screen[:, part] = np.maximum(position, angle)
     return screen

@@ -3,8 +3,8 @@ mass and inertia tensor, the last two in the reference frame.
 
 The links' inertials are carried into the reference frame together, as arrays
 (:func:`inertials_in_root`): a link's inertial frame is its body frame times the
-inertial's pose in the link (:func:`core.kinematics.batch.batch_compose`, bit for bit
-``Pose.__mul__``), and its tensor ``R @ I @ R.T``, a stack of the same 3x3 products numpy
+inertial's pose in the link (:func:`core.kinematics.batch.batch_compose`: ``Pose.__mul__``'s
+formula over arrays), and its tensor ``R @ I @ R.T``, a stack of the same 3x3 products numpy
 makes one at a time. :func:`inertial_in_root` is that for one link, as a pose.
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.core.kinematics.batch import batch_compose, batch_quat_mul
+from urdf_sdf.core.kinematics.batch import batch_compose, batch_relative_rotation
 from urdf_sdf.core.read.mesh_files import SAMPLES, MeshFileError, describe_size, file_digest
 from urdf_sdf.core.base.pose import pose_gap
 from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
@@ -182,7 +182,7 @@ def within_gap(pa, qa, pb, qb, tol: float) -> np.ndarray:
     be below ``tol`` with a margin far wider than rounding (NaN is never within)."""
     with np.errstate(all="ignore"):
         position = np.abs(pa - pb).max(axis=-1)
-        relative = batch_quat_mul(qa * (1.0, -1.0, -1.0, -1.0), qb)
+        relative = batch_relative_rotation(qa, qb)
         turn = np.abs(relative[:, 1:]).max(axis=-1)
         return (2 * position <= tol) & (4 * turn <= tol * np.abs(relative[:, 0]))
 

@@ -93,19 +93,13 @@ def edge_pose(graph: FrameGraph, vid: int) -> Pose | None:
     return vertex.pose
 
 
-def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
-                  first_steps: dict[int, Pose] | None = None) -> Pose | None:
+def relative_pose(graph: FrameGraph, frame: int, relative_to: int) -> Pose | None:
     """``X_RF``: the pose of ``frame`` relative to ``relative_to``.
 
     Composes the relative_to edges between the two frames and their nearest
     common ancestor, so that frames posed on one another resolve exactly (an
     identity chain gives exactly the identity); far-apart frames go through the
     root-relative poses.
-
-    ``first_steps``, given by a caller resolving many pairs (the kinematic tree: each
-    joint in its parent link, each child link in its joint), remembers the first
-    composition of a walk from each frame, ``X_TV * IDENTITY`` (not ``X_TV`` itself: the
-    product can differ in the sign of a zero): walks from one frame begin with it.
     """
     if frame == relative_to:
         return IDENTITY
@@ -113,7 +107,7 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
         return None
     vertex = graph.vertices[frame]
     if vertex.relative_to == relative_to and vertex.scope is not None:
-        return _one_edge(graph, frame, first_steps)
+        return _one_edge(graph, frame)
     up_frame = {frame: IDENTITY}      # ancestor -> X_ancestor_frame
     up_base = {relative_to: IDENTITY}
     ends = [frame, relative_to]
@@ -131,17 +125,10 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
             target = vertex.relative_to
             if vertex.scope is None or target is None:
                 continue
-            below = mine[current]
-            first = below is IDENTITY and first_steps is not None  # the walk's first step
-            pose = first_steps.get(current) if first else None
-            if pose is None:
-                edge = edge_pose(graph, current)
-                if edge is None:
-                    return None
-                pose = edge * below
-                if first:
-                    first_steps[current] = pose
-            mine[target] = pose
+            edge = edge_pose(graph, current)
+            if edge is None:
+                return None
+            mine[target] = edge * mine[current]
             ends[side] = target
             if target in theirs:
                 return up_base[target].inverse() * up_frame[target]
@@ -156,16 +143,14 @@ def relative_pose(graph: FrameGraph, frame: int, relative_to: int,
 _INVERSE_IDENTITY = IDENTITY.inverse()
 
 
-def _one_edge(graph: FrameGraph, frame: int, first_steps: dict[int, Pose] | None) -> Pose | None:
+def _one_edge(graph: FrameGraph, frame: int) -> Pose | None:
     """:func:`relative_pose` of a frame relative to its own relative_to target (a URDF
-    joint in its parent link, a child link in its joint): what the walk gives after its
-    first step, ``IDENTITY.inverse() * (X_TV * IDENTITY)``, without the walk."""
-    pose = first_steps.get(frame) if first_steps is not None else None
-    if pose is None:
-        edge = edge_pose(graph, frame)
-        if edge is None:
-            return None
-        pose = edge * IDENTITY
-        if first_steps is not None:
-            first_steps[frame] = pose
-    return _INVERSE_IDENTITY * pose
+    joint in its parent link, a child link in its joint) without the walk, as the walk
+    composes it: ``IDENTITY.inverse() * (X_TV * IDENTITY)``. The products are kept, not
+    ``X_TV`` alone, because they can change the sign of a zero, and with it a written
+    angle (``atan2(-0.0, -1)`` is -pi, ``atan2(0.0, -1)`` pi): a pose resolves the same
+    whichever way it is asked for."""
+    edge = edge_pose(graph, frame)
+    if edge is None:
+        return None
+    return _INVERSE_IDENTITY * (edge * IDENTITY)

@@ -1,7 +1,27 @@
-"""Forward kinematics over many configurations at once, with numpy: what
-:meth:`urdf_sdf.core.kinematics.tree.KinematicTree.forward` does, for every configuration of
+"""Forward kinematics of a :class:`urdf_sdf.core.kinematics.tree.KinematicTree` over many
+configurations at once, with numpy: every link's pose at every configuration of
 ``urdf-sdf diff`` together. Apart from :mod:`urdf_sdf.core.kinematics.tree` so that numpy is
 imported only by what needs it (the converters use the kinematic tree, not this).
+
+A link's pose is its parent link's times the joint's ``X_PJ``, the joint's motion at its
+position ``q`` (a turn of ``q`` about the axis,
+:func:`urdf_sdf.core.base.pose.quat_from_axis_angle`, or a slide of ``q`` along it; none for
+other joint types or a joint without an axis) and ``X_JC``; walked depth first from the
+root links and the world, the first path to reach a link wins; a link no root reaches
+(on a kinematic loop) stays at its rest pose.
+
+Poses are numpy arrays of positions ``(..., 3)`` and quaternions ``(..., 4)`` (w, x, y,
+z). Composing and inverting them (:func:`batch_compose`, :func:`batch_inverse`,
+:func:`batch_relative_rotation`) applies the formulas of :mod:`urdf_sdf.core.base.pose` to arrays
+of components: there is no second copy of them. The one numpy-specific form is
+:func:`compose_stacked`, the step of :func:`forward_compact` that computes a level of the
+tree for every configuration in a dozen numpy calls (the formulas applied component by
+component take five times as many, which is what a deep chain's narrow levels cost).
+
+The contract: every pose :func:`forward_compact` gives agrees with the scalar definition
+above composed with :class:`urdf_sdf.core.base.pose.Pose` (``forward`` in
+``tests/reference_kinematics.py``) within :data:`FORWARD_TOLERANCE` (relative to the
+tree's scale), as ``tests/test_diff_linear.py`` checks; not bit for bit.
 """
 from __future__ import annotations
 
@@ -13,39 +33,15 @@ from itertools import accumulate
 import numpy as np
 
 from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree
-from urdf_sdf.core.base.pose import IDENTITY, Pose
-
-# ``urdf-sdf diff`` evaluates every frame at 21 configurations. The helpers below do what
-# :meth:`KinematicTree.forward` does for all of them at once, with numpy arrays of
-# positions ``(..., 3)`` and quaternions ``(..., 4)`` (w, x, y, z). Every array operation
-# repeats, element by element and in the same order, the float arithmetic of
-# ``core.base.pose`` (``Pose.__mul__``, ``Pose.inverse``, ``quat_from_axis_angle``; sines and
-# cosines from ``math``), so the results are bit for bit those of the scalar code: the
-# messages built from them stay the same, down to the sign of a zero. (Not a NaN's sign
-# or payload, which numpy's loops may take from either operand: every NaN reads "nan".)
+from urdf_sdf.core.base.pose import IDENTITY, Pose, compose, invert, relative_rotation
 
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096
 
-
-def compose_components(a, b) -> tuple:
-    """``X_AB * X_BC`` (``Pose.__mul__``) on poses given as seven arrays (or numbers)
-    ``(x, y, z, qw, qx, qy, qz)`` that broadcast together: ``core.base.pose.rotate`` and
-    ``core.base.pose.quat_mul`` written out term for term. Component arrays, rather than one
-    array with a last axis of 7, keep every operation a plain elementwise one: no
-    gathering, the fewest numpy calls for the short arrays of a deep chain's levels."""
-    px, py, pz, aw, ax, ay, az = a
-    vx, vy, vz, bw, bx, by, bz = b
-    tx = 2 * (ay * vz - az * vy)
-    ty = 2 * (az * vx - ax * vz)
-    tz = 2 * (ax * vy - ay * vx)
-    return (px + (vx + aw * tx + (ay * tz - az * ty)),
-            py + (vy + aw * ty + (az * tx - ax * tz)),
-            pz + (vz + aw * tz + (ax * ty - ay * tx)),
-            aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw)
+# How far a pose of forward_compact may be from the scalar definition's at the same
+# configuration: a quaternion component by this much, a position coordinate by this much
+# times the tree's scale there (its largest position coordinate in magnitude, at least 1).
+FORWARD_TOLERANCE = 1e-12
 
 
 # compose_stacked: components reordered (y z x and z x y of a vector; the quaternion terms
@@ -78,14 +74,13 @@ def right_operand(b: np.ndarray) -> np.ndarray:
 
 
 def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`compose_components` on a ``(7, K, n)`` pose array and a
-    :func:`right_operand` (``(25, K or 1, n)``). The products of each stage are made in
-    one numpy operation (the left pose's components repeated as :data:`_LEFT` says, times
-    the right operand's rows), and each sum of a vector or quaternion in one operation: a
-    dozen operations, for the narrow levels of a deep chain where each costs mostly its
-    call. The same float operations in the same order for each component (a subtraction
-    is the addition of the negated product; ``x * -y`` is ``-(x * y)``), so the same
-    bits."""
+    """``X_AB * X_BC`` (:func:`urdf_sdf.core.base.pose.compose`) of a ``(7, K, n)`` pose
+    array (rows x y z, qw qx qy qz) and a :func:`right_operand` (``(25, K or 1, n)``),
+    as a ``(7, K, n)`` array. The products of each stage are made in one numpy operation
+    (the left pose's components repeated as :data:`_LEFT` says, times the right operand's
+    rows), and each sum of a vector or quaternion in one operation: a dozen operations, for
+    the narrow levels of a deep chain where each costs mostly its call. Held to
+    :data:`FORWARD_TOLERANCE` of the scalar composition, not to its bits."""
     left = a.take(_LEFT, axis=0)  # the method: np.take's Python wrapper costs as much
     products = left * b[3:25]
     out = np.empty(a.shape)
@@ -99,64 +94,37 @@ def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def inverse_components(a) -> tuple:
-    """``Pose.inverse`` on seven component arrays."""
-    px, py, pz, w, x, y, z = a
-    x, y, z = -x, -y, -z
-    tx = 2 * (y * pz - z * py)
-    ty = 2 * (z * px - x * pz)
-    tz = 2 * (x * py - y * px)
-    return (-(px + w * tx + (y * tz - z * ty)), -(py + w * ty + (z * tx - x * tz)),
-            -(pz + w * tz + (x * ty - y * tx)), w, x, y, z)
-
-
-def quat_mul_components(a, b) -> tuple:
-    """``core.base.pose.quat_mul`` on four component arrays."""
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return (aw * bw - ax * bx - ay * by - az * bz,
-            aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw)
-
-
-def split(positions: np.ndarray, rotations: np.ndarray) -> tuple:
-    """The seven component views of position ``(..., 3)`` and quaternion ``(..., 4)``
-    arrays."""
-    return tuple(positions[..., i] for i in range(3)) + \
-        tuple(rotations[..., i] for i in range(4))
+def split(positions: np.ndarray, rotations: np.ndarray) -> tuple[tuple, tuple]:
+    """The component views of position ``(..., 3)`` and quaternion ``(..., 4)`` arrays:
+    what the formulas of :mod:`urdf_sdf.core.base.pose` take."""
+    return (tuple(positions[..., i] for i in range(3)),
+            tuple(rotations[..., i] for i in range(4)))
 
 
 def batch_compose(pa: np.ndarray, qa: np.ndarray, pb: np.ndarray,
                   qb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``X_AB * X_BC`` (``Pose.__mul__``) over arrays of positions and quaternions."""
-    out = compose_components(split(pa, qa), split(pb, qb))
-    return np.stack(out[:3], axis=-1), np.stack(out[3:], axis=-1)
+    """``X_AB * X_BC`` (:func:`urdf_sdf.core.base.pose.compose`) over arrays of positions
+    and quaternions."""
+    position, rotation = compose(*split(pa, qa), *split(pb, qb))
+    return np.stack(position, axis=-1), np.stack(rotation, axis=-1)
 
 
 def batch_inverse(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``Pose.inverse`` over arrays."""
-    out = inverse_components(split(p, q))
-    return np.stack(out[:3], axis=-1), np.stack(out[3:], axis=-1)
+    """``X_BA`` of ``X_AB`` (:func:`urdf_sdf.core.base.pose.invert`) over arrays."""
+    position, rotation = invert(*split(p, q))
+    return np.stack(position, axis=-1), np.stack(rotation, axis=-1)
 
 
-def batch_quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``core.base.pose.quat_mul`` over arrays of quaternions."""
-    parts = quat_mul_components(tuple(a[..., i] for i in range(4)),
-                                tuple(b[..., i] for i in range(4)))
-    return np.stack(parts, axis=-1)
-
-
-def pose_arrays(poses: list[Pose]) -> tuple[np.ndarray, np.ndarray]:
-    """Positions ``(n, 3)`` and quaternions ``(n, 4)`` of a list of poses."""
-    positions = np.array([p.position for p in poses], dtype=float).reshape(len(poses), 3)
-    rotations = np.array([p.rotation for p in poses], dtype=float).reshape(len(poses), 4)
-    return positions, rotations
+def batch_relative_rotation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a^-1 b`` (:func:`urdf_sdf.core.base.pose.relative_rotation`) over arrays of
+    quaternions ``(..., 4)``."""
+    return np.stack(relative_rotation(tuple(a[..., i] for i in range(4)),
+                                      tuple(b[..., i] for i in range(4))), axis=-1)
 
 
 @dataclass
 class ForwardPlan:
-    """How :meth:`KinematicTree.forward` computes every link pose, as data: row ``i`` is
+    """How forward kinematics computes every link pose, as data: row ``i`` is
     either a base pose (a root link's rest pose, the world's identity, a link no root
     reaches at rest) or ``row[parent[i]] * X_PJ * motion(q) * X_JC`` of ``joint[i]``.
     ``levels`` lists the derived rows by depth, so that each level can be computed at once
@@ -170,8 +138,8 @@ class ForwardPlan:
 
 
 def forward_plan(tree: KinematicTree) -> ForwardPlan:
-    """The plan of ``tree.forward``: the same walk (depth first, first visit wins), with
-    rows in place of poses."""
+    """The plan of the forward kinematics of ``tree``: the walk of the module's definition
+    (depth first, first visit wins), with rows in place of poses."""
     plan = ForwardPlan()
     depth: dict[int, int] = {}
 
@@ -231,7 +199,8 @@ MOTION_NONE, MOTION_SLIDE, MOTION_TURN = 0, 1, 2
 
 
 def motion_of(joint: KinematicJoint) -> int:
-    """How :meth:`KinematicJoint.motion` moves the joint."""
+    """How a joint moves: a turn about its first axis, a slide along it, or not at all
+    (a joint of another type or without an axis)."""
     if not joint.axes or joint.type not in ("revolute", "continuous", "prismatic"):
         return MOTION_NONE
     return MOTION_SLIDE if joint.type == "prismatic" else MOTION_TURN
@@ -266,10 +235,10 @@ def compact_plan(tree: KinematicTree, plan: ForwardPlan | None = None) -> Compac
 
 def joint_motions(names: list[str], motions: list[int], axes: np.ndarray,
                   configurations: list[dict[str, float]]) -> np.ndarray:
-    """``joint.motion(q.get(joint.name, 0.0))`` for every configuration and joint column
-    (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
-    component table. Sines and cosines come from ``math``, as in
-    ``quat_from_axis_angle`` (numpy's may differ in the last bit). The joint positions,
+    """Each joint's motion at ``q.get(joint.name, 0.0)`` for every configuration and joint
+    column (``names``, ``motions`` and ``axes`` as in :class:`CompactPlan`), as a ``(7, K, J)``
+    component table (:func:`urdf_sdf.core.base.pose.quat_from_axis_angle` for a turning
+    joint, the axis times the position for a sliding one). The joint positions,
     sines and cosines are found once per joint name: the two sides of a diff share their
     names, so that halves the Python loops."""
     count = len(configurations)
@@ -298,14 +267,6 @@ def half_angle_terms(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     half = (angles / 2).ravel().tolist()
     return (np.fromiter(map(math.cos, half), float, len(half)).reshape(angles.shape),
             np.fromiter(map(math.sin, half), float, len(half)).reshape(angles.shape))
-
-
-def forward_batch(trees: list[tuple[KinematicTree, ForwardPlan]],
-                  configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every row of each ``(tree, plan)`` at each configuration: positions ``(K, rows, 3)``
-    and quaternions ``(K, rows, 4)`` per tree, bit for bit the poses ``tree.forward(q)``
-    gives (:func:`forward_compact` of their :func:`compact_plan`)."""
-    return forward_compact([compact_plan(tree, plan) for tree, plan in trees], configurations)
 
 
 @dataclass
@@ -369,8 +330,8 @@ def _oriented(array: np.ndarray, across: bool) -> np.ndarray:
 def forward_compact(plans: list[CompactPlan],
                     configurations: list[dict[str, float]]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every row of each plan at each configuration: positions ``(K, rows, 3)`` and
-    quaternions ``(K, rows, 4)`` per plan, bit for bit the poses
-    :meth:`KinematicTree.forward` gives. Computed a level (depth) at a time on one
+    quaternions ``(K, rows, 4)`` per plan (within :data:`FORWARD_TOLERANCE` of the
+    scalar definition). Computed a level (depth) at a time on one
     ``(7, K, rows)`` table for all the plans: the cost of a level is mostly numpy's
     per-call overhead, so two deep chains (the two sides of a diff) cost about what one
     does. The joint motions are made a block of :data:`SLICE` columns at a time, and a

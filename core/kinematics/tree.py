@@ -1,10 +1,11 @@
-"""The kinematic tree of a loaded model: links, joints, and forward kinematics.
+"""The kinematic tree of a loaded model: links, joints and their rest poses.
 
 Built from the frame graph, so it is the same for SDFormat and URDF input: a
 joint connects the link its parent frame is attached to with the link its
 child frame is attached to; ``X_PJ`` is the joint frame in the parent link frame
 and ``X_JC`` the child link frame in the joint frame (identity for URDF). Forward
-kinematics over many configurations at once (numpy) is :mod:`urdf_sdf.core.kinematics.batch`.
+kinematics (over many configurations at once, with numpy) is
+:mod:`urdf_sdf.core.kinematics.batch`.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from urdf_sdf.core.base.custom import custom_joints
 from urdf_sdf.core.base.diagnostics import source_of
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
-from urdf_sdf.core.base.pose import IDENTITY, Pose, quat_from_axis_angle
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 WORLD = "world"
 
@@ -32,15 +33,6 @@ class KinematicJoint:
     axes: list[tuple[float, float, float]]
     element: object
     vertex: int
-
-    def motion(self, q: float) -> Pose:
-        """Joint frame motion ``X_JpJc(q)`` for one-degree-of-freedom joints."""
-        if not self.axes or self.type not in ("revolute", "continuous", "prismatic"):
-            return IDENTITY
-        axis = self.axes[0]
-        if self.type == "prismatic":
-            return Pose((axis[0] * q, axis[1] * q, axis[2] * q))
-        return Pose((0.0, 0.0, 0.0), quat_from_axis_angle(axis, q))
 
 
 @dataclass
@@ -95,27 +87,6 @@ class KinematicTree:
             if current in path:
                 closing.append(self.parent_joint[current])
         return closing
-
-    def forward(self, q: dict[str, float] | None = None) -> dict[str, Pose]:
-        """Every link's pose relative to the root frame at configuration ``q``
-        (joint name -> position; missing joints at zero)."""
-        q = q or {}
-        poses: dict[str, Pose] = {}
-        stack = [(root, self.link_poses[root]) for root in self.roots]
-        if WORLD in self.children:
-            stack.append((WORLD, IDENTITY))
-        while stack:
-            name, pose = stack.pop()
-            if name in poses:
-                continue
-            if name != WORLD:
-                poses[name] = pose
-            for joint in self.children.get(name, []):
-                child = pose * joint.X_PJ * joint.motion(q.get(joint.name, 0.0)) * joint.X_JC
-                stack.append((joint.child, child))
-        for name in self.links:  # links on a kinematic loop no root reaches: at rest
-            poses.setdefault(name, self.link_poses[name])
-        return poses
 
 
 _UNRESOLVED = object()
@@ -245,9 +216,6 @@ class _ScopeView:
         self.scope = scope
         self.prefix = scope.prefix
         self.base = scope.owner.id
-        # The first composition of the walks from each frame (``relative_pose``): every
-        # link and joint of the tree is the start of two walks.
-        self.first_steps: dict[int, Pose] = {}
 
     def members(self, kind: Kind):
         for vertex in self.graph.vertices:
@@ -261,7 +229,7 @@ class _ScopeView:
     def pose(self, vid: int) -> Pose:
         if self.scope.owner.scope is None:
             return root_pose(self.graph, vid)
-        return relative_pose(self.graph, vid, self.base, self.first_steps)
+        return relative_pose(self.graph, vid, self.base)
 
 
 def _parent_link(graph, vertex) -> int | None:
@@ -288,8 +256,8 @@ def _kinematic_joint(result, view: _ScopeView, vertex, parent_link: int,
         X_PJ = view.pose(vertex.id)
     else:
         parent_name = view.name(parent_link)
-        X_PJ = relative_pose(graph, vertex.id, parent_link, view.first_steps)
-    X_JC = relative_pose(graph, child_link, vertex.id, view.first_steps)
+        X_PJ = relative_pose(graph, vertex.id, parent_link)
+    X_JC = relative_pose(graph, child_link, vertex.id)
     axes = [result.axis_in_joint_frame(vertex.scoped_name, i)
             for i in range(len(getattr(vertex.element, "axes", [])))]
     return KinematicJoint(view.name(vertex.id), vertex.element.type, parent_name,
