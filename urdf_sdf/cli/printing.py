@@ -57,7 +57,7 @@ from urdf_sdf.core.read.version import (Version, parse_version, sdf_root_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
 from urdf_sdf.core.write.stream import serialise_spent
-from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
 AXES = ("axis", "axis2")
@@ -154,7 +154,7 @@ def _convert_urdf(path: str, version: Version | None, diagnostics: Diagnostics):
     wanted = version_text(version) if version is not None and version >= MODERN else None
     if wanted not in SUPPORTED_VERSIONS:
         wanted = None
-    conversion = convert_urdf(load(path, Context()), Options(relative=True, sdf_version=wanted))
+    conversion = convert_urdf(load(path, Context()), ToSdf(relative=True, sdf_version=wanted))
     diagnostics.extend(conversion.diagnostics)
     if not conversion.ok:
         return None
