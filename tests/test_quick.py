@@ -31,11 +31,11 @@ from urdf_sdf.cli.declare import parse, version_line
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
-GROUP = typer.main.get_command(quick.typer_app("urdf-sdf"))
+GROUP = typer.main.get_command(quick.app_of("urdf-sdf"))
 COMMANDS = {"urdf2sdf": (quick.COMMANDS["urdf2sdf"],
-                         typer.main.get_command(quick.typer_app("urdf2sdf"))),
+                         typer.main.get_command(quick.app_of("urdf2sdf"))),
             "sdf2urdf": (quick.COMMANDS["sdf2urdf"],
-                         typer.main.get_command(quick.typer_app("sdf2urdf"))),
+                         typer.main.get_command(quick.app_of("sdf2urdf"))),
             "urdf-sdf": (quick.URDF_SDF, GROUP),
             **{f"urdf-sdf {name}": (quick.COMMANDS[name], GROUP.commands[name])
                for name in quick.SUBCOMMANDS}}

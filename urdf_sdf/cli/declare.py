@@ -175,7 +175,7 @@ def _read(command: Command, argv: Sequence[str]) -> tuple[dict, list[str]] | Non
         elif token.startswith("--") and "=" in token:
             spelling, _, value = token.partition("=")
             option = command.option(spelling)
-        if option is None or option.is_flag or not _plain(value):
+        if option is None or option.is_flag or value is None or not _plain(value):
             return None
         typed = _typed(option.kind, option.check, value)
         if typed is None or (not option.repeated and option.name in params):
@@ -198,8 +198,9 @@ def _placed(command: Command, arguments: list[str]) -> dict | None:
     return {argument.name: Path(value) for argument, value in zip(command.arguments, arguments)}
 
 
-def _plain(value: str | None) -> bool:
-    return bool(value) and (value == "-" or not value.startswith("-"))
+def _plain(value: str) -> bool:
+    """A value the plain path takes: not empty, not an option (``-`` is standard input)."""
+    return value == "-" or (value != "" and not value.startswith("-"))
 
 
 def _typed(kind: type, check: Callable[[Any], str | None] | None, value: str):

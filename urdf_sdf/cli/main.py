@@ -15,14 +15,10 @@ is built when it is asked for.
 """
 from __future__ import annotations
 
-from urdf_sdf.cli.quick import URDF_SDF, typer_app, urdf_sdf
+from urdf_sdf.cli.quick import URDF_SDF, app_of, urdf_sdf
+from urdf_sdf.cli.typer_app import app_attribute
 
-
-def __getattr__(name: str):
-    """``app``: the typer app, built (and typer imported) when it is asked for."""
-    if name == "app":
-        return typer_app(URDF_SDF.prog)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = app_attribute(__name__, lambda: app_of(URDF_SDF.prog))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import cast
 
 from urdf_sdf.cli.batch import batch_output_problem
 from urdf_sdf.cli.declare import Option, UsageError
@@ -87,4 +88,4 @@ def batch_output(output: Path | None) -> Path:
     problem = batch_output_problem(output)
     if problem is not None:
         raise UsageError(escape(problem), "-o/--output")
-    return output
+    return cast(Path, output)  # a problem when there is none

@@ -24,7 +24,8 @@ import sys
 from typing import Callable, Sequence
 
 from urdf_sdf.cli.crash import crashes_reported, short_lived_process
-from urdf_sdf.cli.declare import VERSION, Command, CommandTable, UsageError, parse, version_line
+from urdf_sdf.cli.declare import (VERSION, Command, CommandTable, UsageError, parse,
+                                  version_line)
 from urdf_sdf.cli.streams import guard_standard_streams
 from urdf_sdf.cli.typer_app import command_app, group_app
 
@@ -72,7 +73,7 @@ def urdf_sdf() -> None:
 SCRIPTS = {"urdf2sdf": urdf2sdf, "sdf2urdf": sdf2urdf, "urdf-sdf": urdf_sdf}
 
 
-def typer_app(script: str):
+def app_of(script: str):
     """The typer app of a console script (of ``urdf-sdf``: every subcommand imported)."""
     if script == URDF_SDF.prog:
         return group_app(URDF_SDF, [COMMANDS[name] for name in SUBCOMMANDS])
@@ -91,7 +92,7 @@ def run(script: str, name: str | None, argv: Sequence[str]) -> None:
     with crashes_reported(script):
         code = plain(script, name, argv) if argv else None
         if code is None:
-            typer_app(script)()
+            app_of(script)()
         sys.exit(code)
 
 
@@ -108,16 +109,17 @@ def plain(prog: str, name: str | None, argv: Sequence[str]) -> int | None:
     if params.get("version"):
         print(version_line(prog))
         return 0
-    if command.run is None:
+    body = command.run
+    if body is None:
         return None  # urdf-sdf without a subcommand
-    return _as_typer_would(lambda: _run(command, params))
+    return _as_typer_would(lambda: _unless_usage_error(body, params))
 
 
-def _run(command: Command, params: dict) -> int | None:
-    """The command's body; None for a usage error (raised before it does anything), which
-    the typer app reports."""
+def _unless_usage_error(body: Callable[[dict], int], params: dict) -> int | None:
+    """The command's ``body``; None for a usage error (raised before it does anything),
+    which the typer app reports."""
     try:
-        return command.run(params)
+        return body(params)
     except UsageError:
         return None
 

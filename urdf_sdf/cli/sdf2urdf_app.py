@@ -15,7 +15,7 @@ from urdf_sdf.cli.options import (CONVERTED_OUTPUT, CONVERTER_JSON, FORCE, JOBS,
                                   xacro_choice)
 from urdf_sdf.cli.packaging import package_dir_command
 from urdf_sdf.cli.sdf2urdf import PROG, URI_SCHEMES, convert
-from urdf_sdf.cli.typer_app import command_app
+from urdf_sdf.cli.typer_app import app_attribute, command_app
 from urdf_sdf.sdf2urdf.convert import ToUrdf
 
 
@@ -79,9 +79,4 @@ COMMAND = Command(
                help="Extra model:// search directory."),
         *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
 
-
-def __getattr__(name: str):
-    """``app``: the typer app, built (and typer imported) when it is asked for."""
-    if name == "app":
-        return command_app(COMMAND)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = app_attribute(__name__, lambda: command_app(COMMAND))

@@ -40,8 +40,19 @@ def group_app(group: Command, commands: list[Command]) -> Any:
     app = _TYPER.Typer(add_completion=False, no_args_is_help=True, help=group.help)
     app.callback()(typer_function(group, "_options"))
     for command in commands:
-        app.command(command.name)(typer_function(command, command.name))
+        name = command.name or command.prog
+        app.command(name)(typer_function(command, name))
     return app
+
+
+def app_attribute(module: str, build: Callable[[], Any]) -> Callable[[str], Any]:
+    """A command module's ``__getattr__``: ``app`` is the typer app ``build()`` makes (typer
+    imported then, for typer's test runner), and nothing else is there."""
+    def attribute(name: str) -> Any:
+        if name == "app":
+            return build()
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    return attribute
 
 
 def typer_function(command: Command, name: str) -> Callable[..., None]:

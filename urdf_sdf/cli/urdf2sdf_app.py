@@ -13,7 +13,7 @@ from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.options import (CONVERTED_OUTPUT, CONVERTER_JSON, FORCE, JOBS, PACKAGE_PATH,
                                   QUIET, STRICT, XACRO, batch_output, xacro_choice)
 from urdf_sdf.cli.packaging import model_dir_command
-from urdf_sdf.cli.typer_app import command_app
+from urdf_sdf.cli.typer_app import app_attribute, command_app
 from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
 from urdf_sdf.urdf2sdf.convert import ToSdf
 
@@ -70,9 +70,4 @@ COMMAND = Command(
                     "copied, model://NAME URIs)."),
         PACKAGE_PATH, FORCE, *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
 
-
-def __getattr__(name: str):
-    """``app``: the typer app, built (and typer imported) when it is asked for."""
-    if name == "app":
-        return command_app(COMMAND)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = app_attribute(__name__, lambda: command_app(COMMAND))
