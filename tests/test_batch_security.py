@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import OUTSIDE_TREE, walk
 from urdf_sdf.cli.render import SourceLines, render
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.xmlio import read_bytes
 
@@ -250,7 +250,7 @@ def test_directory_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
         from urdf_sdf.cli import batch, packaging
         packaging.skip_irregular = lambda items: None  # the swap came after the listing
         sys.argv = ["urdf2sdf", {str(tree)!r}, "--model-dir", {str(tmp_path / 'out')!r}]
-        from urdf_sdf.cli.urdf2sdf_app import app
+        from urdf_sdf.cli.main import urdf2sdf_app as app
         app()
         """)
     assert done.returncode == 1, done.stderr

@@ -27,8 +27,8 @@ from urdf_sdf.cli.inputs import xacro_available
 from urdf_sdf.cli.render import SourceLines, emit, render, use_color
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import xacro_module
 
 HERE = Path(__file__).resolve().parent

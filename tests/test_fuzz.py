@@ -23,8 +23,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.read.numbers import matches_number_form, parse_double, parse_doubles

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.render import print_json
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.compose import include as include_module
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code

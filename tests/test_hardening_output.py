@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.output import (BROKEN_PIPE_STATUS, OutputError, check_destination,
                                       write_output)
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent

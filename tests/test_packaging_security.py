@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as main_app
 from urdf_sdf.cli.path_names import safe_name, unsafe_reason
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.write.bundle import Bundle, safe_place
 from urdf_sdf.core.write.confined import (MAX_COPY_BYTES, Refusal, copy_check, copy_checked,
                                           copy_roots)

@@ -15,8 +15,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code

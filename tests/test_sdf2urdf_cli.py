@@ -18,7 +18,7 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.sdf2urdf_app import app
+from urdf_sdf.cli.main import sdf2urdf_app as app
 from tests.support import assert_check_urdf_accepts, assert_xml_equivalent
 
 HERE = Path(__file__).resolve().parent

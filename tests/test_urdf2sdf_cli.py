@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.urdf2sdf_app import app
+from urdf_sdf.cli.main import urdf2sdf_app as app
 from tests.support import assert_xml_equivalent
 
 HERE = Path(__file__).resolve().parent

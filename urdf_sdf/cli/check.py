@@ -2,8 +2,7 @@
 
 The command's options, declared once (:data:`COMMAND`), and its body (:func:`run`), which
 a plain ``urdf-sdf check FILE...`` runs without typer, as fast as a conversion (a CI job
-checks one file per process); ``inspection_context`` is the context of every command
-that inspects rather than converts.
+checks one file per process).
 """
 from __future__ import annotations
 
@@ -13,30 +12,24 @@ from typing import Optional, Sequence
 
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.cli.options import JSON, MODEL, PACKAGE_PATH, PATH, QUIET, STRICT, XACRO, xacro_choice
+from urdf_sdf.cli.options import (FILE_HELP, JSON, MODEL, PACKAGE_PATH, PATH, QUIET, STRICT, XACRO,
+                                  inspection_context, xacro_choice)
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.inspect.parity import check_parity
-from urdf_sdf.core.inspect.resources import check_meshes
 
 PROG = "urdf-sdf"
-
-
-def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
-                       package_paths: Optional[Sequence[Path]] = None) -> Context:
-    """The context of the commands that inspect rather than convert: search paths from
-    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
-    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
-    context = Context.from_environment([str(p) for p in paths or []],
-                                       Policy(warnings_as_errors=strict),
-                                       [str(p) for p in package_paths or []])
-    context.keep_xml = False
-    return context
+# What only --urdf-parity and --meshes need, imported when they are asked for: a plain
+# check (a CI job checks one file per process) spends nothing on them.
+_LATER = Later({
+    "Kind": ("urdf_sdf.core.graph", "Kind"),
+    "check_parity": ("urdf_sdf.core.inspect.parity", "check_parity"),
+    "check_meshes": ("urdf_sdf.core.inspect.resources", "check_meshes"),
+})
 
 
 def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
@@ -64,7 +57,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
     sources = SourceLines()
     result = load_input(file, context, sources, xacro)
     if meshes and result.ok:
-        result.diagnostics.extend(result.policy.apply(check_meshes(result, context)))
+        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)
@@ -83,7 +76,7 @@ def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: boo
         print(problem.format(), file=sys.stderr)
         return 1 if model is None and problem.code is Code.ELEMENT_MISSING else 2
     scope = model_scope(result, model)
-    report = check_parity(result, scope)
+    report = _LATER.check_parity(result, scope)
     if as_json:
         summary["ok"] = report.holds
         summary["parity"] = {"model": report.model, "holds": report.holds,
@@ -121,7 +114,7 @@ def world_models(result, name: str | None) -> list:
     graph = result.graph
     if graph is None or graph.root is None or not graph.root.is_world:
         return []
-    model = Kind.MODEL
+    model = _LATER.Kind.MODEL
     return [graph.vertices[v] for v in graph.root.vertices
             if graph.vertices[v].kind is model and (name is None or
                                                     graph.vertices[v].name == name)]
@@ -153,7 +146,6 @@ def run(params: dict) -> int:
         params["quiet"], context, xacro))
 
 
-FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 COMMAND = Command(
     prog=PROG, name="check", run=run,
     help="Validate files; print diagnostics as file:line: error[CODE]: message and the "

@@ -86,13 +86,17 @@ class Argument:
 class Command:
     """A command: its program name (``urdf2sdf``; ``urdf-sdf`` for a subcommand, named by
     ``name``), help text, arguments, options in the order ``--help`` lists them, and
-    ``run``, its body: the exit code for the parameters (by name, as typer passes them)."""
+    ``run``, its body: the exit code for the parameters (by name, as typer passes them).
+    ``routes``: ``(parameter, command)`` pairs: when that parameter is given, the body of
+    that command of the console scripts' table runs instead (``urdf2sdf --model-dir``),
+    so that a plain conversion does not import what only the other body needs."""
     prog: str
     help: str
     arguments: tuple[Argument, ...] = ()
     options: tuple[Option, ...] = ()
     run: Callable[[dict], int] | None = None
     name: str | None = None
+    routes: tuple[tuple[str, str], ...] = ()
 
     def option(self, spelling: str) -> Option | None:
         return next((o for o in self.options if spelling in o.flags), None)

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from urdf_sdf.cli.check import FILE_HELP, inspection_context
 from urdf_sdf.cli.graph import graph_command
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
@@ -19,8 +18,9 @@ from urdf_sdf.cli.output import (OutputError, StdoutError, stdout_checked_code,
                                       write_failed, write_output)
 from urdf_sdf.cli.printing import print_document
 from urdf_sdf.cli.render import SourceLines, emit, print_json
-from urdf_sdf.cli.options import (CONFIGURATIONS, JSON, MODEL, OUTPUT, PATH, QUIET, SEED, STRICT,
-                                  TOLERANCE, XACRO, xacro_choice)
+from urdf_sdf.cli.options import (CONFIGURATIONS, FILE_HELP, JSON, MODEL, OUTPUT, PATH, QUIET,
+                                  SEED, STRICT, TOLERANCE, XACRO, inspection_context,
+                                  xacro_choice)
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later

@@ -10,15 +10,21 @@ package, see :mod:`urdf_sdf.cli.xacro_expand`); diagnostics are rendered by
 line under it).
 
 The console script is :func:`urdf_sdf.cli.quick.urdf_sdf` (also ``python -m
-urdf_sdf.cli.main``); ``app``, the typer app of every subcommand (for typer's test runner),
-is built when it is asked for.
+urdf_sdf.cli.main``). The typer apps, for typer's test runner, are built when they are
+asked for: ``app`` (``urdf-sdf``, every subcommand), ``urdf2sdf_app`` and ``sdf2urdf_app``.
 """
 from __future__ import annotations
 
 from urdf_sdf.cli.quick import URDF_SDF, app_of, urdf_sdf
-from urdf_sdf.cli.typer_app import app_attribute
 
-__getattr__ = app_attribute(__name__, lambda: app_of(URDF_SDF.prog))
+APPS = {"app": URDF_SDF.prog, "urdf2sdf_app": "urdf2sdf", "sdf2urdf_app": "sdf2urdf"}
+
+
+def __getattr__(name: str):
+    """The typer apps of :data:`APPS`, built (and typer imported) when asked for."""
+    if name in APPS:
+        return app_of(APPS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

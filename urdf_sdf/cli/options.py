@@ -1,17 +1,18 @@
-"""The options several commands share, declared once (:class:`~urdf_sdf.cli.declare.Option`),
-and the usage errors of their values (:class:`~urdf_sdf.cli.declare.UsageError`). Each
-command's own options are declared in its module; the console scripts are
-:mod:`urdf_sdf.cli.quick`."""
+"""What several commands share: their common options, declared once
+(:class:`~urdf_sdf.cli.declare.Option`), the usage errors of those options' values
+(:class:`~urdf_sdf.cli.declare.UsageError`), and the context the inspecting commands load
+with (:func:`inspection_context`). Each command's own options are declared in its module;
+the console scripts are :mod:`urdf_sdf.cli.quick`."""
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import cast
+from typing import Optional, Sequence
 
-from urdf_sdf.cli.batch import batch_output_problem
 from urdf_sdf.cli.declare import Option, UsageError
 from urdf_sdf.cli.inputs import xacro_mapping, xacro_mappings
 from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Policy
 from urdf_sdf.core.base.safe_text import escape
 
@@ -31,6 +32,7 @@ PATH = Option(("--path", "-p"), "path", Path, repeated=True,
 PACKAGE_PATH = Option(("--package-path",), "package_path", Path, repeated=True,
                       help="A folder holding ROS packages, searched for package:// URIs "
                            "first (repeatable).")
+FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 OUTPUT = Option(("-o", "--output"), "output", Path)
 CONVERTED_OUTPUT = OUTPUT.with_help("Write here (atomically) instead of stdout ('-': stdout); "
                                     "for a directory input, the output directory.")
@@ -70,6 +72,17 @@ def policy(strict: bool) -> Policy:
     return Policy(warnings_as_errors=strict)
 
 
+def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
+                       package_paths: Optional[Sequence[Path]] = None) -> Context:
+    """The context of the commands that inspect rather than convert: search paths from
+    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
+    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []], policy(strict),
+                                       [str(p) for p in package_paths or []])
+    context.keep_xml = False
+    return context
+
+
 def xacro_choice(params: dict, package_paths: bool = False) -> XacroOptions:
     """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path`` (and, when
     ``package_paths``, ``--package-path``) allow a xacro input; a usage error for a
@@ -82,10 +95,3 @@ def xacro_choice(params: dict, package_paths: bool = False) -> XacroOptions:
     return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
                          params["package_path"] if package_paths else None)
 
-
-def batch_output(output: Path | None) -> Path:
-    """The output directory of a batch: required, not standard output, not a file."""
-    problem = batch_output_problem(output)
-    if problem is not None:
-        raise UsageError(escape(problem), "-o/--output")
-    return cast(Path, output)  # a problem when there is none

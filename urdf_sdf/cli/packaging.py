@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from urdf_sdf.cli import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.batch import skip_irregular
 from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
@@ -287,3 +288,29 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
 def model_name(source: Path) -> str:
     """A model's name for its package: its model directory's, else its file's stem."""
     return source.parent.name if (source.parent / "model.config").is_file() else source.stem
+
+
+# ---- the commands --------------------------------------------------------------------------
+
+def model_dir_run(params: dict) -> int:
+    """``urdf2sdf --model-dir``'s body."""
+    options, expansion = urdf2sdf_app.prepared(params)
+    return model_dir_command(urdf2sdf_app.PROG, params["urdf"], params["output"],
+                             params["model_dir"], options, expansion,
+                             [str(p) for p in params["package_path"] or []], params["strict"],
+                             params["quiet"], params["as_json"], params["force"])
+
+
+def package_dir_run(params: dict) -> int:
+    """``sdf2urdf --package-dir``'s body."""
+    options, expansion = sdf2urdf_app.prepared(params)
+    return package_dir_command(
+        sdf2urdf_app.PROG, params["sdf"], params["output"], params["package_dir"],
+        params["package_name"], params["build_type"], options,
+        [str(p) for p in params["path"] or []], [str(p) for p in params["package_path"] or []],
+        params["strict"], params["quiet"], params["as_json"], params["force"], xacro=expansion)
+
+
+# The converters' commands with these bodies (urdf_sdf.cli.quick.COMMANDS routes to them).
+MODEL_DIR = replace(urdf2sdf_app.COMMAND, run=model_dir_run, routes=())
+PACKAGE_DIR = replace(sdf2urdf_app.COMMAND, run=package_dir_run, routes=())

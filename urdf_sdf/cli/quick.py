@@ -34,11 +34,13 @@ INTERRUPTED_STATUS = 130
 
 URDF_SDF = Command(prog="urdf-sdf", options=(VERSION,),
                    help="Inspect and check robot descriptions (SDFormat and URDF).")
-# Every command a console script runs, by name: the two converters, then the subcommands
-# of urdf-sdf in the order its --help lists them.
+# Every command a console script runs, by name: the two converters (and the commands their
+# routes lead to), then the subcommands of urdf-sdf in the order its --help lists them.
 COMMANDS = CommandTable({
     "urdf2sdf": ("urdf_sdf.cli.urdf2sdf_app", "COMMAND"),
+    "urdf2sdf --model-dir": ("urdf_sdf.cli.packaging", "MODEL_DIR"),
     "sdf2urdf": ("urdf_sdf.cli.sdf2urdf_app", "COMMAND"),
+    "sdf2urdf --package-dir": ("urdf_sdf.cli.packaging", "PACKAGE_DIR"),
     "frames": ("urdf_sdf.cli.inspect_commands", "FRAMES"),
     "check": ("urdf_sdf.cli.check", "COMMAND"),
     "diff": ("urdf_sdf.cli.inspect_commands", "DIFF"),
@@ -47,7 +49,8 @@ COMMANDS = CommandTable({
     "graph": ("urdf_sdf.cli.inspect_commands", "GRAPH"),
     "view": ("urdf_sdf.cli.view", "COMMAND"),
 })
-SUBCOMMANDS = tuple(name for name in COMMANDS.table if name not in ("urdf2sdf", "sdf2urdf"))
+SUBCOMMANDS = tuple(name for name in COMMANDS.table if not name.startswith(("urdf2sdf",
+                                                                           "sdf2urdf")))
 
 
 def urdf2sdf() -> None:
@@ -76,8 +79,23 @@ SCRIPTS = {"urdf2sdf": urdf2sdf, "sdf2urdf": sdf2urdf, "urdf-sdf": urdf_sdf}
 def app_of(script: str):
     """The typer app of a console script (of ``urdf-sdf``: every subcommand imported)."""
     if script == URDF_SDF.prog:
-        return group_app(URDF_SDF, [COMMANDS[name] for name in SUBCOMMANDS])
-    return command_app(COMMANDS[script])
+        return group_app(URDF_SDF, [COMMANDS[name] for name in SUBCOMMANDS], run_body)
+    return command_app(COMMANDS[script], run_body)
+
+
+def body_of(command: Command, params: dict) -> Callable[[dict], int] | None:
+    """The body that runs ``command`` with ``params``: its own, or that of the command a
+    route leads to (``urdf2sdf --model-dir``)."""
+    for parameter, name in command.routes:
+        if params.get(parameter) is not None:
+            return COMMANDS[name].run
+    return command.run
+
+
+def run_body(command: Command, params: dict) -> int:
+    """``command``'s body (:func:`body_of`) run with ``params``: its exit code."""
+    body = body_of(command, params)
+    return 0 if body is None else body(params)
 
 
 def run(script: str, name: str | None, argv: Sequence[str]) -> None:
@@ -109,7 +127,7 @@ def plain(prog: str, name: str | None, argv: Sequence[str]) -> int | None:
     if params.get("version"):
         print(version_line(prog))
         return 0
-    body = command.run
+    body = body_of(command, params)
     if body is None:
         return None  # urdf-sdf without a subcommand
     return _as_typer_would(lambda: _unless_usage_error(body, params))

@@ -12,9 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from urdf_sdf.cli.check import inspection_context
 from urdf_sdf.cli.declare import Argument, Command, Option
-from urdf_sdf.cli.options import PATH, STRICT
+from urdf_sdf.cli.options import PATH, STRICT, inspection_context
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, emit
 from urdf_sdf.core.base.context import Context

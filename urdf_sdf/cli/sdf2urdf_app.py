@@ -1,44 +1,42 @@
 """The ``sdf2urdf`` command: its arguments and options, declared once (:data:`COMMAND`),
-and its body (:func:`run`): a conversion (:func:`urdf_sdf.cli.sdf2urdf.convert`) or a ROS
-package (:func:`urdf_sdf.cli.packaging.package_dir_command`). The console script is
-:func:`urdf_sdf.cli.quick.sdf2urdf`; ``app``, the typer app built from the declaration
-(``--help``, usage errors), is built when it is asked for.
+and its body (:func:`run`): a conversion (:func:`urdf_sdf.cli.sdf2urdf.convert`); with
+``--package-dir``, a ROS package (:data:`urdf_sdf.cli.packaging.PACKAGE_DIR`). The console
+script is :func:`urdf_sdf.cli.quick.sdf2urdf`.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from urdf_sdf.cli.conversion import batch_output
 from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.options import (CONVERTED_OUTPUT, CONVERTER_JSON, FORCE, JOBS, MODEL,
-                                  PACKAGE_PATH, QUIET, STRICT, XACRO, batch_output,
+                                  PACKAGE_PATH, QUIET, STRICT, XACRO,
                                   xacro_choice)
-from urdf_sdf.cli.packaging import package_dir_command
 from urdf_sdf.cli.sdf2urdf import PROG, URI_SCHEMES, convert
-from urdf_sdf.cli.typer_app import app_attribute, command_app
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.sdf2urdf.convert import ToUrdf
 
 
 def run(params: dict) -> int:
     """``sdf2urdf``'s body: the exit code (a usage error raises :class:`UsageError`
     before anything is read or written)."""
-    if params["uri_scheme"] not in URI_SCHEMES:
-        raise UsageError("--uri-scheme takes 'package'")
-    if params["all_models"] and params["model"] is not None:
-        raise UsageError("--model and --all-models exclude each other")
-    options = conversion_options(params)
-    expansion = xacro_choice(params, package_paths=True)
+    options, expansion = prepared(params)
     sdf, output, paths = params["sdf"], params["output"], params["path"]
-    if params["package_dir"] is not None:
-        return package_dir_command(
-            PROG, sdf, output, params["package_dir"], params["package_name"],
-            params["build_type"], options, [str(p) for p in paths or []],
-            [str(p) for p in params["package_path"] or []], params["strict"],
-            params["quiet"], params["as_json"], params["force"], xacro=expansion)
     if not is_stdin(sdf) and sdf.is_dir():
         output = batch_output(output)
     return convert(sdf, output, options, expansion, paths=paths, strict=params["strict"],
                    quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
+
+
+def prepared(params: dict) -> tuple[ToUrdf, XacroOptions]:
+    """What the command line asks of the converter and of a xacro input (a usage error
+    for values they cannot take together)."""
+    if params["uri_scheme"] not in URI_SCHEMES:
+        raise UsageError("--uri-scheme takes 'package'")
+    if params["all_models"] and params["model"] is not None:
+        raise UsageError("--model and --all-models exclude each other")
+    return conversion_options(params), xacro_choice(params, package_paths=True)
 
 
 def conversion_options(params: dict) -> ToUrdf:
@@ -50,6 +48,7 @@ def conversion_options(params: dict) -> ToUrdf:
 
 COMMAND = Command(
     prog=PROG, help="Convert SDFormat to URDF.", run=run,
+    routes=(("package_dir", "sdf2urdf --package-dir"),),
     arguments=(Argument("sdf", "SDFormat file (model or world), '-' for standard input, or "
                                "a directory (with -o OUTDIR)."),),
     options=(
@@ -78,5 +77,3 @@ COMMAND = Command(
         Option(("--path", "-p"), "path", Path, repeated=True,
                help="Extra model:// search directory."),
         *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
-
-__getattr__ = app_attribute(__name__, lambda: command_app(COMMAND))

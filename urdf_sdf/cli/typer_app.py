@@ -27,42 +27,37 @@ _TYPER = Later({
 })
 
 
-def command_app(command: Command, **settings) -> Any:
+# A command's body for its parameters (``Command.run``, or the one a route leads to).
+Body = Callable[[Command, dict], int]
+
+
+def command_app(command: Command, body: Body) -> Any:
     """The typer app of one command (``urdf2sdf``, ``sdf2urdf``)."""
-    app = _TYPER.Typer(add_completion=False, help=command.help, **settings)
-    app.command()(typer_function(command, "main_command"))
+    app = _TYPER.Typer(add_completion=False, help=command.help)
+    app.command()(typer_function(command, "main_command", body))
     return app
 
 
-def group_app(group: Command, commands: list[Command]) -> Any:
+def group_app(group: Command, commands: list[Command], body: Body) -> Any:
     """The typer app of ``urdf-sdf``: ``group``'s options (``--version``) and its
     ``commands``, listed in that order."""
     app = _TYPER.Typer(add_completion=False, no_args_is_help=True, help=group.help)
-    app.callback()(typer_function(group, "_options"))
+    app.callback()(typer_function(group, "_options", body))
     for command in commands:
         name = command.name or command.prog
-        app.command(name)(typer_function(command, name))
+        app.command(name)(typer_function(command, name, body))
     return app
 
 
-def app_attribute(module: str, build: Callable[[], Any]) -> Callable[[str], Any]:
-    """A command module's ``__getattr__``: ``app`` is the typer app ``build()`` makes (typer
-    imported then, for typer's test runner), and nothing else is there."""
-    def attribute(name: str) -> Any:
-        if name == "app":
-            return build()
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    return attribute
-
-
-def typer_function(command: Command, name: str) -> Callable[..., None]:
+def typer_function(command: Command, name: str, body: Body) -> Callable[..., None]:
     """A function typer reads as it reads a written command: the declared parameters in
-    order, each with its type and its ``typer.Argument``/``typer.Option`` default."""
+    order, each with its type and its ``typer.Argument``/``typer.Option`` default; it
+    runs ``body(command, parameters)``."""
     def function(**params) -> None:
         if command.run is None:
             return  # a group's options only
         try:
-            code = command.run(params)
+            code = body(command, params)
         except UsageError as exc:
             raise _TYPER.BadParameter(exc.message, param_hint=exc.hint) from None
         raise _TYPER.Exit(code)

@@ -31,11 +31,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Sequence
 
-from urdf_sdf.cli.check import inspection_context
 from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (CONFIGURATIONS, OUTPUT, PACKAGE_PATH, PATH, QUIET, SEED,
-                                  STRICT, TOLERANCE, XACRO, xacro_choice)
+                                  STRICT, TOLERANCE, XACRO, inspection_context, xacro_choice)
 from urdf_sdf.cli.output import (FILE, OutputError, StdoutError, check_destination,
                                       file_mode, handling_signals, resolve_destination,
                                       stdout_checked_code, temporary_beside, write_failed,
