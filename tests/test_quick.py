@@ -407,6 +407,18 @@ def test_a_plain_conversion_imports_nothing_numeric_nor_typer(prog, source, tmp_
     assert heavy(modules, START_UP_COSTLY) == []
     # No source here is a URDF with <gazebo> blocks: none needs their code or SDFormat's table.
     assert heavy(modules, ("urdf_sdf.urdf2sdf.gazebo", "urdf_sdf.core.base.sdformat_tree")) == []
+    # Nor the other direction's converter, nor model directories and packages (a route).
+    other = "urdf_sdf.sdf2urdf" if prog == "urdf2sdf" else "urdf_sdf.urdf2sdf"
+    assert heavy(modules, (other, "urdf_sdf.cli.packaging")) == []
+
+
+def test_python_m_runs_a_console_script_by_name():
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", "--version"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, version_line("urdf2sdf") + "\n")
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sd"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "urdf2sdf" in done.stderr
 
 
 def test_version_imports_no_converter(tmp_path):
