@@ -41,14 +41,14 @@ def blocks_for_one_link(count: int) -> str:
 
 
 def _worker(path: str) -> dict:
-    from urdf_sdf.urdf2sdf import Options, convert_urdf
+    from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
     from urdf_sdf import load
 
     start = time.perf_counter()
     result = load(path)
     loaded = time.perf_counter()
-    conversion = convert_urdf(result, Options())
+    conversion = convert_urdf(result, ToSdf())
     done = time.perf_counter()
     return {"ok": conversion.ok, "load_s": loaded - start, "conv_s": done - loaded}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: URDF -> SDFormat (``convert_urdf(load(path), Options(relative))``) on
+"""Benchmark: URDF -> SDFormat (``convert_urdf(load(path), ToSdf(relative))``) on
 generated robots.
 
 For every robot from ``generate_urdf.py`` (revolute chain and 4-ary tree, 1,000 / 10,000 /
@@ -73,7 +73,7 @@ def _worker(path: str, style: str, mode: str, check: bool) -> dict:
     sys.path.insert(0, str(ROOT))
     import urdf_sdf.urdf2sdf.convert as convert_module
     from urdf_sdf import load
-    from urdf_sdf.urdf2sdf import Options, convert_urdf
+    from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
     serialise = [0.0]
     to_bytes = convert_module.to_bytes
@@ -94,7 +94,7 @@ def _worker(path: str, style: str, mode: str, check: bool) -> dict:
     t0 = time.perf_counter()
     result = load(path)
     t1 = time.perf_counter()
-    conversion = convert_urdf(result, Options(relative=style == "relative"))
+    conversion = convert_urdf(result, ToSdf(relative=style == "relative"))
     t2 = time.perf_counter()
     out = {"load_s": t1 - t0, "convert_s": t2 - t1, "serialise_s": serialise[0],
            "total_s": t2 - t0, "rss_base_kb": rss_base,

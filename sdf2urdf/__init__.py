@@ -1,4 +1,4 @@
-"""SDFormat -> URDF conversion: ``convert_sdf(load(path), Options())``."""
-from urdf_sdf.sdf2urdf.convert import Conversion, Options, convert_sdf
+"""SDFormat -> URDF conversion: ``convert_sdf(load(path), ToUrdf())``."""
+from urdf_sdf.sdf2urdf.convert import Conversion, ToUrdf, convert_sdf
 
-__all__ = ["Conversion", "Options", "convert_sdf"]
+__all__ = ["Conversion", "ToUrdf", "convert_sdf"]

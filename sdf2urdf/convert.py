@@ -7,7 +7,7 @@ L's frame (inertial, visuals, collisions, frames attached to L) is re-expressed
 in J's frame by ``X_JL``. Where the URDF-parity checker found that the structure
 allows it, the ``xyz``/``rpy`` text is copied instead of computed.
 
-Nested models are flattened with ``Options.separator`` between scope names;
+Nested models are flattened with ``ToUrdf.separator`` between scope names;
 explicit frames become a fixed joint and a massless link; custom ``urdf:``
 elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
 errors, or with ``approximate`` documented approximations with a warning each. A
@@ -37,7 +37,7 @@ from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin
                                       material_node, mimic_node, ready_to_serialise, to_bytes)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
-from urdf_sdf.sdf2urdf.options import Conversion, Options
+from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
@@ -46,7 +46,7 @@ URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", 
 APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 
 
-def convert_sdf(result, options: Options) -> Conversion:
+def convert_sdf(result, options: ToUrdf) -> Conversion:
     """Convert a loaded SDF model; the result's policy (``--strict``) decides what is an
     error."""
     conversion = _convert(result, options)
@@ -54,7 +54,7 @@ def convert_sdf(result, options: Options) -> Conversion:
     return conversion
 
 
-def _convert(result, options: Options) -> Conversion:
+def _convert(result, options: ToUrdf) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.graph is None:
         return Conversion(None, diagnostics)
@@ -78,7 +78,7 @@ def _convert(result, options: Options) -> Conversion:
 
 
 class UrdfWriter:
-    def __init__(self, result, choice: ModelChoice, options: Options, diagnostics: Diagnostics):
+    def __init__(self, result, choice: ModelChoice, options: ToUrdf, diagnostics: Diagnostics):
         self.result = result
         self.graph = result.graph
         self.scope = scope = choice.scope

@@ -1,4 +1,4 @@
-"""What sdf2urdf is asked to do (:class:`Options`) and what it gives back
+"""What sdf2urdf is asked to do (:class:`ToUrdf`) and what it gives back
 (:class:`Conversion`); ``sdf2urdf.convert`` does it."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from urdf_sdf.core.base.diagnostics import Diagnostics
 
 
 @dataclass
-class Options:
+class ToUrdf:
     model: str | None = None
     # Every model of a world into one URDF under ``world`` (sdf2urdf.world).
     all_models: bool = False
@@ -16,7 +16,7 @@ class Options:
     drop_frames: bool = False
     approximate: bool = False
     uri_scheme: str | None = None
-    # The folder the output is written to (see urdf2sdf.Options.output_dir).
+    # The folder the output is written to (see urdf2sdf.ToSdf.output_dir).
     output_dir: str | None = None
 
 

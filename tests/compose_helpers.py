@@ -187,7 +187,7 @@ ARM_AND_GRIPPER = SAMPLES / "arm_and_gripper.sdf"
 SUPER = FLANGES / "super_armio_bros.sdf"
 SUPER_WORLD = FLANGES / "super_armio_bros_world.sdf"
 
-# (sample, Options.model: the model of a world to convert)
+# (sample, ToUrdf.model: the model of a world to convert)
 ASSEMBLIES = [(ARM_AND_GRIPPER, None), (SUPER, None), (SUPER_WORLD, "bros")]
 ASSEMBLY_IDS = [sample.stem for sample, _ in ASSEMBLIES]
 FLANGE_WELDS = [(robot, joint, parent, child)

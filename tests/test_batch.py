@@ -21,8 +21,8 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import COLLECT_AFTER_OBJECTS, BatchItem, ProgressBar, done_here
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import xacro_module
 
 HERE = Path(__file__).resolve().parent
@@ -275,7 +275,7 @@ def test_a_directory_needs_an_output_directory(urdf_tree, tmp_path, output):
 
 def test_batch_in_a_process_has_no_progress_bar_when_captured(urdf_tree, tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf",
                            str(urdf_tree), "-o", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     assert proc.returncode == 1

@@ -21,17 +21,11 @@ from typer.testing import CliRunner
 from urdf_sdf.cli import batch as batch_module
 from urdf_sdf.cli import pool as pool_module
 from urdf_sdf.cli import urdf2sdf as urdf2sdf_cli
-from urdf_sdf.cli.batch import (
-    BatchItem,
-    FileConverter,
-    default_jobs,
-    picklable,
-    run_batch,
-)
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.cli.batch import BatchItem, FileConverter, default_jobs, picklable, run_batch
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.urdf2sdf.convert import Options
+from urdf_sdf.urdf2sdf.convert import ToSdf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
 
@@ -47,7 +41,7 @@ def convert_or_fail(path, sources, options, mappings, context, die: bool = False
 
 
 def converter(**extra) -> FileConverter:
-    return FileConverter(convert_or_fail, {"options": Options(), "mappings": {},
+    return FileConverter(convert_or_fail, {"options": ToSdf(), "mappings": {},
                                            "context": Context(), **extra})
 
 
@@ -142,7 +136,7 @@ def test_renewed_workers_keep_the_order(tree, tmp_path, capsys, monkeypatch, way
 def test_a_lambda_converter_runs_in_this_process(tree, tmp_path, capsys):
     """What the commands pass today: not picklable, so converted here whatever jobs says."""
     def closure(item, sources):
-        return convert_or_fail(item.source, sources, Options(), {}, Context())
+        return convert_or_fail(item.source, sources, ToSdf(), {}, Context())
     assert not picklable(closure) and picklable(converter())
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)
     many = batch(tree, tmp_path / "many", capsys, closure, jobs=4)
@@ -162,7 +156,7 @@ def convert_item(item, sources, options, mappings, context, out_dir):
 
 
 def test_a_partial_of_a_module_function_goes_to_workers(tree, tmp_path, capsys, way):
-    convert = functools.partial(convert_item, options=Options(), mappings={},
+    convert = functools.partial(convert_item, options=ToSdf(), mappings={},
                                 context=Context(), out_dir=tmp_path / "out")
     assert picklable(convert)
     one = batch(tree, tmp_path / "one", capsys, converter(), jobs=1)

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import OUTSIDE_TREE, walk
 from urdf_sdf.cli.render import SourceLines, render
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.xmlio import read_bytes
 
@@ -158,10 +158,10 @@ def test_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
         import sys
         from urdf_sdf.cli import batch
         from urdf_sdf.cli.urdf2sdf import convert
-        from urdf_sdf.urdf2sdf.convert import Options
+        from urdf_sdf.urdf2sdf.convert import ToSdf
         batch.skip_irregular = lambda items: None  # the swap came after the listing
         sys.exit(convert(batch.Path({str(tree)!r}), batch.Path({str(tmp_path / 'out')!r}),
-                         Options(), None, jobs=1))
+                         ToSdf(), None, jobs=1))
         """)
     assert done.returncode == 1, done.stderr
     assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr
@@ -199,7 +199,7 @@ def test_a_pipe_the_user_names_is_read(tmp_path):
                                               os.close(write_end)))
     writer.start()
     try:
-        done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf",
+        done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf",
                                f"/dev/fd/{read_end}"], capture_output=True, text=True,
                               timeout=TIMEOUT, pass_fds=(read_end,), stdin=subprocess.DEVNULL,
                               check=False)
@@ -214,7 +214,7 @@ def test_a_pipe_the_user_names_is_read(tmp_path):
 def test_a_named_fifo_the_user_names_waits_for_its_writer(tmp_path):
     fifo = tmp_path / "robot.urdf"
     os.mkfifo(fifo)
-    reader = subprocess.Popen([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf", str(fifo)],
+    reader = subprocess.Popen([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", str(fifo)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               stdin=subprocess.DEVNULL)
     with open(fifo, "w") as stream:  # blocks until the command opens it to read
@@ -233,7 +233,7 @@ def test_directory_batch_never_blocks_on_a_fifo(tmp_path, command, option, suffi
     tree.mkdir()
     (tree / f"robot{suffix}").write_text(ROBOT if suffix == ".urdf" else MODEL)
     os.mkfifo(tree / f"pipe{suffix}")
-    done = subprocess.run([sys.executable, "-m", f"urdf_sdf.cli.{command}", str(tree),
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", command, str(tree),
                            option, str(tmp_path / "out")], capture_output=True, text=True,
                           timeout=TIMEOUT, stdin=subprocess.DEVNULL, check=False)
     assert done.returncode == 0, done.stderr
@@ -250,7 +250,7 @@ def test_directory_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
         from urdf_sdf.cli import batch, packaging
         packaging.skip_irregular = lambda items: None  # the swap came after the listing
         sys.argv = ["urdf2sdf", {str(tree)!r}, "--model-dir", {str(tmp_path / 'out')!r}]
-        from urdf_sdf.cli.urdf2sdf import app
+        from urdf_sdf.cli.main import urdf2sdf_app as app
         app()
         """)
     assert done.returncode == 1, done.stderr

@@ -11,6 +11,7 @@ import pytest
 
 import urdf_sdf.cli.sdf2urdf as sdf2urdf_cli
 import urdf_sdf.cli.urdf2sdf as urdf2sdf_cli
+from urdf_sdf.cli.quick import SCRIPTS
 from urdf_sdf.cli.crash import internal_error
 from urdf_sdf.core.base.diagnostics import Code
 
@@ -30,7 +31,7 @@ def explode(*args, **kwargs):
 def run_main(module, monkeypatch, *args) -> int:
     monkeypatch.setattr(sys, "argv", [module.PROG, *map(str, args)])
     with pytest.raises(SystemExit) as exited:
-        module.main()
+        SCRIPTS[module.PROG]()
     return exited.value.code
 
 
@@ -57,7 +58,7 @@ def test_debug_variable_lets_the_traceback_through(monkeypatch):
     monkeypatch.setattr(urdf2sdf_cli, "convert_urdf", explode)
     monkeypatch.setattr(sys, "argv", ["urdf2sdf", str(PENDULUM_URDF)])
     with pytest.raises(Boom):
-        urdf2sdf_cli.main()
+        SCRIPTS["urdf2sdf"]()
 
 
 def test_batch_reports_a_crash_per_file_and_goes_on(monkeypatch, capsys, tmp_path):

@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.loader import load
-from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 HERE = Path(__file__).resolve().parent
 # Loads with one warning: NAME_RENAMED (a joint named like a link).
@@ -95,5 +95,5 @@ def test_library_load_and_conversion_follow_the_context_policy():
     assert lenient.ok
     strict = load(LOAD_WARNING, Context(policy=Policy(warnings_as_errors=True)))
     assert not strict.ok
-    assert convert_urdf(lenient, Options()).ok
-    assert not convert_urdf(strict, Options()).ok
+    assert convert_urdf(lenient, ToSdf()).ok
+    assert not convert_urdf(strict, ToSdf()).ok

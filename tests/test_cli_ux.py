@@ -27,8 +27,8 @@ from urdf_sdf.cli.inputs import xacro_available
 from urdf_sdf.cli.render import SourceLines, emit, render, use_color
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import xacro_module
 
 HERE = Path(__file__).resolve().parent
@@ -139,10 +139,10 @@ def test_empty_stdin_is_an_error_not_a_traceback():
 
 def test_pipe_cat_into_urdf2sdf_gives_the_bytes_of_the_file():
     """``cat robot.urdf | urdf2sdf - --relative`` == ``urdf2sdf robot.urdf --relative``."""
-    direct = run(python("urdf_sdf.cli.urdf2sdf", PENDULUM, "--relative"))
+    direct = run(python("urdf_sdf.cli", "urdf2sdf", PENDULUM, "--relative"))
     assert direct.returncode == 0, direct.stderr
     cat = subprocess.Popen(["cat", str(PENDULUM)], stdout=subprocess.PIPE)
-    piped = run(python("urdf_sdf.cli.urdf2sdf", "-", "--relative"), stdin=cat.stdout)
+    piped = run(python("urdf_sdf.cli", "urdf2sdf", "-", "--relative"), stdin=cat.stdout)
     cat.stdout.close()
     assert cat.wait() == 0
     assert piped.returncode == 0, piped.stderr
@@ -153,9 +153,9 @@ def test_pipe_cat_into_urdf2sdf_gives_the_bytes_of_the_file():
 def test_pipe_urdf2sdf_into_sdf2urdf_into_diff():
     """``urdf2sdf robot.urdf | sdf2urdf - | urdf-sdf diff robot.urdf -``: three processes,
     the round trip is equivalent to the original."""
-    first = subprocess.Popen(python("urdf_sdf.cli.urdf2sdf", PENDULUM), stdout=subprocess.PIPE,
+    first = subprocess.Popen(python("urdf_sdf.cli", "urdf2sdf", PENDULUM), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, cwd=ROOT)
-    second = subprocess.Popen(python("urdf_sdf.cli.sdf2urdf", "-"), stdin=first.stdout,
+    second = subprocess.Popen(python("urdf_sdf.cli", "sdf2urdf", "-"), stdin=first.stdout,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     first.stdout.close()
     third = run(python("urdf_sdf.cli.main", "diff", PENDULUM, "-"), stdin=second.stdout)
@@ -228,7 +228,7 @@ def test_no_colour_when_captured():
     for result in (invoke(urdf2sdf, WARNING_URDF), invoke(urdf2sdf, DUPLICATE_URDF),
                    invoke(umbrella, "check", DUPLICATE_SDF)):
         assert "\x1b" not in result.stdout + result.stderr
-    proc = run(python("urdf_sdf.cli.urdf2sdf", DUPLICATE_URDF))
+    proc = run(python("urdf_sdf.cli", "urdf2sdf", DUPLICATE_URDF))
     assert proc.returncode == 1
     assert b"\x1b" not in proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"{DUPLICATE_URDF}:5: error[DUPLICATE_NAME]".encode())
@@ -363,11 +363,9 @@ def test_version(app, prog, args):
     assert result.stdout == f"{prog} {metadata.version('urdf-sdf')}\n"
 
 
-@pytest.mark.parametrize("module, prog", [("urdf_sdf.cli.urdf2sdf", "urdf2sdf"),
-                                          ("urdf_sdf.cli.sdf2urdf", "sdf2urdf"),
-                                          ("urdf_sdf.cli.main", "urdf-sdf")])
-def test_version_in_a_process(module, prog):
-    proc = run(python(module, "--version"), text=True)
+@pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf"])
+def test_version_in_a_process(prog):
+    proc = run(python("urdf_sdf.cli", prog, "--version"), text=True)
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"{prog} {metadata.version('urdf-sdf')}"
 
@@ -393,7 +391,7 @@ def test_xacro_file_converts_like_its_expansion_piped_in(xacro_package):
 
 
 def test_xacro_in_a_process(xacro_package):
-    proc = run(python("urdf_sdf.cli.urdf2sdf", XACRO_ARM, "--xacro", "--xacro-arg",
+    proc = run(python("urdf_sdf.cli", "urdf2sdf", XACRO_ARM, "--xacro", "--xacro-arg",
                       "length:=1"))
     assert proc.returncode == 0, proc.stderr
     assert b'<model name="two_link_arm">' in proc.stdout

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
 from urdf_sdf.core.base.pose import Pose, pose_gap
 from tests.compose_helpers import (ARM_AND_GRIPPER, ASSEMBLIES, ASSEMBLY_IDS, EXACT, FIX,
                                    ISOLATED_ENV, PARTS, SAMPLES, SUPER, SUPER_WORLD, runner)

@@ -15,7 +15,7 @@ import pytest
 from urdf_sdf import Context, frames_report
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.sdf2urdf import Options, convert_sdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from tests.compose_helpers import (ARM_AND_GRIPPER, ASSEMBLIES, ASSEMBLY_IDS, FLANGE_WELDS,
                                    FLANGES, SAMPLES, SUPER, SUPER_WORLD, P,
                                    assert_agrees_with_reference, assert_pose, assert_poses,
@@ -103,7 +103,7 @@ def test_flange_world_poses_follow_the_include():
 @pytest.mark.parametrize("sample,model", ASSEMBLIES, ids=ASSEMBLY_IDS)
 def test_assemblies_convert_to_valid_equivalent_urdf(tmp_path, sample, model):
     result = loaded(sample)
-    conversion = convert_sdf(result, Options(model=model))
+    conversion = convert_sdf(result, ToUrdf(model=model))
     assert conversion.ok, "\n".join(d.format() for d in conversion.diagnostics)
     urdf = tmp_path / (sample.stem + ".urdf")
     urdf.write_bytes(conversion.xml)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Difference, diff_files
-from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.core.loader import load
 
 runner = CliRunner()
@@ -184,7 +184,7 @@ def test_reformatted_text_has_no_difference(base, tmp_path):
 
 def test_urdf_and_its_sdf_have_no_difference(base, tmp_path):
     for relative in (False, True):
-        conversion = convert_urdf(load(str(base), Context()), UrdfOptions(relative=relative))
+        conversion = convert_urdf(load(str(base), Context()), ToSdf(relative=relative))
         assert conversion.ok
         sdf = tmp_path / f"base_{relative}.sdf"
         sdf.write_bytes(conversion.xml)
@@ -332,7 +332,7 @@ def test_cli_usage_errors_exit_two(base):
 
 
 def test_cli_mixed_formats(base, tmp_path):
-    conversion = convert_urdf(load(str(base), Context()), UrdfOptions())
+    conversion = convert_urdf(load(str(base), Context()), ToSdf())
     sdf = tmp_path / "base.sdf"
     sdf.write_bytes(conversion.xml)
     assert runner.invoke(app, ["diff", str(sdf), str(base)]).exit_code == 0

@@ -23,8 +23,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -176,11 +176,11 @@ def test_mutated_files_never_crash_a_process(case, tmp_path):
              generator.randrange(10**6), generator.randrange(10**6)) for _ in range(3)]
     path = tmp_path / "input.xml"
     path.write_bytes(mutate(seed, plan))
-    for module, args in (("urdf_sdf.cli.main", ["check", path]),
-                         ("urdf_sdf.cli.main", ["print", path]),
-                         ("urdf_sdf.cli.urdf2sdf", [path]),
-                         ("urdf_sdf.cli.sdf2urdf", [path])):
-        done = subprocess.run([sys.executable, "-m", module, *map(str, args)],
+    for module, args in (("urdf-sdf", ["check", path]),
+                         ("urdf-sdf", ["print", path]),
+                         ("urdf2sdf", [path]),
+                         ("sdf2urdf", [path])):
+        done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", module, *map(str, args)],
                               capture_output=True, timeout=TIMEOUT, cwd=ROOT)
         assert done.returncode in (0, 1, 2), (module, args, done.stderr[-2000:])
         assert b"Traceback" not in done.stdout + done.stderr

@@ -16,7 +16,7 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.read.numbers import matches_number_form, parse_double, parse_doubles
@@ -122,7 +122,7 @@ def test_an_overflowing_inertia_determinant_prints_no_numpy_warning(tmp_path):
     urdf.write_text('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia '
                     'ixx="1e200" ixy="1e150" ixz="0" iyy="1e200" iyz="0" izz="1e200"/>'
                     '</inertial></link></robot>')
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf", str(urdf)],
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", str(urdf)],
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "Traceback" not in done.stderr, done.stderr

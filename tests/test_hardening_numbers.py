@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.render import print_json
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.compose import include as include_module
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
@@ -28,7 +28,7 @@ from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.inspect.report import frames_report
-from urdf_sdf.urdf2sdf import Options, convert_urdf, gazebo
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf, gazebo
 from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
@@ -231,7 +231,7 @@ def steps_converting(text: str) -> int:
     result = load_string(text, "blocks.urdf")
     sys.settrace(trace)
     try:
-        conversion = convert_urdf(result, Options())
+        conversion = convert_urdf(result, ToSdf())
     finally:
         sys.settrace(None)
     assert conversion.ok
@@ -274,7 +274,7 @@ class ScanningIndex:
 def test_gazebo_index_converts_as_a_scan_does(case, monkeypatch):
     text = case.read_text() if case is not None else gazebo_blocks_for_one_link(60, True)
     name = str(case) if case is not None else "blocks.urdf"
-    options = Options(lump_fixed=case is not None and case.parent.name == "lump")
+    options = ToSdf(lump_fixed=case is not None and case.parent.name == "lump")
 
     def converted():
         conversion = convert_urdf(load_string(text, name), options)
@@ -379,7 +379,7 @@ def test_an_axis_of_huge_or_tiny_components_keeps_its_direction(scale):
     half = math.sqrt(0.5)
     joint = next(iter(result.document.model.joints))
     assert joint.axes[0].xyz == pytest.approx((half, half, 0))
-    sdf = convert_urdf(result, Options()).xml
+    sdf = convert_urdf(result, ToSdf()).xml
     back = load_string(sdf, file="axis.sdf")
     assert back.ok, [d.format() for d in back.diagnostics]
     sdf_axis = next(iter(back.document.model.joints)).axes[0].xyz

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.output import (BROKEN_PIPE_STATUS, OutputError, check_destination,
                                       write_output)
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,9 +29,7 @@ unix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs an
 
 
 def command(*args) -> list[str]:
-    modules = {"urdf-sdf": "urdf_sdf.cli.main", "urdf2sdf": "urdf_sdf.cli.urdf2sdf",
-               "sdf2urdf": "urdf_sdf.cli.sdf2urdf"}
-    return [sys.executable, "-m", modules[args[0]], *[str(a) for a in args[1:]]]
+    return [sys.executable, "-m", "urdf_sdf.cli", *[str(a) for a in args]]
 
 
 def chain(path: Path, links: int = 3000) -> Path:

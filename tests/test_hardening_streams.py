@@ -35,8 +35,8 @@ from lxml import etree
 from typer.testing import CliRunner
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.output import write_output
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 
 from tests.support import TIMEOUT
 from tests.test_fuzz import PLANS, SEED_BYTES, mutate
@@ -49,15 +49,13 @@ needs_full = pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
 posix_only = pytest.mark.skipif(os.name != "posix" or shutil.which("sh") is None,
                                 reason="needs a POSIX shell")
 runner = CliRunner()
-MODULES = {"urdf-sdf": "urdf_sdf.cli.main", "urdf2sdf": "urdf_sdf.cli.urdf2sdf",
-           "sdf2urdf": "urdf_sdf.cli.sdf2urdf"}
 # A diagnostic line, or the source snippet and caret lines under one.
 CODED_LINE = re.compile(r"^\S(.*\S)?: (error|warning)\[[A-Z][A-Z0-9_]*\]: \S")
 SNIPPET_LINE = re.compile(r"^ *(\d+)? \|")
 
 
 def command(*args) -> list[str]:
-    return [sys.executable, "-m", MODULES[args[0]], *[str(a) for a in args[1:]]]
+    return [sys.executable, "-m", "urdf_sdf.cli", *[str(a) for a in args]]
 
 
 def run(*args, redirect: str = "", stdin=None, stdout=subprocess.PIPE, cwd=None):

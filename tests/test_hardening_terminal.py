@@ -23,8 +23,8 @@ from typer.testing import CliRunner
 from urdf_sdf.cli.batch import BatchItem, Outcome, summary_table
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.render import SourceLines, print_json, render
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import UNSAFE, escape
 
@@ -112,7 +112,7 @@ def test_console_script_escapes_a_hostile_file_name(tmp_path):
     """Through the console script's quick path, as a CI log would show it."""
     source = tmp_path / f"robot{OSC52}{FORGED.replace(chr(10), '')}.urdf"
     source.write_bytes(b'<robot name="r">\n  <link name="base">\x1b]0;pwned\x07\n</robot>\n')
-    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf", str(source)],
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", str(source)],
                           capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
                           check=False)
     assert done.returncode == 1

@@ -11,9 +11,9 @@ import pytest
 
 from urdf_sdf import Context, frames_report, load
 from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot
-from urdf_sdf.sdf2urdf.convert import Options as SdfOptions
+from urdf_sdf.sdf2urdf.convert import ToUrdf
 from urdf_sdf.sdf2urdf.convert import convert_sdf
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 SAMPLES = Path(__file__).parent.parent / "samples"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -68,7 +68,7 @@ def test_urdf2sdf_without_the_xml_writes_the_same_sdf(path):
     (carried elements, calibration, floating and planar joints, mimic, zero-mass
     inertials of links that become frames, geometry URDF does not define)."""
     kept, dropped = loaded(path, True), loaded(path, False)
-    for options in (Options(), Options(relative=True), Options(sdf_version="1.9")):
+    for options in (ToSdf(), ToSdf(relative=True), ToSdf(sdf_version="1.9")):
         with_xml, without = convert_urdf(kept, options), convert_urdf(dropped, options)
         assert without.xml == with_xml.xml
         assert [d.format() for d in without.diagnostics] == \
@@ -102,7 +102,7 @@ def test_sdf2urdf_without_the_xml_writes_the_same_urdf(path):
     (sensors, surfaces, rich materials, geometry URDF lacks, custom content) and holds
     the ``urdf:`` markup of the rest (``markup``)."""
     kept, dropped = loaded(path, True), loaded(path, False)
-    for options in (SdfOptions(), SdfOptions(approximate=True), SdfOptions(drop_frames=True)):
+    for options in (ToUrdf(), ToUrdf(approximate=True), ToUrdf(drop_frames=True)):
         with_xml, without = convert_sdf(kept, options), convert_sdf(dropped, options)
         assert without.xml == with_xml.xml
         assert [d.format() for d in without.diagnostics] == \

@@ -7,10 +7,11 @@
 * No import cycle between our modules, no import of our own modules inside a function,
   the library part of ``core`` imports no converter package, no module over 600 lines.
 * A name imported on first use goes through a ``Later({...})`` table
-  (``core/base/lazy.py``): the layering rules hold for its entries as for imports. They are
-  left out of the cycle check, which is about import time: a ``Later`` name is looked up
-  when it is called, after both modules are imported (the typer app that a command's
-  module falls back to imports that module).
+  (``core/base/lazy.py``): the layering rules hold for its entries as for imports, and
+  among the command-line modules so does the cycle check.
+* The console scripts reach each command's module through one ``CommandTable({...})``
+  (``urdf_sdf/cli/quick.py``): its entries are imports of the module that declares it, for
+  every check here.
 """
 from __future__ import annotations
 
@@ -99,7 +100,19 @@ def later_entries(path: Path) -> list[tuple[str, str, int]]:
             for module, attribute in ast.literal_eval(call.args[0]).values()]
 
 
-GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+def command_table_entries(path: Path) -> list[tuple[str, str, int]]:
+    """``(module, attribute, line)`` of every entry of the module's ``CommandTable``s."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(module, attribute, node.lineno) for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "CommandTable"
+            for module, attribute in ast.literal_eval(node.args[0]).values()]
+
+
+# Imports, a command table's entries included.
+GRAPH = {name: imports(name, path) + [(own_module(module), line, False)
+                                      for module, _, line in command_table_entries(path)]
+         for name, path in MODULES.items()}
 # Imports plus the modules of ours that Later tables name: what the layering rules see.
 USES = {name: found + [(own_module(module), line, False)
                        for module, _, line in later_entries(MODULES[name])
@@ -176,10 +189,10 @@ def test_the_library_imports_no_converter_and_nothing_imports_the_face():
     assert not into_cli
 
 
-def test_no_import_cycle():
-    edges = {name: {target for target, _, _ in found} for name, found in GRAPH.items()}
+def cycles(edges: dict[str, set[str]]) -> list[str]:
+    """The import cycles of a graph, each as ``a -> b -> a``."""
     state: dict[str, str] = {}
-    cycles = []
+    found = []
     for start in edges:
         if start in state:
             continue
@@ -194,12 +207,27 @@ def test_no_import_cycle():
                 stack.pop()
                 path.pop()
             elif state.get(child) == "open":
-                cycles.append(" -> ".join(path[path.index(child):] + [child]))
+                found.append(" -> ".join(path[path.index(child):] + [child]))
             elif child not in state:
                 state[child] = "open"
                 path.append(child)
                 stack.append((child, iter(sorted(edges.get(child, ())))))
-    assert not cycles
+    return found
+
+
+def test_no_import_cycle():
+    """Imports, ``Later`` entries and the console scripts' command table alike: a cycle
+    through a deferred name is a cycle."""
+    assert not cycles({name: {target for target, _, _ in found}
+                       for name, found in USES.items()})
+
+
+def test_the_command_table_names_a_command_of_each_module():
+    entries = command_table_entries(MODULES["urdf_sdf.cli.quick"])
+    assert {module for module, _, _ in entries} >= {"urdf_sdf.cli.urdf2sdf_app",
+                                                    "urdf_sdf.cli.sdf2urdf_app",
+                                                    "urdf_sdf.cli.check"}
+    assert all(module in MODULES for module, _, _ in entries)
 
 
 def _python_elsewhere(code: str, tmp_path: Path) -> subprocess.CompletedProcess:

@@ -20,7 +20,7 @@ ENTRIES = [(name, module, attribute) for name, path in sorted(MODULES.items())
 def test_the_source_has_later_tables():
     assert len(ENTRIES) >= 10
     assert {name for name, _, _ in ENTRIES} >= {"urdf_sdf.core.base.inertia",
-                                               "urdf_sdf.cli.quick",
+                                               "urdf_sdf.cli.typer_app",
                                                "urdf_sdf.cli.batch"}
 
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from tests.reference import run_reference
 import urdf_sdf
 from urdf_sdf import Context, load
-from urdf_sdf.cli.urdf2sdf import app
+from urdf_sdf.cli.main import urdf2sdf_app as app
 from urdf_sdf.core.inspect.resources import check_meshes
 
 BINARY_STL = b"\0" * 80 + struct.pack("<I", 1) + b"\0" * 50

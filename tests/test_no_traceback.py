@@ -4,7 +4,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as urdf_sdf
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()

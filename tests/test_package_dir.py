@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tests.support import assert_check_urdf_accepts
 from urdf_sdf import Context, load
-from urdf_sdf.cli.sdf2urdf import app
+from urdf_sdf.cli.main import sdf2urdf_app as app
 from urdf_sdf.core.inspect.resources import check_meshes
 
 BINARY_STL = b"\0" * 80 + struct.pack("<I", 1) + b"\0" * 50

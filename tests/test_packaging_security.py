@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as main_app
 from urdf_sdf.cli.path_names import safe_name, unsafe_reason
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.write.bundle import Bundle, safe_place
 from urdf_sdf.core.write.confined import (MAX_COPY_BYTES, Refusal, copy_check, copy_checked,
                                           copy_roots)
@@ -147,7 +147,7 @@ def test_model_dir_refuses_fifo_mesh_without_hanging(tmp_path):
     urdf = make_package(tmp_path / "src", "../meshes/pipe.stl")
     os.mkfifo(urdf.parent.parent / "meshes" / "pipe.stl")
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf", str(urdf),
+    run = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", str(urdf),
                           "--model-dir", str(out)], capture_output=True, text=True,
                          timeout=HANG_GUARD)
     assert run.returncode == 1 and "error[RESOURCE_NOT_REGULAR]" in run.stderr, run.stderr

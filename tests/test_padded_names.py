@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load_string
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 PADDED_SDF = """<sdf version="1.9">
   <model name=" padded ">
@@ -64,7 +64,7 @@ def test_sdf_names_are_read_trimmed_as_libsdformat_reads_them(tmp_path, sdf_refe
 
 def test_urdf2sdf_warns_of_a_padded_name_and_writes_an_sdf_that_loads(diagnostics_checked):
     urdf = load_string(PADDED_URDF, "padded.urdf")
-    conversion = convert_urdf(urdf, Options(relative=True))
+    conversion = convert_urdf(urdf, ToSdf(relative=True))
     diagnostics_checked.watch(conversion.diagnostics)
     warning = diagnostics_checked.take_warning(Code.NAME_RENAMED)
     assert "link [a\t]" in warning.message and "the SDF's link is [a]" in warning.message
@@ -77,7 +77,7 @@ def test_urdf2sdf_warns_of_a_padded_name_and_writes_an_sdf_that_loads(diagnostic
 
 def test_urdf2sdf_refuses_a_name_that_trimmed_is_another(diagnostics_checked):
     urdf = load_string(COLLIDING_URDF, "colliding.urdf")
-    conversion = convert_urdf(urdf, Options())
+    conversion = convert_urdf(urdf, ToSdf())
     diagnostics_checked.watch(conversion.diagnostics)
     error = diagnostics_checked.take_error(Code.DUPLICATE_NAME)
     assert "link [ a]" in error.message and "[a] is already" in error.message

@@ -1,8 +1,9 @@
-"""The console scripts' quick path (``urdf_sdf/cli/quick.py``) is the typer interface, faster.
+"""The console scripts' plain path (``urdf_sdf/cli/quick.py``, ``urdf_sdf/cli/declare.py``)
+reads a command line as the typer app built from the same declaration reads it, faster.
 
-* Each :class:`CommandSpec` names exactly the options its typer app declares, of the same
-  kind (flag, one value, repeatable), with the same defaults.
-* Every command line the quick parser accepts gets the same parameters from the typer
+* The typer app has exactly the options each command declares, of the same kind (flag,
+  one value, repeatable), with the same defaults.
+* Every command line the plain parser accepts gets the same parameters from the typer
   app (examples, then generated command lines); what it does not accept (``--help``, a
   usage error, an unusual spelling) it leaves to typer.
 * End to end, a console script gives what the typer app gives: output, diagnostics, exit
@@ -12,6 +13,7 @@
 """
 from __future__ import annotations
 
+import enum
 import json
 import os
 import subprocess
@@ -24,18 +26,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urdf_sdf.cli import quick
-from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.cli.sdf2urdf_app import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf_app import app as urdf2sdf_app
+from urdf_sdf.cli.declare import parse, version_line
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cli"
-COMMANDS = {"urdf2sdf": (quick.URDF2SDF, urdf2sdf_app),
-            "sdf2urdf": (quick.SDF2URDF, sdf2urdf_app),
-            "urdf-sdf": (quick.URDF_SDF, urdf_sdf_app),
-            **{f"urdf-sdf {name}": (spec, typer.main.get_command(urdf_sdf_app).commands[name])
-               for name, spec in quick.SUBCOMMANDS.items()}}
+GROUP = typer.main.get_command(quick.app_of("urdf-sdf"))
+COMMANDS = {"urdf2sdf": (quick.COMMANDS["urdf2sdf"],
+                         typer.main.get_command(quick.app_of("urdf2sdf"))),
+            "sdf2urdf": (quick.COMMANDS["sdf2urdf"],
+                         typer.main.get_command(quick.app_of("sdf2urdf"))),
+            "urdf-sdf": (quick.URDF_SDF, GROUP),
+            **{f"urdf-sdf {name}": (quick.COMMANDS[name], GROUP.commands[name])
+               for name in quick.SUBCOMMANDS}}
 NUMERIC_OR_HEAVY = ("numpy", "scipy", "typer", "click", "rich", "pydantic", "hypothesis",
                     "multiprocessing", "concurrent", "importlib.metadata")
 # Light, but worth 1-3 ms each of a small file's start-up, and needed only on some paths
@@ -43,15 +46,10 @@ NUMERIC_OR_HEAVY = ("numpy", "scipy", "typer", "click", "rich", "pydantic", "hyp
 START_UP_COSTLY = ("secrets", "hashlib", "ctypes", "pickle", "importlib.resources", "json")
 
 
-def click_command(app):
-    """The click command of a typer app (or a subcommand's, as it is)."""
-    return app if isinstance(app, typer.core.TyperCommand) else typer.main.get_command(app)
-
-
-def typer_params(app, prog: str, argv: list[str]) -> dict:
+def typer_params(command, prog: str, argv: list[str]) -> dict:
     """What the typer app's command function receives for ``argv`` (raises on a usage
     error or an eager exit such as --version)."""
-    params = dict(click_command(app).make_context(prog, list(argv)).params)
+    params = dict(command.make_context(prog, list(argv)).params)
     params.pop("version", None)  # the eager option's value is its callback's result
     return {name: normalised(value) for name, value in params.items()}
 
@@ -62,45 +60,49 @@ def normalised(value):
     return value
 
 
-def quick_params(spec, argv: list[str]) -> dict | None:
-    params = quick.parse(spec, argv)
+def quick_params(command, argv: list[str]) -> dict | None:
+    params = parse(command, argv)
     if params is None:
         return None
     params.pop("version", None)
     return {name: normalised(value) for name, value in params.items()}
 
 
-# ---- the specs are the apps' interfaces --------------------------------------------------
+# ---- the typer apps are built from the declarations ------------------------------------
 
 @pytest.mark.parametrize("prog", sorted(COMMANDS))
-def test_spec_names_the_apps_options_exactly(prog):
-    spec, app = COMMANDS[prog]
-    declared = {"flags": {}, "values": {}, "repeated": {}}
-    defaults = {}
+def test_the_typer_app_has_the_declared_options_exactly(prog):
+    declared, command = COMMANDS[prog]
+    options = {}
     arguments = []
-    for param in click_command(app).params:
-        if not getattr(param, "opts", None) or param.param_type_name == "argument":
-            arguments.append(param.name)
+    for param in command.params:
+        if param.param_type_name == "argument":
+            arguments.append((param.name, param.multiple or param.nargs == -1))
             continue
-        kind = "flags" if param.is_flag else "repeated" if param.multiple else "values"
-        for option in param.opts + param.secondary_opts:
-            declared[kind][option] = param.name
-        defaults[param.name] = param.default
-    assert spec.flags == declared["flags"]
-    assert spec.values == declared["values"]
-    assert spec.repeated == declared["repeated"]
-    assert spec.defaults == defaults
-    assert arguments == [name for name in (spec.argument, spec.second) if name]
+        if param.name == "help":
+            continue
+        kind = "flag" if param.is_flag else "repeated" if param.multiple else "value"
+        options[param.name] = (tuple(param.opts + param.secondary_opts), kind, param.default)
+    assert options == {o.name: (o.flags, "flag" if o.is_flag else
+                                "repeated" if o.repeated else "value", o.default)
+                       for o in declared.options}
+    assert arguments == [(a.name, a.many) for a in declared.arguments]
+    if declared.name is not None:
+        assert command.name == declared.name
+
+
+def test_the_subcommands_are_listed_in_the_declared_order():
+    assert list(GROUP.commands) == list(quick.SUBCOMMANDS)
 
 
 def test_version_line_is_what_the_apps_print(capsys):
-    for prog, (spec, app) in COMMANDS.items():
+    for prog, (_, command) in COMMANDS.items():
         if prog.startswith("urdf-sdf "):
             continue  # a subcommand has no --version
         with pytest.raises(typer.Exit) as exited:
-            click_command(app).make_context(prog, ["--version"])
+            command.make_context(prog, ["--version"])
         assert exited.value.exit_code == 0
-        assert capsys.readouterr().out == quick.version_line(prog) + "\n"
+        assert capsys.readouterr().out == version_line(prog) + "\n"
 
 
 # ---- what the quick parser accepts, typer reads the same way --------------------------------
@@ -184,26 +186,26 @@ DECLINED = {
 
 @pytest.mark.parametrize("prog, argv", [(p, a) for p, cases in ACCEPTED.items() for a in cases])
 def test_accepted_command_lines_mean_what_they_mean_to_typer(prog, argv):
-    spec, app = COMMANDS[prog]
-    assert quick_params(spec, argv) == typer_params(app, prog, argv)
+    declared, command = COMMANDS[prog]
+    assert quick_params(declared, argv) == typer_params(command, prog, argv)
 
 
 @pytest.mark.parametrize("prog, argv", [(p, a) for p, cases in DECLINED.items() for a in cases])
 def test_anything_else_is_left_to_typer(prog, argv):
-    assert quick.parse(COMMANDS[prog][0], argv) is None
+    assert parse(COMMANDS[prog][0], argv) is None
 
 
 @pytest.mark.parametrize("prog", ["urdf2sdf", "sdf2urdf", "urdf-sdf"])
 def test_version_is_answered_as_typer_answers_it(prog):
-    spec, _ = COMMANDS[prog]
-    assert quick.parse(spec, ["--version"])["version"] is True
-    if spec.argument:  # eager: before FILE is looked at, wherever it stands
-        assert quick.parse(spec, ["robot", "--version"])["version"] is True
+    declared, _ = COMMANDS[prog]
+    assert parse(declared, ["--version"])["version"] is True
+    if declared.arguments:  # eager: before FILE is looked at, wherever it stands
+        assert parse(declared, ["robot", "--version"])["version"] is True
 
 
 def test_shell_completion_is_left_to_typer(monkeypatch):
     monkeypatch.setenv("_URDF2SDF_COMPLETE", "bash_complete")
-    assert quick.parse(quick.URDF2SDF, ["robot.urdf"]) is None
+    assert parse(quick.COMMANDS["urdf2sdf"], ["robot.urdf"]) is None
 
 
 VALUES = ["robot.urdf", "out", "-", "2", "0", "-1", "x", "", "a:=1", "=x", "1.9", "package",
@@ -211,7 +213,7 @@ VALUES = ["robot.urdf", "out", "-", "2", "0", "-1", "x", "", "a:=1", "=x", "1.9"
 NOISE = ["--", "-x", "--bogus", "-qo", "--help", "-h", "-o=x", "-j2", "--relative=1"]
 
 
-def pieces(spec):
+def pieces(declared):
     """Pieces of a command line: an option with or without its value, ``--opt=value``,
     a FILE, or noise; mostly what a user types, now and then what typer must refuse."""
     # (no NUL: a command line cannot hold one)
@@ -219,13 +221,15 @@ def pieces(spec):
                                               max_size=3)
     # Values a typed option takes (most others are refused): a choice, as listed or in
     # capitals; a number.
-    choices = [choice for listed in spec.choices.values() for choice in listed]
+    choices = [choice.value for o in declared.options
+               if isinstance(o.kind, type) and issubclass(o.kind, enum.Enum) for choice in o.kind]
     if choices:
         value = value | st.sampled_from(choices + [choice.upper() for choice in choices])
-    if spec.integers or spec.floats:
+    if any(o.kind in (int, float) for o in declared.options):
         value = value | st.sampled_from(["1", "20", "0.5", "1e-6", "inf"])
-    takes_value = sorted([*spec.values, *spec.repeated])
-    flag = st.sampled_from(sorted(spec.flags)).map(lambda f: [f])
+    takes_value = sorted(f for o in declared.options if not o.is_flag for f in o.flags)
+    flag = st.sampled_from(sorted(f for o in declared.options if o.is_flag
+                                  for f in o.flags)).map(lambda f: [f])
     if not takes_value:
         return flag | st.sampled_from(NOISE).map(lambda n: [n])
     separate = st.tuples(st.sampled_from(takes_value), value).map(list)
@@ -239,32 +243,31 @@ def pieces(spec):
 
 @pytest.mark.parametrize("prog", sorted(COMMANDS))
 def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
-    spec, app = COMMANDS[prog]
+    declared, command = COMMANDS[prog]
     accepted = []
 
     @settings(max_examples=400, deadline=None, derandomize=True)
-    @given(st.lists(pieces(spec), max_size=4), st.sampled_from(["robot.urdf", "-", "a b"]),
-           st.lists(pieces(spec), max_size=3))
+    @given(st.lists(pieces(declared), max_size=4), st.sampled_from(["robot.urdf", "-", "a b"]),
+           st.lists(pieces(declared), max_size=3))
     def check(before, file, after):
-        files = [file, "b.sdf"] if spec.second else [file] if spec.argument else []
+        files = [file, "b.sdf"][:len(declared.arguments)] if declared.arguments else []
         argv = [token for part in before for token in part] + files + \
             [token for part in after for token in part]
-        mine = quick_params(spec, argv)
-        if mine is None or quick.parse(spec, argv).get("version"):
+        mine = quick_params(declared, argv)
+        if mine is None or parse(declared, argv).get("version"):
             return  # left to typer (or --version, checked above)
         accepted.append(argv)
-        assert mine == typer_params(app, prog, argv), argv
+        assert mine == typer_params(command, prog, argv), argv
 
     check()
-    assert spec.argument is None or len(accepted) > 20  # the property was exercised
+    assert not declared.arguments or len(accepted) > 20  # the property was exercised
 
 
 # ---- end to end: the console script gives what the typer app gives ----------------------
 
 QUICK = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import {entry}; {entry}()"
-TYPER = ("import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.crash import run_command; "
-         "from urdf_sdf.cli.{module} import app; run_command({prog!r}, app)")
-MODULES = {"urdf2sdf": "urdf2sdf_app", "sdf2urdf": "sdf2urdf_app", "urdf-sdf": "main"}
+# The same entry, with no plain path: the typer app reads the whole command line.
+TYPER = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import run; run({prog!r}, None, [])"
 
 
 def run_both(prog: str, argv: list[str], tmp_path: Path, stdin: bytes | None = None):
@@ -274,7 +277,7 @@ def run_both(prog: str, argv: list[str], tmp_path: Path, stdin: bytes | None = N
     for name, code in (("quick", QUICK), ("typer", TYPER)):
         work = tmp_path / name
         work.mkdir()
-        program = code.format(prog=prog, entry=prog.replace("-", "_"), module=MODULES[prog])
+        program = code.format(prog=prog, entry=prog.replace("-", "_"))
         env = dict(os.environ, NO_COLOR="1")
         done = subprocess.run([sys.executable, "-c", program, *argv], cwd=work, env=env,
                               input=stdin, capture_output=True, timeout=120)
@@ -301,11 +304,18 @@ CASES = [
     ("urdf2sdf", [str(SAMPLES), "-o", "out", "--json", "-j", "2"]),
     ("urdf2sdf", [str(SAMPLES)]),  # usage error: a directory needs -o
     ("urdf2sdf", ["--version"]),
+    ("urdf2sdf", [str(SAMPLES / "pendulum.urdf"), "--model-dir", "out/pendulum"]),
+    ("urdf2sdf", [str(SAMPLES / "pendulum.urdf"), "--model-dir", "out/m", "-o", "x"]),  # usage
     ("sdf2urdf", [str(SAMPLES / "pendulum.sdf")]),
     ("sdf2urdf", [str(SAMPLES / "diff_drive.sdf"), "-o", "out/dd.urdf", "-p", str(SAMPLES)]),
     ("sdf2urdf", [str(SAMPLES / "arm6.sdf"), "--json", "--drop-frames", "--approximate"]),
     ("sdf2urdf", [str(SAMPLES), "-o", "out", "-q"]),
     ("sdf2urdf", ["--version"]),
+    ("sdf2urdf", [str(SAMPLES / "pendulum.sdf"), "--package-dir", "out/pendulum"]),
+    ("sdf2urdf", [str(SAMPLES / "pendulum.sdf"), "--package-dir", "out/Bad Name"]),  # usage
+    ("sdf2urdf", [str(SAMPLES / "pendulum.sdf"), "--model", "a", "--all-models"]),  # usage
+    ("urdf-sdf", ["roundtrip", str(SAMPLES / "pendulum.urdf"), str(SAMPLES / "arm6.sdf")]),
+    ("urdf-sdf", ["roundtrip", str(FIXTURES / "duplicate_link.urdf"), "-q"]),
     ("urdf-sdf", ["--version"]),
     ("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf")]),
     ("urdf-sdf", ["check", str(SAMPLES / "pendulum.urdf"), str(SAMPLES / "arm6.sdf"), "--json"]),
@@ -397,6 +407,18 @@ def test_a_plain_conversion_imports_nothing_numeric_nor_typer(prog, source, tmp_
     assert heavy(modules, START_UP_COSTLY) == []
     # No source here is a URDF with <gazebo> blocks: none needs their code or SDFormat's table.
     assert heavy(modules, ("urdf_sdf.urdf2sdf.gazebo", "urdf_sdf.core.base.sdformat_tree")) == []
+    # Nor the other direction's converter, nor model directories and packages (a route).
+    other = "urdf_sdf.sdf2urdf" if prog == "urdf2sdf" else "urdf_sdf.urdf2sdf"
+    assert heavy(modules, (other, "urdf_sdf.cli.packaging")) == []
+
+
+def test_python_m_runs_a_console_script_by_name():
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf", "--version"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, version_line("urdf2sdf") + "\n")
+    done = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sd"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "urdf2sdf" in done.stderr
 
 
 def test_version_imports_no_converter(tmp_path):

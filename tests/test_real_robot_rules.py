@@ -15,8 +15,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf_app
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code
@@ -26,9 +26,9 @@ from urdf_sdf.core.base.inertia_numeric import tensor
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import pose_gap
-from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import ToSdf
 from urdf_sdf.urdf2sdf import convert_urdf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "realworld"

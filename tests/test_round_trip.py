@@ -27,8 +27,8 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.loader import load
 from urdf_sdf.core.inspect.parity import check_parity
-from urdf_sdf.sdf2urdf.convert import Options as SdfOptions, convert_sdf
-from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf as SdfOptions, convert_sdf
+from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions, convert_urdf
 from tests.support import SHARED, assert_check_urdf_accepts, shared_cases, shared_dir
 
 HERE = Path(__file__).resolve().parent

@@ -65,7 +65,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def convert(tool: str, source: Path, out: Path, *options: str) -> Path:
     """Run ``urdf2sdf`` or ``sdf2urdf`` (the installed command's module) into ``out``."""
-    proc = run(sys.executable, "-m", f"urdf_sdf.cli.{tool}", source, "-o", out, *options)
+    proc = run(sys.executable, "-m", "urdf_sdf.cli", tool, source, "-o", out, *options)
     assert proc.returncode == 0, f"{tool} {source.name} {' '.join(options)}: exit " \
                                  f"{proc.returncode}\n{proc.stderr}"
     return out

@@ -31,7 +31,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.loader import load
-from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 from tests.support import (SHARED, assert_check_urdf_accepts, assert_xml_equivalent,
                            shared_cases, shared_dir)
 
@@ -47,7 +47,7 @@ TOL = 1e-9
 
 def convert(path: Path, **options):
     result = load(str(path), Context())
-    return convert_sdf(result, Options(**options))
+    return convert_sdf(result, ToUrdf(**options))
 
 
 def convert_ok(path: Path, tmp_path: Path, **options) -> Path:
@@ -611,7 +611,7 @@ def test_axis_mimic_becomes_urdf_mimic():
 def test_urdf_mimic_is_restored_exactly(sdf_version, tmp_path):
     """urdf2sdf writes a URDF <mimic> as //axis/mimic (1.11) or, below 1.11, as a custom
     urdf:mimic element; either way sdf2urdf gives back the very same <mimic>."""
-    from urdf_sdf.urdf2sdf.convert import Options as UrdfOptions, convert_urdf
+    from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions, convert_urdf
     source = HERE / "fixtures" / "urdf2sdf" / "features" / "mimic_joint.urdf"
     to_sdf = convert_urdf(load(str(source), Context()), UrdfOptions(sdf_version=sdf_version))
     assert to_sdf.ok

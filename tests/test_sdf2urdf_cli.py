@@ -18,7 +18,7 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.sdf2urdf import app
+from urdf_sdf.cli.main import sdf2urdf_app as app
 from tests.support import assert_check_urdf_accepts, assert_xml_equivalent
 
 HERE = Path(__file__).resolve().parent
@@ -284,14 +284,14 @@ def test_missing_input_file_exits_one(tmp_path):
 
 def test_module_runs_as_a_subprocess(tmp_path):
     source = fixture("frames_become_fixed_joints")
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.sdf2urdf", str(source)],
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "sdf2urdf", str(source)],
                           capture_output=True, cwd=HERE.parent)
     assert proc.returncode == 0, proc.stderr
     assert_xml_equivalent(proc.stdout, golden("frames_become_fixed_joints"))
 
     out = tmp_path / "out.urdf"
     loop = PARITY / "parity_not_a_tree_loop.sdf"
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.sdf2urdf",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "sdf2urdf",
                            str(loop), "-o", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     assert proc.returncode == 1

@@ -7,7 +7,7 @@ must load it, and ``core.diff.compare.diff_results(source, urdf)`` must find no 
 default tolerance (1e-9: names, joint types, parents, children, axes, limits, every named
 frame's pose at the zero and at random configurations, inertials, visuals, collisions).
 
-Three tests: ``Options()`` as it is; ``Options(separator="__")``, where the diff reads the
+Three tests: ``ToUrdf()`` as it is; ``ToUrdf(separator="__")``, where the diff reads the
 URDF's flattened names back as scoped names (``FlattenedNames``: the comparison is
 ``diff_results``' own, only the names are translated); and the latter on models of at
 most 6 links, which reach the small corner cases more often.
@@ -65,7 +65,7 @@ from hypothesis import HealthCheck, event, given, note, settings, strategies as 
 import urdf_sdf.core.diff.compare as core_diff
 from urdf_sdf import load_string
 from urdf_sdf.core.diff.compare import diff_results
-from urdf_sdf.sdf2urdf import Options, convert_sdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
 
 MAX_LINKS = 40
@@ -254,7 +254,7 @@ class SdfModel:
     seed: int
     top: Scope
     entities: list[Entity]
-    separator: str | None     # Options.separator; None: Options() as it is
+    separator: str | None     # ToUrdf.separator; None: ToUrdf() as it is
     shuffle: bool
     scopes: list[Scope]
     top_pose: str = "none"   # pose kind of the top model (a model frame posed in nothing)
@@ -664,7 +664,7 @@ def check_model(model: SdfModel) -> None:
     event(f"links: {'1' if links == 1 else '2-9' if links < 10 else '10-40'}")
     load_source(text)
 
-    options = Options() if model.separator is None else Options(separator=model.separator)
+    options = ToUrdf() if model.separator is None else ToUrdf(separator=model.separator)
     conversion = convert_sdf(load_source(text), options)
     assert conversion.ok, errors(conversion.diagnostics)
     urdf = conversion.xml

@@ -10,9 +10,9 @@ from lxml import etree
 
 from urdf_sdf import Code, Policy, load
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import ToSdf
 from urdf_sdf.urdf2sdf import convert_urdf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "semantics"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.urdf2sdf import app
+from urdf_sdf.cli.main import urdf2sdf_app as app
 from tests.support import assert_xml_equivalent
 
 HERE = Path(__file__).resolve().parent
@@ -249,7 +249,7 @@ def test_missing_argument_is_a_usage_error():
 
 def test_module_runs_as_a_subprocess(tmp_path):
     urdf = feature("link_massless_moving_joint_warning")
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf",
                            str(urdf), "--relative"],
                           capture_output=True, cwd=HERE.parent)
     assert proc.returncode == 0, proc.stderr
@@ -259,7 +259,7 @@ def test_module_runs_as_a_subprocess(tmp_path):
     assert f"{urdf}:6: warning[" in stderr and "Traceback" not in stderr
 
     out = tmp_path / "out.sdf"
-    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli.urdf2sdf",
+    proc = subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf2sdf",
                            str(INVALID), "-o", str(out)],
                           capture_output=True, text=True, cwd=HERE.parent)
     assert proc.returncode == 1

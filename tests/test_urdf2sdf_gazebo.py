@@ -29,7 +29,7 @@ from lxml import etree
 from urdf_sdf import load
 from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.base.diagnostics import Diagnostics
-from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
 from tests.support import (SHARED, assert_xml_equivalent, sdformat_spec_dir, shared_cases,
                            shared_dir)
@@ -48,7 +48,7 @@ def fixture_version(name: str) -> str | None:
 
 
 def convert(path: Path, version: str | None = None):
-    return convert_urdf(load(path), Options(sdf_version=version))
+    return convert_urdf(load(path), ToSdf(sdf_version=version))
 
 
 def diagnostics_text(conversion, path: Path) -> str:
@@ -193,7 +193,7 @@ LUMPED = FIXTURES / "lump" / "gazebo_lumped_link_extensions.urdf"
 
 
 def lumped_conversion():
-    conversion = convert_urdf(load(LUMPED), Options(lump_fixed=True))
+    conversion = convert_urdf(load(LUMPED), ToSdf(lump_fixed=True))
     assert conversion.ok, [d.format() for d in conversion.diagnostics]
     return conversion
 

@@ -26,8 +26,8 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.sdf2urdf.convert import Options as ToUrdf, convert_sdf
-from urdf_sdf.urdf2sdf.convert import Options as ToSdf, convert_urdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from tests.reference import reference_stderr
 from tests.support import assert_xml_equivalent, sdformat_spec_dir
 from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, fixture_version, undefined_elements

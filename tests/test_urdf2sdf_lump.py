@@ -31,7 +31,7 @@ from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.pose import Pose
 from tests.reference import pose_gap as list_pose_gap
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.lump import ElementAliases, lump_fixed_joints
 from tests.support import SHARED, assert_xml_equivalent, shared_cases, shared_dir, xml_equivalent
 
@@ -77,7 +77,7 @@ def urdf_result(urdf: Path):
 
 
 def lumped(urdf: Path, style: str = "", **options):
-    conversion = convert_urdf(urdf_result(urdf), Options(lump_fixed=True, **STYLES[style],
+    conversion = convert_urdf(urdf_result(urdf), ToSdf(lump_fixed=True, **STYLES[style],
                                                          **options))
     errors = [d.format() for d in conversion.diagnostics if d.is_error]
     assert conversion.ok, errors
@@ -488,7 +488,7 @@ def test_gazebo_block_of_a_lumped_link_goes_to_its_survivor():
 
 def test_frames_need_sdformat_1_7():
     conversion = convert_urdf(urdf_result(LUMP / "lump_single_fixed_child.urdf"),
-                              Options(lump_fixed=True, sdf_version="1.6"))
+                              ToSdf(lump_fixed=True, sdf_version="1.6"))
     assert not conversion.ok
     assert conversion.version is None
 
@@ -533,8 +533,8 @@ def test_nothing_to_lump_changes_nothing(tmp_path):
     <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
 </robot>""")
     result = urdf_result(urdf)
-    assert convert_urdf(result, Options(lump_fixed=True)).xml == \
-        convert_urdf(result, Options()).xml
+    assert convert_urdf(result, ToSdf(lump_fixed=True)).xml == \
+        convert_urdf(result, ToSdf()).xml
 
 
 def test_long_chain_lumps_without_recursion(tmp_path):

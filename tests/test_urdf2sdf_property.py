@@ -1,8 +1,8 @@
 """Property: random URDF trees convert to SDFormat, and the SDF keeps URDF's kinematics.
 
 Random URDF trees (1 to 200 links, every joint type, random origins including angles at
-and near gimbal lock and near +-pi) must convert with ``Options(relative=True)`` and with
-``Options()`` (absolute poses), the SDF must load without errors, and the pose the core
+and near gimbal lock and near +-pi) must convert with ``ToSdf(relative=True)`` and with
+``ToSdf()`` (absolute poses), the SDF must load without errors, and the pose the core
 resolves for every URDF link (a ``//link``, or a ``//frame`` for a massless fixed leaf)
 must equal URDF forward kinematics at zero joint positions, computed here independently
 with numpy 4x4 matrices (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``), within 1e-12 in
@@ -23,7 +23,7 @@ import numpy as np
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 
 from urdf_sdf import load_string
-from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 TOLERANCE = 1e-12
 MAX_LINKS = 200
@@ -375,7 +375,7 @@ def check_tree(tree: Tree) -> None:
     for relative in (True, False):
         style = "--relative" if relative else "absolute"
         conversion = convert_urdf(load_string(urdf_text, "random_tree.urdf"),
-                                  Options(relative=relative))
+                                  ToSdf(relative=relative))
         assert conversion.ok, (style, errors(conversion.diagnostics))
         sdf = load_string(conversion.xml, "random_tree.sdf")
         note(f"{style} SDF:\n{conversion.xml.decode()}")

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 from urdf_sdf.cli.main import app
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf_app
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
 from urdf_sdf.core.read.mesh_files import (

@@ -33,8 +33,8 @@ from typer.testing import CliRunner
 
 from tests.support import xacro_module
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.sdf2urdf import app as sdf2urdf
-from urdf_sdf.cli.urdf2sdf import app as urdf2sdf
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.cli.xacro_evaluator import (MAX_INT_BITS, SAFE_BUILTINS, Evaluator,
                                                Refused, safe_math)
 from urdf_sdf.cli.xacro_expand import XacroOptions

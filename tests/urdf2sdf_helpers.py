@@ -18,7 +18,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from tests.reference import pose_gap
 from tests.support import SHARED, shared_cases
 
@@ -31,7 +31,7 @@ CONFORMANCE = SHARED.joinpath(*CONFORMANCE_PARTS)
 FK_TOL = 1e-12
 REFERENCE_TOL = 1e-9
 
-# Option sets every feature fixture is converted with: golden suffix -> Options fields.
+# Option sets every feature fixture is converted with: golden suffix -> ToSdf fields.
 VARIANTS = {"relative": {"relative": True}, "": {}}
 # Further option sets for a few fixtures.
 EXTRA_VARIANTS = {
@@ -56,7 +56,7 @@ def golden_path(urdf: Path, variant: str) -> Path:
 
 
 def convert(urdf: Path, **options):
-    return convert_urdf(load(urdf, Context()), Options(**options))
+    return convert_urdf(load(urdf, Context()), ToSdf(**options))
 
 
 def feature_cases():

@@ -48,7 +48,7 @@ FREE_JOINT_TYPES = {"floating", "planar"}
 
 
 @dataclass
-class Options:
+class ToSdf:
     relative: bool = False
     sdf_version: str | None = None
     lump_fixed: bool = False
@@ -112,7 +112,7 @@ class Plan:
         return version_key(self.version)
 
 
-def convert_urdf(result: LoadResult, options: Options) -> Conversion:
+def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
     """Convert a loaded URDF; the result's policy (``--strict``) decides what is an error."""
     with gc_paused():
         conversion = _convert(result, options)
@@ -120,7 +120,7 @@ def convert_urdf(result: LoadResult, options: Options) -> Conversion:
     return conversion
 
 
-def _convert(result: LoadResult, options: Options) -> Conversion:
+def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.document is None:
         return Conversion(None, None, diagnostics)
@@ -144,7 +144,7 @@ def _convert(result: LoadResult, options: Options) -> Conversion:
     return Conversion(writer.write(lumped_frames), plan.version, diagnostics)
 
 
-def make_plan(model: Model, options: Options, has_lumped_frames: bool,
+def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
               diagnostics: Diagnostics) -> Plan | None:
     parent_joint = {joint.child: joint for joint in model.joints}
     frame_links = massless_frame_links(model, parent_joint)
@@ -247,7 +247,7 @@ def gazebo_references(model: Model) -> set[str]:
 class Writer:
     """Writes one SDF model from a URDF model following a :class:`Plan`."""
 
-    def __init__(self, model: Model, result: LoadResult, options: Options, plan: Plan,
+    def __init__(self, model: Model, result: LoadResult, options: ToSdf, plan: Plan,
                  diagnostics: Diagnostics):
         self.model = model
         self.result = result

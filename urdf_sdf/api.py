@@ -26,10 +26,10 @@ from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.inspect.parity import ParityReport, check_parity
 from urdf_sdf.core.inspect.resources import check_meshes
 from urdf_sdf.sdf2urdf import Conversion as UrdfConversion
-from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
 from urdf_sdf.urdf2sdf import Conversion as SdfConversion
-from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import ToSdf
 from urdf_sdf.urdf2sdf import convert_urdf
 
 # The modules of the API reference: python -m pdoc -o build/api <these> (docs/python.md).

@@ -16,9 +16,9 @@ from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.diff.compare import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load, load_string
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.sdf2urdf import Options as ToUrdf
+from urdf_sdf.sdf2urdf import ToUrdf
 from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import Options as ToSdf
+from urdf_sdf.urdf2sdf import ToSdf
 from urdf_sdf.urdf2sdf import convert_urdf
 
 

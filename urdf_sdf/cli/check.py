@@ -1,9 +1,8 @@
 """``urdf-sdf check``: validate files, and optionally their URDF parity and meshes.
 
-The command's body without typer, so that the console script's quick path
-(:mod:`urdf_sdf.cli.quick`) runs a plain ``urdf-sdf check FILE...`` as fast as a
-conversion (a CI job checks one file per process); the typer command in
-:mod:`urdf_sdf.cli.main` declares the interface and calls :func:`check_files`.
+The command's options, declared once (:data:`COMMAND`), and its body (:func:`run`), which
+a plain ``urdf-sdf check FILE...`` runs without typer, as fast as a conversion (a CI job
+checks one file per process).
 """
 from __future__ import annotations
 
@@ -11,33 +10,26 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from urdf_sdf.cli.inputs import is_stdin, label, load_input, xacro_mappings
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
+from urdf_sdf.cli.inputs import is_stdin, label, load_input
+from urdf_sdf.cli.options import (FILE_HELP, JSON, MODEL, PACKAGE_PATH, PATH, QUIET, STRICT, XACRO,
+                                  inspection_context, xacro_choice)
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
-from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
 
 PROG = "urdf-sdf"
+# What only --urdf-parity and --meshes need, imported when they are asked for: a plain
+# check (a CI job checks one file per process) spends nothing on them.
 _LATER = Later({
     "Kind": ("urdf_sdf.core.graph", "Kind"),
     "check_parity": ("urdf_sdf.core.inspect.parity", "check_parity"),
     "check_meshes": ("urdf_sdf.core.inspect.resources", "check_meshes"),
 })
-
-
-def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
-                       package_paths: Optional[Sequence[Path]] = None) -> Context:
-    """The context of the commands that inspect rather than convert: search paths from
-    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
-    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
-    context = Context.from_environment([str(p) for p in paths or []],
-                                       Policy(warnings_as_errors=strict),
-                                       [str(p) for p in package_paths or []])
-    context.keep_xml = False
-    return context
 
 
 def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
@@ -140,16 +132,37 @@ def model_scope(result, name: Optional[str]):
     return models[0].inner if len(models) == 1 else None
 
 
-def quick_command(params: dict) -> int | None:
-    """``check`` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or None
-    when its arguments are a usage error (the typer app says which)."""
+def run(params: dict) -> int:
+    """``check``'s body: the exit code (a usage error raises :class:`UsageError` before
+    any file is read)."""
     files = params["files"]
-    mappings = xacro_mappings(params["xacro_arg"])
-    if usage_problem(files, params["model"]) is not None or mappings is None:
-        return None
+    problem = usage_problem(files, params["model"])
+    if problem is not None:
+        raise UsageError(problem)
+    xacro = xacro_choice(params, package_paths=True)
     context = inspection_context(params["path"], params["strict"], params["package_path"])
-    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
-                          params["package_path"])
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
         params["quiet"], context, xacro))
+
+
+COMMAND = Command(
+    prog=PROG, name="check", run=run,
+    help="Validate files; print diagnostics as file:line: error[CODE]: message and the "
+         "source\nline. Exit 0 when every file passes, 1 when one does not, 2 on a usage "
+         "error.",
+    arguments=(Argument("files", FILE_HELP + "; several files are checked one after the "
+                                             "other", many=True, metavar="FILE..."),),
+    options=(
+        Option(("--urdf-parity",), "urdf_parity", default=False,
+               help="Also check that the model converts to URDF by copying xyz/rpy text "
+                    "(exit 0 when it does)."),
+        MODEL.with_help("With --urdf-parity: the model of a world."),
+        Option(("--meshes",), "meshes", default=False,
+               help="Also check that every mesh resolves to a mesh file (STL, OBJ, COLLADA, "
+                    "glTF, GLB by content)."),
+        PACKAGE_PATH,
+        JSON.with_help("Print one JSON object per file, one per line, for machines: {ok, "
+                       "file, valid, diagnostics, parity} (schema: "
+                       "urdf_sdf/schemas/check.schema.json)."),
+        QUIET, STRICT, PATH, *XACRO))

@@ -11,13 +11,24 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, cast
 
+from urdf_sdf.cli.batch import batch_output_problem
+from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.output import (OutputError, StdoutError, flush_stdout, stdout_closed,
                                       stdout_failed, write_failed, write_output)
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.base.diagnostics import Diagnostic
+from urdf_sdf.core.base.safe_text import escape
+
+
+def batch_output(output: Path | None) -> Path:
+    """The output directory of a batch: required, not standard output, not a file."""
+    problem = batch_output_problem(output)
+    if problem is not None:
+        raise UsageError(escape(problem), "-o/--output")
+    return cast(Path, output)  # a problem when there is none
 
 
 def written_to(options, output: Path | None):

@@ -5,7 +5,8 @@ Bad input is never a crash: readers and converters report it as coded diagnostic
 exception that escapes them is a bug in this project, and the user should be told so
 rather than handed a Python traceback (which may also quote file content). Nor is a
 standard stream that was closed when the command started (``>&-``): its use is FILE_READ or
-FILE_WRITE (:mod:`urdf_sdf.cli.streams`, which :func:`run_command` sets up first).
+FILE_WRITE (:mod:`urdf_sdf.cli.streams`, which :func:`urdf_sdf.cli.quick.run` sets up
+first).
 """
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ import contextlib
 import gc
 import os
 import sys
-from typing import Callable
 
-from urdf_sdf.cli.streams import ClosedStreamError, guard_standard_streams
+from urdf_sdf.cli.streams import ClosedStreamError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 
 DEBUG_VARIABLE = "URDF_SDF_DEBUG"
@@ -76,12 +76,3 @@ def short_lived_process() -> None:
     gc.disable()
     atexit.register(gc.freeze)
 
-
-def run_command(prog: str, app: Callable[[], object]) -> None:
-    """A console script's body: a short-lived process whose closed standard streams are
-    guarded (:func:`~urdf_sdf.cli.streams.guard_standard_streams`) and whose crashes
-    are reported."""
-    guard_standard_streams()
-    short_lived_process()
-    with crashes_reported(prog):
-        app()

@@ -72,7 +72,7 @@ def xacro_mapping(value: str) -> tuple[str, str] | None:
 
 def xacro_mappings(values: Sequence[str] | None) -> dict[str, str] | None:
     """The xacro mappings of ``--xacro-arg`` values, None when one is not name:=value
-    (:func:`urdf_sdf.cli.options.parse_xacro_args` makes that a usage error)."""
+    (:func:`urdf_sdf.cli.options.xacro_choice` makes that a usage error)."""
     mappings: dict[str, str] = {}
     for value in values or []:
         mapping = xacro_mapping(value)

@@ -1,12 +1,9 @@
-"""``urdf-sdf frames``, ``print``, ``graph`` and ``diff``: the commands' bodies without
-typer.
-
-As :mod:`urdf_sdf.cli.check` holds ``check``'s: the typer commands in
-:mod:`urdf_sdf.cli.main` declare the interface and call :func:`frames_code`,
-:func:`print_code`, :func:`graph_code` and :func:`diff_code`; the console script's quick
-path (:mod:`urdf_sdf.cli.quick`) calls the ``*_quick`` functions for a plain command
-line, so that a pipeline that prints, poses, draws or compares one file per process does
-not wait for typer's import. The diff (and numpy) is imported when ``diff`` runs.
+"""``urdf-sdf frames``, ``print``, ``graph`` and ``diff``: each command's options, declared
+once (:data:`FRAMES`, :data:`PRINT`, :data:`GRAPH`, :data:`DIFF`), and its body, which a
+plain command line runs without typer (:mod:`urdf_sdf.cli.quick`), so that a pipeline that
+prints, poses, draws or compares one file per process does not wait for typer's import.
+The work itself is :func:`frames_code`, :func:`print_code`, :func:`graph_code` and
+:func:`diff_code`; the diff (and numpy) is imported when ``diff`` runs.
 """
 from __future__ import annotations
 
@@ -14,18 +11,22 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from urdf_sdf.cli.check import inspection_context
 from urdf_sdf.cli.graph import graph_command
-from urdf_sdf.cli.inputs import is_stdin, label, load_input, xacro_mappings
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
+from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.output import (OutputError, StdoutError, stdout_checked_code,
                                       write_failed, write_output)
 from urdf_sdf.cli.printing import print_document
 from urdf_sdf.cli.render import SourceLines, emit, print_json
-from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.cli.options import (CONFIGURATIONS, FILE_HELP, JSON, MODEL, OUTPUT, PATH, QUIET,
+                                  SEED, STRICT, TOLERANCE, XACRO, inspection_context,
+                                  xacro_choice)
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.inspect.report import frames_report, model_vertex
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
 _DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff.compare", "diff_loaded")})
@@ -127,53 +128,81 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
     return 0 if not differences else 1
 
 
-def context_of(params: dict) -> Context:
-    paths: Sequence[Path] | None = params["path"]
-    return inspection_context(paths, params["strict"])
-
-
-def xacro_of(params: dict) -> XacroOptions | None:
-    """The xacro options of a plain command line; None for a bad ``--xacro-arg`` (typer
-    says why)."""
-    mappings = xacro_mappings(params["xacro_arg"])
-    if mappings is None:
-        return None
-    return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"])
-
-
-def frames_quick(params: dict) -> int | None:
-    """:func:`frames_code` for a plain command line (:func:`urdf_sdf.cli.quick.parse`)."""
-    context, xacro = context_of(params), xacro_of(params)
-    if xacro is None:
-        return None
+def frames(params: dict) -> int:
+    """``frames``' body."""
+    xacro = xacro_choice(params)
+    context = inspection_context(params["path"], params["strict"])
     return stdout_checked_code(PROG, lambda: frames_code(
         params["file"], params["as_json"], params["quiet"], params["model"], context, xacro))
 
 
-def print_quick(params: dict) -> int:
-    """:func:`print_code` for a plain command line."""
-    context = context_of(params)
+def diff(params: dict) -> int:
+    """``diff``'s body (a usage error raises :class:`UsageError` before any file is
+    read)."""
+    a, b = params["a"], params["b"]
+    problem = diff_usage_problem(a, b)
+    if problem is not None:
+        raise UsageError(problem)
+    xacro = xacro_choice(params)
+    context = inspection_context(params["path"], params["strict"])
+    return stdout_checked_code(PROG, lambda: diff_code(
+        a, b, params["tol"], params["configurations"], params["seed"], params["model"],
+        params["as_json"], context, xacro))
+
+
+def print_(params: dict) -> int:
+    """``print``'s body."""
+    context = inspection_context(params["path"], params["strict"])
     return stdout_checked_code(PROG, lambda: print_code(
         params["file"], params["output"], params["preserve_includes"], context))
 
 
-def graph_quick(params: dict) -> int | None:
-    """:func:`graph_code` for a plain command line."""
-    xacro = xacro_of(params)
-    if xacro is None:
-        return None
+def graph(params: dict) -> int:
+    """``graph``'s body."""
+    xacro = xacro_choice(params)
     return stdout_checked_code(PROG, lambda: graph_code(
         params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
         params["path"], xacro))
 
 
-def diff_quick(params: dict) -> int | None:
-    """:func:`diff_code` for a plain command line; None for a usage error (typer says it)."""
-    a, b = params["a"], params["b"]
-    xacro = xacro_of(params)
-    if diff_usage_problem(a, b) is not None or xacro is None:
-        return None
-    context = context_of(params)
-    return stdout_checked_code(PROG, lambda: diff_code(
-        a, b, params["tol"], params["configurations"], params["seed"], params["model"],
-        params["as_json"], context, xacro))
+FILE = Argument("file", FILE_HELP)
+FRAMES = Command(
+    prog=PROG, name="frames", run=frames,
+    help="Print the pose of every link, joint, frame and nested model relative to the root.",
+    arguments=(FILE,),
+    options=(JSON, QUIET, STRICT,
+             MODEL.with_help("Only this model (its scoped name, e.g. one of a world's), posed "
+                             "in its frame."),
+             PATH, *XACRO))
+DIFF = Command(
+    prog=PROG, name="diff", run=diff,
+    help="Compare two robot descriptions; exit 0 when they are equivalent, 1 when not\n"
+         "(with --strict, a description that loads with warnings does not load).",
+    arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
+               Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
+    options=(TOLERANCE.with_help("Tolerance (metres, radians, kg...): a number >= 0."),
+             CONFIGURATIONS.with_help("Random joint configurations to compare."),
+             SEED.with_help("Seed of the random configurations."),
+             MODEL.with_help("Compare this model (its scoped name) of each file that holds "
+                             "it; a file that is one model (a URDF) is compared whole."),
+             JSON, STRICT, PATH, *XACRO))
+PRINT = Command(
+    prog=PROG, name="print", run=print_,
+    help="Print the composed model as one SDFormat file, every <include> inlined (like\n"
+         "`gz sdf -p`); diagnostics go to stderr.",
+    arguments=(Argument("file", "SDFormat or URDF file"),),
+    options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
+             Option(("--preserve-includes",), "preserve_includes", default=False,
+                    help="Keep <include> elements instead of inlining the models."),
+             STRICT, PATH))
+GRAPH = Command(
+    prog=PROG, name="graph", run=graph,
+    help="Write the frame graphs (attached_to, relative_to) or the kinematic tree as "
+         "Graphviz\nDOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program.",
+    arguments=(FILE,),
+    options=(Option(("--kind", "-k"), "kind", GraphKind, default=GraphKind.both,
+                    help="attached_to, relative_to or both (the frame graphs), or tree (the "
+                         "kinematic tree)."),
+             OUTPUT.with_help("Write here instead of stdout: .dot or .gv for DOT text; .svg, "
+                              ".png or .pdf rendered by Graphviz's dot program."),
+             QUIET, STRICT, PATH, *XACRO))

@@ -1,37 +1,70 @@
-"""What the three typer interfaces share: ``--version``, the common options, and the
-usage errors of their arguments (typer's ``BadParameter``). The process set-up of a
-command is in :mod:`urdf_sdf.cli.crash`, the quick path in
-:mod:`urdf_sdf.cli.quick`."""
+"""What several commands share: their common options, declared once
+(:class:`~urdf_sdf.cli.declare.Option`), the usage errors of those options' values
+(:class:`~urdf_sdf.cli.declare.UsageError`), and the context the inspecting commands load
+with (:func:`inspection_context`). Each command's own options are declared in its module;
+the console scripts are :mod:`urdf_sdf.cli.quick`."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Sequence
+from typing import Optional, Sequence
 
-import typer
-
-from urdf_sdf.cli.batch import batch_output_problem
+from urdf_sdf.cli.declare import Option, UsageError
 from urdf_sdf.cli.inputs import xacro_mapping, xacro_mappings
-from urdf_sdf.cli.quick import version_line
 from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Policy
 from urdf_sdf.core.base.safe_text import escape
 
+FORCE = Option(("--force",), "force", default=False,
+               help="With --model-dir/--package-dir: replace a directory an earlier run wrote "
+                    "(its model.config or package.xml says so). Any other non-empty directory "
+                    "is never replaced.")
+STRICT = Option(("--strict",), "strict", default=False,
+                help="Treat warnings as errors: exit 1 and write nothing.")
+QUIET = Option(("--quiet", "-q"), "quiet", default=False,
+               help="Print errors only, no warnings.")
+JSON = Option(("--json",), "as_json", default=False, help="Print JSON for machines.")
+CONVERTER_JSON = JSON.with_help("Print a JSON summary on stdout: {ok, output, diagnostics} "
+                                "(and document, without -o FILE).")
+PATH = Option(("--path", "-p"), "path", Path, repeated=True,
+              help="Extra directory to search for model:// includes (repeatable).")
+PACKAGE_PATH = Option(("--package-path",), "package_path", Path, repeated=True,
+                      help="A folder holding ROS packages, searched for package:// URIs "
+                           "first (repeatable).")
+FILE_HELP = "SDFormat or URDF file ('-': standard input)"
+OUTPUT = Option(("-o", "--output"), "output", Path)
+CONVERTED_OUTPUT = OUTPUT.with_help("Write here (atomically) instead of stdout ('-': stdout); "
+                                    "for a directory input, the output directory.")
+MODEL = Option(("--model",), "model", str)
+JOBS = Option(("-j", "--jobs"), "jobs", int, default=0, minimum=0,
+              help="Worker processes for a directory input (default 0: every core, when the "
+                   "batch is large enough to gain from them; 1: one file after the other).")
+CONFIGURATIONS = Option(("--configurations",), "configurations", int, default=20)
+SEED = Option(("--seed",), "seed", int, default=0)
+XACRO = (
+    Option(("--xacro",), "xacro", default=False,
+           help="Expand a .xacro input (never done without this option), in a restricted "
+                "sandbox: no commands, no environment, no files outside its package."),
+    Option(("--xacro-arg",), "xacro_arg", str, repeated=True, metavar="NAME:=VALUE",
+           help="With --xacro: an argument of the .xacro input (repeatable)."),
+    Option(("--xacro-env",), "xacro_env", default=False,
+           help="With --xacro: let $(env)/$(optenv) read the environment, and $(find) search "
+                "ROS_PACKAGE_PATH/AMENT_PREFIX_PATH."),
+    Option(("--xacro-path",), "xacro_path", Path, repeated=True, metavar="DIR",
+           help="With --xacro: a directory the expansion may read and $(find) searches, "
+                "besides the input's package (repeatable)."))
 
-def version_option(prog: str):
-    """An eager ``--version`` option printing ``PROG VERSION`` and exiting 0."""
-    def show(value: bool) -> None:
-        if value:
-            print(version_line(prog))
-            raise typer.Exit(0)
-    return typer.Option(False, "--version", callback=show, is_eager=True,
-                        help="Print the version and exit.")
+
+def tolerance_problem(value: float) -> str | None:
+    """``--tol``: a number >= 0 (``inf`` accepts any difference); a negative tolerance
+    or NaN, which no difference can meet or fail, is a usage error."""
+    if math.isnan(value) or value < 0:
+        return f"{value!r} is not a tolerance: give a number >= 0"
+    return None
 
 
-def package_path_option():
-    """``--package-path DIR`` (repeatable): searched for ``package://`` URIs first."""
-    return typer.Option(None, "--package-path",
-                        help="A folder holding ROS packages, searched for package:// URIs "
-                             "first (repeatable).")
+TOLERANCE = Option(("--tol",), "tol", float, default=1e-9, check=tolerance_problem)
 
 
 def policy(strict: bool) -> Policy:
@@ -39,54 +72,26 @@ def policy(strict: bool) -> Policy:
     return Policy(warnings_as_errors=strict)
 
 
-def parse_xacro_args(values: Sequence[str] | None) -> dict[str, str]:
-    """``name:=value`` strings (``--xacro-arg``) as xacro mappings; a usage error otherwise."""
+def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
+                       package_paths: Optional[Sequence[Path]] = None) -> Context:
+    """The context of the commands that inspect rather than convert: search paths from
+    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
+    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
+    context = Context.from_environment([str(p) for p in paths or []], policy(strict),
+                                       [str(p) for p in package_paths or []])
+    context.keep_xml = False
+    return context
+
+
+def xacro_choice(params: dict, package_paths: bool = False) -> XacroOptions:
+    """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path`` (and, when
+    ``package_paths``, ``--package-path``) allow a xacro input; a usage error for a
+    ``--xacro-arg`` that is not ``name:=value``."""
+    values = params["xacro_arg"]
     mappings = xacro_mappings(values)
     if mappings is None:
         wrong = next(value for value in values or [] if xacro_mapping(value) is None)
-        raise typer.BadParameter(f"{escape(repr(wrong))} is not name:=value",
-                                 param_hint="--xacro-arg")
-    return mappings
+        raise UsageError(f"{escape(repr(wrong))} is not name:=value", "--xacro-arg")
+    return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
+                         params["package_path"] if package_paths else None)
 
-
-def xacro_choice(expand: bool, args: Sequence[str] | None, environment: bool,
-                 paths: Sequence[Path] | None,
-                 package_paths: Sequence[Path] | None = None) -> XacroOptions:
-    """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path`` (and
-    ``--package-path``) allow a xacro input; a usage error for a bad ``--xacro-arg``."""
-    return xacro_options(expand, parse_xacro_args(args), environment, paths, package_paths)
-
-
-def check_batch_output(output: Path | None, prog: str) -> Path:
-    """The output directory of a batch: required, not standard output, not a file."""
-    problem = batch_output_problem(output)
-    if problem is not None:
-        raise typer.BadParameter(escape(problem), param_hint="-o/--output")
-    return output
-
-
-# Options the commands share (typer accepts one OptionInfo as the default of many).
-FORCE_OPTION = typer.Option(False, "--force",
-                            help="With --model-dir/--package-dir: replace a directory an "
-                                 "earlier run wrote (its model.config or package.xml says "
-                                 "so). Any other non-empty directory is never replaced.")
-STRICT_OPTION = typer.Option(False, "--strict",
-                             help="Treat warnings as errors: exit 1 and write nothing.")
-QUIET_OPTION = typer.Option(False, "--quiet", "-q", help="Print errors only, no warnings.")
-XACRO_OPTION = typer.Option(False, "--xacro",
-                            help="Expand a .xacro input (never done without this option), "
-                                 "in a restricted sandbox: no commands, no environment, "
-                                 "no files outside its package.")
-XACRO_ARG_OPTION = typer.Option(None, "--xacro-arg", metavar="NAME:=VALUE",
-                                help="With --xacro: an argument of the .xacro input "
-                                     "(repeatable).")
-XACRO_ENV_OPTION = typer.Option(False, "--xacro-env",
-                                help="With --xacro: let $(env)/$(optenv) read the environment, "
-                                     "and $(find) search ROS_PACKAGE_PATH/AMENT_PREFIX_PATH.")
-XACRO_PATH_OPTION = typer.Option(None, "--xacro-path", metavar="DIR",
-                                 help="With --xacro: a directory the expansion may read and "
-                                      "$(find) searches, besides the input's package "
-                                      "(repeatable).")
-CONVERTER_JSON_OPTION = typer.Option(False, "--json",
-                                     help="Print a JSON summary on stdout: {ok, output, "
-                                          "diagnostics} (and document, without -o FILE).")

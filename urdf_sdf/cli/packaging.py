@@ -26,16 +26,15 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import typer
-
+from urdf_sdf.cli import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.batch import skip_irregular
+from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
 from urdf_sdf.cli.options import policy
 from urdf_sdf.cli.output import OutputError
 from urdf_sdf.cli.path_names import (renamed_output, safe_name, shown_name, unique_name,
                                           unsafe_reason)
-from urdf_sdf.cli.quick import version_line
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.cli.urdf2sdf import discover as discover_urdf
@@ -48,10 +47,10 @@ from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
-from urdf_sdf.sdf2urdf.convert import Options as ToUrdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf
 from urdf_sdf.sdf2urdf.convert import convert_sdf
 from urdf_sdf.sdf2urdf.package_dir import ros_package
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.model_dir import model_directory
 
 
@@ -66,7 +65,7 @@ class Target:
     note: str | None = None
 
 
-def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: Options,
+def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: ToSdf,
                          xacro: XacroOptions | None, context: Context, search: list[str],
                          quiet: bool, as_json: bool, pipes: bool = True) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
@@ -215,13 +214,13 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
 
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
-                      options: Options, xacro: XacroOptions, package_paths: list[str],
+                      options: ToSdf, xacro: XacroOptions, package_paths: list[str],
                       strict: bool, quiet: bool, as_json: bool, force: bool = False) -> int:
     """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree.
     Meshes are copied from the URDF's package, the ``--package-path`` folders and (a
     batch) the input tree."""
     if output is not None:
-        raise typer.BadParameter("--model-dir writes the model directory; -o is not used "
+        raise UsageError("--model-dir writes the model directory; -o is not used "
                                  "with it")
     context = Context.from_environment([], policy(strict), package_paths)
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
@@ -249,12 +248,12 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     ``model://`` includes are found), ``-p/--path``, ``--package-path`` and (a batch) the
     input tree."""
     if build_type not in BUILD_TYPES:
-        raise typer.BadParameter(f"--build-type is one of {', '.join(BUILD_TYPES)}")
+        raise UsageError(f"--build-type is one of {', '.join(BUILD_TYPES)}")
     if output is not None:
-        raise typer.BadParameter("--package-dir writes the package; -o is not used with it")
+        raise UsageError("--package-dir writes the package; -o is not used with it")
     if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
         if package_name is not None:
-            raise typer.BadParameter("--package-name names one package: convert one model")
+            raise UsageError("--package-name names one package: convert one model")
         items, model_parents = discover_sdf(sdf, package_dir)
         context = Context.from_environment(paths + [str(p) for p in model_parents],
                                            policy(strict), package_paths)
@@ -267,14 +266,14 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                 context, search, quiet, as_json, xacro, pipes=False), quiet)
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
-        raise typer.BadParameter(f"[{escape(name)}] is not a ROS package name (lower case "
+        raise UsageError(f"[{escape(name)}] is not a ROS package name (lower case "
                                  "letters, digits, underscores; a letter first): give "
                                  "--package-name")
     source = sdf
     if not is_stdin(sdf) and sdf.is_dir():
         files = model_config_files(sdf / "model.config")
         if not files:
-            raise typer.BadParameter(f"{escape(str(sdf))} is not a model directory (no "
+            raise UsageError(f"{escape(str(sdf))} is not a model directory (no "
                                      "model.config naming an SDFormat file)")
         source = files[0]
     parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
@@ -289,3 +288,29 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
 def model_name(source: Path) -> str:
     """A model's name for its package: its model directory's, else its file's stem."""
     return source.parent.name if (source.parent / "model.config").is_file() else source.stem
+
+
+# ---- the commands --------------------------------------------------------------------------
+
+def model_dir_run(params: dict) -> int:
+    """``urdf2sdf --model-dir``'s body."""
+    options, expansion = urdf2sdf_app.prepared(params)
+    return model_dir_command(urdf2sdf_app.PROG, params["urdf"], params["output"],
+                             params["model_dir"], options, expansion,
+                             [str(p) for p in params["package_path"] or []], params["strict"],
+                             params["quiet"], params["as_json"], params["force"])
+
+
+def package_dir_run(params: dict) -> int:
+    """``sdf2urdf --package-dir``'s body."""
+    options, expansion = sdf2urdf_app.prepared(params)
+    return package_dir_command(
+        sdf2urdf_app.PROG, params["sdf"], params["output"], params["package_dir"],
+        params["package_name"], params["build_type"], options,
+        [str(p) for p in params["path"] or []], [str(p) for p in params["package_path"] or []],
+        params["strict"], params["quiet"], params["as_json"], params["force"], xacro=expansion)
+
+
+# The converters' commands with these bodies (urdf_sdf.cli.quick.COMMANDS routes to them).
+MODEL_DIR = replace(urdf2sdf_app.COMMAND, run=model_dir_run, routes=())
+PACKAGE_DIR = replace(sdf2urdf_app.COMMAND, run=package_dir_run, routes=())

@@ -27,7 +27,7 @@ from urdf_sdf.core.read.version import FRAME_SEMANTICS, Version, parse_version, 
 from urdf_sdf.core.read.xmlio import parse_xml
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
 from urdf_sdf.core.write.stream import serialise_spent
-from urdf_sdf.urdf2sdf import Options, convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
 
@@ -82,7 +82,7 @@ def _convert_urdf(path: str, version: Version | None, diagnostics: Diagnostics):
     if version is not None and version >= FRAME_SEMANTICS and \
             version_text(version) in SUPPORTED_VERSIONS:
         wanted = version_text(version)
-    conversion = convert_urdf(load(path, Context()), Options(relative=True, sdf_version=wanted))
+    conversion = convert_urdf(load(path, Context()), ToSdf(relative=True, sdf_version=wanted))
     diagnostics.extend(conversion.diagnostics)
     if not conversion.ok or conversion.xml is None:
         return None

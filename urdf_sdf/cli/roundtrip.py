@@ -4,13 +4,17 @@ back with an empty diff? (The ``urdf-sdf-roundtrip`` pre-commit hook.)
 A URDF goes through ``urdf2sdf | sdf2urdf``, an SDF through ``sdf2urdf | urdf2sdf``; each
 result is compared with the original as ``urdf-sdf diff`` compares. Prints one line per
 file that survives and, for one that does not, the failed step's errors or the
-differences; exits 0 when every file survives, 1 otherwise.
+differences; exits 0 when every file survives, 1 otherwise. Its options are declared here
+(:data:`COMMAND`).
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from urdf_sdf.cli.declare import Argument, Command, Option
+from urdf_sdf.cli.options import PATH, STRICT, inspection_context
+from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, emit
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.round_trip_check import round_trip
@@ -34,3 +38,21 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) ->
     if len(files) > 1:
         print(f"{len(files) - failed} of {len(files)} files survive the round trip")
     return 1 if failed else 0
+
+
+def run(params: dict) -> int:
+    """``roundtrip``'s body, from its command line (:data:`COMMAND`)."""
+    context = inspection_context(params["path"], params["strict"])
+    return stdout_checked_code(COMMAND.prog, lambda: roundtrip_files(
+        params["files"], context, params["quiet"]))
+
+
+COMMAND = Command(
+    prog="urdf-sdf", name="roundtrip", run=run,
+    help="Check that each file survives conversion to the other format and back (URDF:\n"
+         "urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one\n"
+         "does not.",
+    arguments=(Argument("files", "URDF or SDFormat files", many=True, metavar="FILE..."),),
+    options=(Option(("--quiet", "-q"), "quiet", default=False,
+                    help="Print only the files that do not survive."),
+             STRICT, PATH))

@@ -14,9 +14,8 @@ stderr as ``file:line[:col]: severity[CODE]: message`` with the source line unde
 ``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
 without ``-o FILE``) on stdout instead.
 
-This module converts (:func:`convert`); the options, help texts and usage errors are the
-typer app's (:mod:`urdf_sdf.cli.sdf2urdf_app`), imported only for a command line that
-is not plain (the console script is :func:`urdf_sdf.cli.quick.sdf2urdf`).
+This module converts (:func:`convert`); the command's options and body are
+:mod:`urdf_sdf.cli.sdf2urdf_app` (the console script: :func:`urdf_sdf.cli.quick.sdf2urdf`).
 """
 from __future__ import annotations
 
@@ -24,34 +23,23 @@ from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
-                                     walk)
+from urdf_sdf.cli.batch import BatchItem, run_batch, skipped_items, walk
 from urdf_sdf.cli.conversion import finish_conversion, written_to
-from urdf_sdf.cli.inputs import is_stdin, load_input, xacro_mappings
+from urdf_sdf.cli.inputs import is_stdin, load_input
 from urdf_sdf.cli.path_names import renamed_output, safe_outputs
-from urdf_sdf.cli.quick import SDF2URDF, sdf2urdf
 from urdf_sdf.cli.render import SourceLines
-from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Policy
-from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.sdf2urdf.convert import Options, convert_sdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 
-PROG = SDF2URDF.prog
+PROG = "sdf2urdf"
 URI_SCHEMES = (None, "package")
 
-_TYPER = Later({"app": ("urdf_sdf.cli.sdf2urdf_app", "app")})
 
 
-def __getattr__(name: str):
-    """``app``, the typer app, is imported when it is asked for."""
-    if name == "app":
-        return _TYPER.app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def convert_file(path: Path, options: Options, context: Context,
+def convert_file(path: Path, options: ToUrdf, context: Context,
                  xacro: XacroOptions | None, sources: SourceLines, pipes: bool = True):
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
@@ -61,7 +49,7 @@ def convert_file(path: Path, options: Options, context: Context,
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
-def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+def convert_item(item: BatchItem, sources: SourceLines, options: ToUrdf,
                  xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
@@ -99,7 +87,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     return items, model_parents
 
 
-def convert(sdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
+def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions | None,
             paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
             as_json: bool = False, jobs: int = 0) -> int:
     """The command, once its arguments are valid (a directory needs a valid ``output``):
@@ -120,33 +108,3 @@ def convert(sdf: Path, output: Path | None, options: Options, xacro: XacroOption
                                      Context.from_environment(extra, policy), xacro,
                                      sources)
     return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
-
-
-def quick_command(params: dict) -> int | None:
-    """:func:`convert` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or
-    None when an argument is one the typer app refuses (it says why)."""
-    mappings = xacro_mappings(params["xacro_arg"])
-    sdf, output = params["sdf"], params["output"]
-    packaging = (params["package_dir"], params["package_name"], params["package_path"])
-    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
-            (not is_stdin(sdf) and sdf.is_dir() and batch_output_problem(output)) or \
-            any(packaging) or params["build_type"] != "ament_cmake" or \
-            (params["all_models"] and params["model"] is not None):
-        return None  # packages, and usage errors, are the typer app's
-    options = Options(model=params["model"], all_models=params["all_models"],
-                      separator=params["separator"],
-                      drop_frames=params["drop_frames"], approximate=params["approximate"],
-                      uri_scheme=params["uri_scheme"])
-    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
-                          params["xacro_path"])
-    return convert(sdf, output, options, xacro, paths=params["path"],
-                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
-                   jobs=params["jobs"])
-
-
-def main() -> None:
-    sdf2urdf()
-
-
-if __name__ == "__main__":
-    main()

@@ -15,44 +15,31 @@ errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FIL
 ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
 ``-o FILE``) on stdout instead; for a batch, see :func:`urdf_sdf.cli.batch.batch_json`.
 
-This module converts (:func:`convert`); the options, help texts and usage errors are the
-typer app's (:mod:`urdf_sdf.cli.urdf2sdf_app`), imported only for a command line that
-is not plain (the console script is :func:`urdf_sdf.cli.quick.urdf2sdf`).
+This module converts (:func:`convert`); the command's options and body are
+:mod:`urdf_sdf.cli.urdf2sdf_app` (the console script: :func:`urdf_sdf.cli.quick.urdf2sdf`).
 """
 from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
 
-from urdf_sdf.cli.batch import (BatchItem, batch_output_problem, run_batch, skipped_items,
-                                     walk)
+from urdf_sdf.cli.batch import BatchItem, run_batch, skipped_items, walk
 from urdf_sdf.cli.conversion import finish_conversion, written_to
-from urdf_sdf.cli.inputs import (is_stdin, is_xacro, load_input, xacro_available,
-                                      xacro_mappings)
+from urdf_sdf.cli.inputs import is_stdin, is_xacro, load_input, xacro_available
 from urdf_sdf.cli.path_names import renamed_output, safe_outputs
-from urdf_sdf.cli.quick import URDF2SDF, urdf2sdf
 from urdf_sdf.cli.render import SourceLines
-from urdf_sdf.cli.xacro_expand import XACRO_HINT, XacroOptions, xacro_options
+from urdf_sdf.cli.xacro_expand import XACRO_HINT, XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Policy
-from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.urdf2sdf.convert import Options, convert_urdf
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
-PROG = URDF2SDF.prog
+PROG = "urdf2sdf"
 XACRO_SUFFIX = ".urdf.xacro"
 URI_SCHEMES = ("package", "model")
 
-_TYPER = Later({"app": ("urdf_sdf.cli.urdf2sdf_app", "app")})
 
 
-def __getattr__(name: str):
-    """``app``, the typer app, is imported when it is asked for."""
-    if name == "app":
-        return _TYPER.app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def convert_file(path: Path, options: Options, xacro: XacroOptions | None,
+def convert_file(path: Path, options: ToSdf, xacro: XacroOptions | None,
                  sources: SourceLines, context: Context | None = None, pipes: bool = True):
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
@@ -62,7 +49,7 @@ def convert_file(path: Path, options: Options, xacro: XacroOptions | None,
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
-def convert_item(item: BatchItem, sources: SourceLines, options: Options,
+def convert_item(item: BatchItem, sources: SourceLines, options: ToSdf,
                  xacro: XacroOptions | None, context: Context, out_dir: Path):
     """One file of a batch (module level: worker processes receive it by name)."""
     data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
@@ -107,7 +94,7 @@ def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[Batc
     return items
 
 
-def convert(urdf: Path, output: Path | None, options: Options, xacro: XacroOptions | None,
+def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions | None,
             strict: bool = False, quiet: bool = False, as_json: bool = False,
             jobs: int = 0) -> int:
     """The command, once its arguments are valid (a directory needs a valid ``output``):
@@ -125,29 +112,3 @@ def convert(urdf: Path, output: Path | None, options: Options, xacro: XacroOptio
     data, diagnostics = convert_file(urdf, written_to(options, output), xacro, sources,
                                      context)
     return finish_conversion(PROG, urdf, data, diagnostics, output, sources, quiet, as_json)
-
-
-def quick_command(params: dict) -> int | None:
-    """:func:`convert` for a plain command line (:func:`urdf_sdf.cli.quick.parse`), or
-    None when an argument is one the typer app refuses (it says why)."""
-    mappings = xacro_mappings(params["xacro_arg"])
-    urdf, output = params["urdf"], params["output"]
-    if params["uri_scheme"] not in URI_SCHEMES or mappings is None or \
-            (not is_stdin(urdf) and urdf.is_dir() and batch_output_problem(output)) or \
-            params["model_dir"] is not None or params["package_path"]:
-        return None  # model directories are written by the typer app's path
-    options = Options(relative=params["relative"], sdf_version=params["sdf_version"],
-                      lump_fixed=params["lump_fixed"], uri_scheme=params["uri_scheme"],
-                      fix_inertia=params["fix_inertia"])
-    xacro = xacro_options(params["xacro"], mappings, params["xacro_env"],
-                          params["xacro_path"])
-    return convert(urdf, output, options, xacro, strict=params["strict"],
-                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
-
-
-def main() -> None:
-    urdf2sdf()
-
-
-if __name__ == "__main__":
-    main()

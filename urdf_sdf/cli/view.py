@@ -31,11 +31,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Sequence
 
+from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.cli.xacro_expand import XacroOptions
+from urdf_sdf.cli.options import (CONFIGURATIONS, OUTPUT, PACKAGE_PATH, PATH, QUIET, SEED,
+                                  STRICT, TOLERANCE, XACRO, inspection_context, xacro_choice)
 from urdf_sdf.cli.output import (FILE, OutputError, StdoutError, check_destination,
                                       file_mode, handling_signals, resolve_destination,
-                                      temporary_beside, write_failed, write_output)
+                                      stdout_checked_code, temporary_beside, write_failed,
+                                      write_output)
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.cli.render import SourceLines, emit
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
@@ -216,3 +220,33 @@ def end_by_signal(signum: int) -> int:
     os.kill(os.getpid(), signum)
     return 128 + signum
 
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+def run(params: dict) -> int:
+    """``view``'s body, from its command line (:data:`COMMAND`)."""
+    context = inspection_context(params["path"], params["strict"], params["package_path"])
+    xacro = xacro_choice(params, package_paths=True)
+    return stdout_checked_code(COMMAND.prog, lambda: view_command(
+        params["files"], params["output"], params["png"], context, params["quiet"],
+        params["tol"], params["configurations"], params["seed"], xacro=xacro))
+
+
+COMMAND = Command(
+    prog="urdf-sdf", name="view", run=run,
+    help="Write an interactive 3D page of a robot (one self-contained HTML file, offline):\n"
+         "shapes, frames, joint axes, the kinematic tree, a joint slider; with two files, "
+         "both\noverlaid and every difference `urdf-sdf diff` reports highlighted. Needs\n"
+         "pip install 'urdf-sdf[view]'.",
+    arguments=(Argument("files", "SDFormat, URDF or xacro file (with --xacro; '-': standard "
+                                 "input); a second file is overlaid on the first and their "
+                                 "differences highlighted", many=True, metavar="FILE [FILE]"),),
+    options=(OUTPUT.with_help("Write the HTML page here (atomically); stdout without -o and "
+                              "--png."),
+             Option(("--png",), "png", Path, help="Also write a still picture (PNG, isometric "
+                                                  "view), taken by headless Chromium."),
+             TOLERANCE.with_help("With two files: diff's tolerance (a number >= 0)."),
+             CONFIGURATIONS.with_help("With two files: diff's random joint configurations."),
+             SEED.with_help("With two files: diff's seed."),
+             PACKAGE_PATH, QUIET, STRICT, PATH, *XACRO))

@@ -1,0 +1,12 @@
+"""``python -m urdf_sdf.cli NAME ARGS...``: the console script NAME (``urdf2sdf``,
+``sdf2urdf``, ``urdf-sdf``) run as the installed one runs, without its launcher."""
+import sys
+
+from urdf_sdf.cli.quick import SCRIPTS
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in SCRIPTS:
+        print(f"usage: python -m urdf_sdf.cli {{{','.join(SCRIPTS)}}} ARGS...", file=sys.stderr)
+        sys.exit(2)
+    sys.argv = [sys.argv[1], *sys.argv[2:]]
+    SCRIPTS[sys.argv[0]]()
