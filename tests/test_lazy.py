@@ -53,9 +53,9 @@ def test_a_name_is_imported_when_used_and_not_before():
 
 
 def test_a_replaced_name_is_the_one_used(monkeypatch):
-    import urdf_sdf.core.base.inertia_numeric as numeric
-    later = Later({"repaired": ("urdf_sdf.core.base.inertia_numeric", "repaired")})
-    monkeypatch.setattr(numeric, "repaired", "replaced")
+    import urdf_sdf.core.base.inertia as inertia
+    later = Later({"repaired": ("urdf_sdf.core.base.inertia", "repaired")})
+    monkeypatch.setattr(inertia, "repaired", "replaced")
     assert later.repaired == "replaced"
 
 
