@@ -7,10 +7,8 @@
 * No import cycle between our modules, no import of our own modules inside a function,
   the library part of ``core`` imports no converter package, no module over 600 lines.
 * A name imported on first use goes through a ``Later({...})`` table
-  (``core/base/lazy.py``): the layering rules hold for its entries as for imports. They are
-  left out of the cycle check, which is about import time: a ``Later`` name is looked up
-  when it is called, after both modules are imported (the typer app that a command's
-  module falls back to imports that module).
+  (``core/base/lazy.py``), for optional or costly third-party modules: its entries count
+  as imports for every rule here, the cycle check included.
 """
 from __future__ import annotations
 
@@ -177,7 +175,8 @@ def test_the_library_imports_no_converter_and_nothing_imports_the_face():
 
 
 def test_no_import_cycle():
-    edges = {name: {target for target, _, _ in found} for name, found in GRAPH.items()}
+    """Imports and ``Later`` entries alike: a cycle through a deferred name is a cycle."""
+    edges = {name: {target for target, _, _ in found} for name, found in USES.items()}
     state: dict[str, str] = {}
     cycles = []
     for start in edges:
@@ -296,3 +295,12 @@ def test_an_editable_install_imports_the_checkout_from_anywhere(tmp_path):
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert Path(done.stdout.strip()).is_relative_to(copy), (module, done.stdout)
+
+
+def test_later_tables_name_only_third_party_modules():
+    """Our own modules are imported at the top of a module, where every tool sees them;
+    ``Later`` is for optional or costly third-party modules only."""
+    own = [f"{MODULES[name].relative_to(ROOT)}:{line} defers {module}"
+           for name in MODULES for module, _, line in later_entries(MODULES[name])
+           if own_module(module) is not None]
+    assert not own
