@@ -23,7 +23,7 @@ def carried_children(el) -> list:
     elements of other namespaces that ``el`` holds itself (custom SDF content)."""
     if el is None:
         return []
-    found = []
+    found: list = []
     for container in custom_children(el, "carried"):
         found.extend(c for c in container if isinstance(c.tag, str))
     found.extend(c for c in el if isinstance(c.tag, str) and c.tag.startswith("{")

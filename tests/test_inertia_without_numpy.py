@@ -1,7 +1,7 @@
 """``core.base.inertia`` decides common tensors without numpy, with libsdformat's answer.
 
 libsdformat (``MassMatrix3::IsValid``) tests the tensor with its determinant and its
-principal moments; ``core.base.inertia_numeric`` computes them with numpy (LAPACK). A
+principal moments; ``tensor_problem`` computes them with numpy (LAPACK). A
 diagonal tensor (its principal moments are its diagonal) and a tensor that Gershgorin's
 discs prove valid with a wide margin are decided in plain Python: for every tensor the
 answer and the message must be the numpy rule's, near the boundary of the rule too.
@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 
 from urdf_sdf.core.base.inertia import (clearly_valid, inertia_problem, principal_moments,
                                    repaired)
-from urdf_sdf.core.base.inertia_numeric import principal_moments as numeric_moments
-from urdf_sdf.core.base.inertia_numeric import tensor_problem
+from urdf_sdf.core.base.inertia import tensor_problem
 from urdf_sdf.core.base.model import Inertial
 
 # numpy warns of the overflow in a determinant of huge or non-finite numbers
@@ -52,7 +51,6 @@ def outcome(function, value: Inertial) -> str:
 
 def agrees(value: Inertial) -> None:
     assert outcome(inertia_problem, value) == outcome(tensor_problem, value)
-    assert outcome(principal_moments, value) == outcome(numeric_moments, value)
 
 
 def test_examples_on_both_sides_of_the_rule():

@@ -7,8 +7,8 @@
 * No import cycle between our modules, no import of our own modules inside a function,
   the library part of ``core`` imports no converter package, no module over 600 lines.
 * A name imported on first use goes through a ``Later({...})`` table
-  (``core/base/lazy.py``): the layering rules hold for its entries as for imports, and
-  among the command-line modules so does the cycle check.
+  (``core/base/lazy.py``), for optional or costly third-party modules: its entries count
+  as imports for every rule here, the cycle check included.
 * The console scripts reach each command's module through one ``CommandTable({...})``
   (``urdf_sdf/cli/quick.py``): its entries are imports of the module that declares it, for
   every check here.
@@ -324,3 +324,32 @@ def test_an_editable_install_imports_the_checkout_from_anywhere(tmp_path):
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert Path(done.stdout.strip()).is_relative_to(copy), (module, done.stdout)
+
+
+# Our own modules still deferred for speed (each keeps numpy, the view extra, the xacro
+# sandbox or a costly analysis off a plain command's path). They count as imports for
+# every rule above; the list may only shrink: import the module at the top, and defer
+# the third-party names it uses instead.
+DEFERRED_OWN_MODULES = {
+    ("urdf_sdf.cli.check", "urdf_sdf.core.graph"),
+    ("urdf_sdf.cli.check", "urdf_sdf.core.inspect.parity"),
+    ("urdf_sdf.cli.check", "urdf_sdf.core.inspect.resources"),
+    ("urdf_sdf.cli.inputs", "urdf_sdf.cli.xacro_run"),
+    ("urdf_sdf.cli.inspect_commands", "urdf_sdf.core.diff.compare"),
+    ("urdf_sdf.cli.view", "urdf_sdf.view.overlay"),
+    ("urdf_sdf.cli.view", "urdf_sdf.view.page"),
+    ("urdf_sdf.cli.view", "urdf_sdf.view.scene"),
+    ("urdf_sdf.cli.view", "urdf_sdf.view.snapshot"),
+    ("urdf_sdf.core.write.dot", "urdf_sdf.core.kinematics.tree"),
+    ("urdf_sdf.urdf2sdf.convert", "urdf_sdf.urdf2sdf.gazebo"),
+    ("urdf_sdf.urdf2sdf.lump", "urdf_sdf.urdf2sdf.lump_inertia"),
+}
+
+
+def test_later_tables_name_third_party_modules_and_no_new_module_of_ours():
+    """``Later`` is for optional or costly third-party modules; our own modules are
+    imported at the top of a module, where every tool sees them."""
+    deferred = {(name, own_module(module)) for name in MODULES
+                for module, _, _ in later_entries(MODULES[name]) if own_module(module)}
+    assert deferred <= DEFERRED_OWN_MODULES, sorted(deferred - DEFERRED_OWN_MODULES)
+    assert DEFERRED_OWN_MODULES <= deferred, "a deferral is gone: take it off the list"

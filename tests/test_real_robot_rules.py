@@ -22,7 +22,7 @@ from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.base.inertia import inertia_problem, principal_moments, repaired
-from urdf_sdf.core.base.inertia_numeric import tensor
+from urdf_sdf.core.base.inertia import tensor
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import pose_gap

@@ -85,14 +85,6 @@ def plain_copy(el):
     return out
 
 
-def is_custom(el) -> bool:
-    return isinstance(el.tag, str) and el.tag.startswith(f"{{{URDF_NS}}}")
-
-
-def deep_copy(el):
-    return copy.deepcopy(el)
-
-
 def custom_children(el, tag: str) -> list:
     """The ``urdf:TAG`` children of an SDF element (None-safe)."""
     if el is None:

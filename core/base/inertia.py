@@ -7,15 +7,19 @@ semi-definite and whose principal moments obey the triangle inequality, each tes
 within ``epsilon = 10 * machine epsilon * trace / 2``: a tolerance relative to the
 tensor's size, so a tiny tensor gets a tiny tolerance.
 
-The rule itself is computed with numpy (:mod:`urdf_sdf.core.base.inertia_numeric`: LAPACK's
-determinant and eigenvalues). Most tensors are decided here without it, with the same
-answer: a diagonal tensor (its principal moments are its diagonal) and a tensor that
-Gershgorin's discs prove valid with a margin far above any rounding (:func:`clearly_valid`).
+The rule itself is computed with numpy (:func:`tensor_problem`: LAPACK's determinant and
+eigenvalues, as ``ignition::math::MassMatrix3`` computes them). Most tensors are decided
+without it, with the same answer: a diagonal tensor (its principal moments are its
+diagonal) and a tensor that Gershgorin's discs prove valid with a margin far above any
+rounding (:func:`clearly_valid`). numpy is imported only when a tensor needs it (a
+:class:`~urdf_sdf.core.base.lazy.Later` table of numpy's names), so a plain conversion
+does not import it.
 """
 from __future__ import annotations
 
 import math
 import sys
+from dataclasses import replace
 
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import Inertial
@@ -32,9 +36,10 @@ CLEAR_MARGIN = 1e-6
 # of deciding always agree (no physical tensor comes near).
 MAX_CLEAR_SIZE = 1e100
 
-_NUMERIC = Later({"tensor_problem": ("urdf_sdf.core.base.inertia_numeric", "tensor_problem"),
-                  "principal_moments": ("urdf_sdf.core.base.inertia_numeric", "principal_moments"),
-                  "repaired": ("urdf_sdf.core.base.inertia_numeric", "repaired")})
+# numpy, imported when a tensor with products of inertia needs it.
+_NUMPY = Later({"array": ("numpy", "array"), "linalg": ("numpy", "linalg"),
+                "errstate": ("numpy", "errstate"), "maximum": ("numpy", "maximum"),
+                "argsort": ("numpy", "argsort"), "diag": ("numpy", "diag")})
 
 
 def epsilon(moments) -> float:
@@ -63,7 +68,30 @@ def inertia_problem(inertial: Inertial) -> str | None:
         return moments_problem(moments)
     if clearly_valid(inertial):
         return None
-    return _NUMERIC.tensor_problem(inertial)
+    return tensor_problem(inertial)
+
+
+def tensor(inertial: Inertial):
+    """The 3x3 inertia matrix (a numpy array)."""
+    return _NUMPY.array([[inertial.ixx, inertial.ixy, inertial.ixz],
+                         [inertial.ixy, inertial.iyy, inertial.iyz],
+                         [inertial.ixz, inertial.iyz, inertial.izz]])
+
+
+def tensor_problem(inertial: Inertial) -> str | None:
+    """Why libsdformat refuses the inertia tensor, or None when it accepts it: the
+    definition (:func:`inertia_problem` shortcuts it)."""
+    diagonal = (inertial.ixx, inertial.iyy, inertial.izz)
+    tolerance = epsilon(diagonal)
+    minor = inertial.ixx * inertial.iyy - inertial.ixy * inertial.ixy  # x * x: inf, not an error
+    with _NUMPY.errstate(all="ignore"):  # an overflowing determinant is inf: no warning printed
+        determinant = float(_NUMPY.linalg.det(tensor(inertial)))
+    near_positive = (inertial.ixx + tolerance >= 0 and minor + tolerance >= 0
+                     and determinant + tolerance >= 0)
+    moments = principal_moments(inertial)
+    if not near_positive:
+        return f"the tensor is not positive semi-definite (principal moments {moments})"
+    return moments_problem(moments)
 
 
 def is_diagonal(inertial: Inertial) -> bool:
@@ -94,7 +122,7 @@ def principal_moments(inertial: Inertial) -> list[float]:
     """Ascending principal moments (the diagonal itself when there are no products)."""
     if is_diagonal(inertial):
         return sorted((inertial.ixx, inertial.iyy, inertial.izz))
-    return _NUMERIC.principal_moments(inertial)
+    return sorted(_NUMPY.linalg.eigvalsh(tensor(inertial)).tolist())
 
 
 def moments_problem(moments: list[float]) -> str | None:
@@ -116,4 +144,19 @@ def repaired(inertial: Inertial) -> Inertial | None:
     change only as the rotation back from the principal axes makes them."""
     if inertia_problem(inertial) is None:
         return None
-    return _NUMERIC.repaired(inertial)
+    moments, axes = _NUMPY.linalg.eigh(tensor(inertial))
+    moments = _NUMPY.maximum(moments, 0.0)
+    order = _NUMPY.argsort(moments)
+    a, b, c = moments[order]
+    moments[order[0]] = max(a, c - b)
+    fixed = axes @ _NUMPY.diag(moments) @ axes.T
+    result = replace(inertial, texts={k: v for k, v in inertial.texts.items()
+                                      if k not in INERTIA_KEYS},
+                     ixx=float(fixed[0, 0]), ixy=float(fixed[0, 1]), ixz=float(fixed[0, 2]),
+                     iyy=float(fixed[1, 1]), iyz=float(fixed[1, 2]), izz=float(fixed[2, 2]))
+    if inertia_problem(result) is not None:  # rounding on the way back: raise a little more
+        moments[order[0]] += epsilon(moments) * 4
+        fixed = axes @ _NUMPY.diag(moments) @ axes.T
+        result = replace(result, ixx=float(fixed[0, 0]), iyy=float(fixed[1, 1]),
+                         izz=float(fixed[2, 2]))
+    return result

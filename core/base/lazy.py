@@ -1,15 +1,15 @@
 """Names imported when they are first used, from a static table.
 
 The project imports at module level only (``tests/test_layout.py``). A module that needs
-another one on some paths only (numpy for an inertia tensor with products of inertia, the
-process pool for a batch, typer for ``--help``) names what it uses in a table instead of
-importing it::
+an optional or costly third-party module on some paths only (numpy for an inertia tensor
+with products of inertia, typer for ``--help``, the view extra) names what it uses in a
+table instead of importing it::
 
-    _LATER = Later({"eigvalsh_sorted": ("urdf_sdf.core.base.inertia_numeric", "eigvalsh_sorted")})
+    _NUMPY = Later({"linalg": ("numpy", "linalg")})
 
     def principal_moments(inertial):
         ...
-        return _LATER.eigvalsh_sorted(inertial)     # imported here, the first time
+        return sorted(_NUMPY.linalg.eigvalsh(tensor(inertial)))   # imported here, once
 
 The table is a literal dict of ``name -> (module, attribute)``: ``tests/test_layout.py``
 reads every ``Later({...})`` as the module's imports (the layering rules hold for them as

@@ -54,11 +54,9 @@ class VersionTree:
 
     def type_at(self, path: tuple[str, ...]) -> str | None:
         """The type of the element at ``path`` below the root (``("model", "link")``)."""
-        type_id = self.root
+        type_id: str | None = self.root
         for tag in path:
-            type_id = self.child(type_id, tag)
-            if type_id is None:
-                return None
+            type_id = self.child(type_id, tag) if type_id is not None else None
         return type_id
 
 

@@ -91,7 +91,8 @@ class VersionDescriptions:
                     _, children[name] = self.file_type(child.get("ref"))
                 else:
                     children[name] = self.inline_type(child, f"{type_id}/{name}")
-        out = {"attributes": sorted(set(attributes)), "children": dict(sorted(children.items()))}
+        out: dict[str, object] = {"attributes": sorted(set(attributes)),
+                                  "children": dict(sorted(children.items()))}
         if free:
             out["free"] = True
         return out

@@ -117,7 +117,7 @@ class FrameGraph:
         if exact is not None:  # a URDF name may contain '::'; SDF names cannot
             return exact
         parts = reference.split(SCOPE_SEPARATOR)
-        current = scope
+        current: Scope | None = scope
         for i, part in enumerate(parts):
             if current is None:
                 return None

@@ -38,7 +38,6 @@ from urdf_sdf.core.read.files import (
     read_upto,
 )
 
-MESH_FORMATS = ("stl", "obj", "dae", "gltf", "glb")
 SNIFF_BYTES = 4096
 OBJ_KEYWORDS = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mtllib", "usemtl",
                 "cstype", "deg", "curv", "surf", "parm", "end"}

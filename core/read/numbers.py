@@ -94,8 +94,8 @@ def finite_numbers(text: str) -> tuple[float, ...] | None:
         if math.inf in values or -math.inf in values:
             return None  # a number too large for a double
         return values
-    values = parse_doubles(text)
-    return tuple(values) if values is not None else None
+    parsed = parse_doubles(text)
+    return tuple(parsed) if parsed is not None else None
 
 
 def limit_number(text: str) -> float | None:

@@ -140,7 +140,7 @@ def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
     if numbers is None or len(numbers) != 3:
         report_unreadable(el, "three numbers", state)
         return None
-    return numbers  # type: ignore[return-value]
+    return numbers
 
 
 def read_double(el, state: ReadState, default: float, allow_infinite: bool = False) -> float:

@@ -38,7 +38,7 @@ def _local_motion(joint, q: float) -> Pose:
     w, x, y, z = joint.pose.rotation
     local = rotate((w, -x, -y, -z), joint.axis)  # the inverse rotation
     if joint.type == "prismatic":
-        return Pose(tuple(v * q for v in local))
+        return Pose((local[0] * q, local[1] * q, local[2] * q))
     return Pose((0.0, 0.0, 0.0), quat_from_axis_angle(local, q))
 
 
