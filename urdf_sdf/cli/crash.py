@@ -5,18 +5,18 @@ Bad input is never a crash: readers and converters report it as coded diagnostic
 exception that escapes them is a bug in this project, and the user should be told so
 rather than handed a Python traceback (which may also quote file content). Nor is a
 standard stream that was closed when the command started (``>&-``): its use is FILE_READ or
-FILE_WRITE (:mod:`urdf_sdf.cli.streams`, which :func:`run_command` sets up first).
+FILE_WRITE (:mod:`urdf_sdf.cli.streams`, which :func:`run_command` sets up first, with
+the rest of the process: :mod:`urdf_sdf.cli.process`).
 """
 from __future__ import annotations
 
-import atexit
 import contextlib
-import gc
 import os
 import sys
 from typing import Callable
 
-from urdf_sdf.cli.streams import ClosedStreamError, guard_standard_streams
+from urdf_sdf.cli.process import console_script_process
+from urdf_sdf.cli.streams import ClosedStreamError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 
 DEBUG_VARIABLE = "URDF_SDF_DEBUG"
@@ -63,25 +63,9 @@ def closed_stream(exc: ClosedStreamError, prog: str) -> Diagnostic:
                       f"cannot {'read' if reading else 'write'} {exc.what}: {exc}", prog)
 
 
-def short_lived_process() -> None:
-    """A command runs once and exits: Python's cycle collector would only spend time
-    scanning the model's objects, which the process frees all at once on exit.
-
-    Nor does it collect them at exit: the interpreter's shutdown runs one last full
-    collection, which walks every object still tracked (a 10,000-link model's cyclic
-    garbage: a sixth of ``urdf2sdf``'s CPU time) only to hand memory back that the
-    process is about to return anyway. ``gc.freeze`` as the last exit handler (the first
-    registered runs last) takes them out of that collection; every other exit handler,
-    the flush of the standard streams and the exit code are as before."""
-    gc.disable()
-    atexit.register(gc.freeze)
-
-
 def run_command(prog: str, app: Callable[[], object]) -> None:
-    """A console script's body: a short-lived process whose closed standard streams are
-    guarded (:func:`~urdf_sdf.cli.streams.guard_standard_streams`) and whose crashes
-    are reported."""
-    guard_standard_streams()
-    short_lived_process()
+    """A console script's body: its process set up
+    (:func:`~urdf_sdf.cli.process.console_script_process`), its crashes reported."""
+    console_script_process()
     with crashes_reported(prog):
         app()

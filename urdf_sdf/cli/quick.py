@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from urdf_sdf import __version__
-from urdf_sdf.cli.crash import crashes_reported, short_lived_process
-from urdf_sdf.cli.streams import guard_standard_streams
+from urdf_sdf.cli.crash import crashes_reported
+from urdf_sdf.cli.process import console_script_process
 from urdf_sdf.core.base.lazy import Later
 
 # What typer's own main does with Ctrl-C: exit 130 (128 + SIGINT).
@@ -289,8 +289,7 @@ def run(spec: CommandSpec, command: Callable[[dict], int | None] | None,
     does for the app: closed standard streams first
     (:func:`~urdf_sdf.cli.streams.guard_standard_streams`), before any file is opened
     on their descriptors."""
-    guard_standard_streams()
-    short_lived_process()
+    console_script_process()
     with crashes_reported(spec.prog):
         params = parse(spec, sys.argv[1:] if argv is None else argv)
         code = None
