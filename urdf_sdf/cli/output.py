@@ -30,9 +30,10 @@ is then re-raised with its default action, so the exit status says what killed u
 later write of the same target removes the stale ones whose process is gone (SIGKILL).
 A new file gets 0666 less the umask, which is read, never set (:func:`new_file_mode`).
 
-Nothing here changes the process for longer than a write: ``sys.stdout`` is the one the
-caller has (a console script's checks its writes: :class:`~urdf_sdf.cli.streams.CheckedStdout`),
-and the signal handlers are put back once the write is done.
+Nothing here changes the process for longer than a write: ``sys.stdout`` stays the one
+the caller has (a console script's checks its writes:
+:class:`~urdf_sdf.cli.streams.CheckedStdout`), and the signal handlers are put back once
+the write is done.
 """
 from __future__ import annotations
 
@@ -392,10 +393,12 @@ def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]
 
 def _temporary_name(target: Path) -> str:
     """A new name of a temporary file of ``target``'s, in its directory (see the module)."""
-    return str(_directory_of(target) / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    token = f"{os.getpid()}-{os.urandom(4).hex()}"
+    return str(_directory_of(target) / f".{target.name}.urdf-sdf-{token}.tmp")
 
 
 def _directory_of(target: Path) -> Path:
+    """The directory ``target`` is written in."""
     return target.parent if str(target.parent) else Path(".")
 
 
