@@ -9,7 +9,6 @@ from urdf_sdf.core.compose.include import read_include
 from urdf_sdf.core.compose.interface import call_repostures
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Policy
-from urdf_sdf.core.base.gc_pause import gc_paused
 from urdf_sdf.core.graph import (FrameGraph, build_graph, relative_pose, report_non_finite,
                                  root_pose, validate_graph)
 from urdf_sdf.core.base.model import Document
@@ -113,8 +112,7 @@ def load(path: str | Path, context: Context | None = None) -> LoadResult:
     data = read_bytes(path, diagnostics)
     if data is None:
         return LoadResult(None, None, diagnostics, context.policy)
-    with gc_paused():
-        parsed = _parse(data, str(path), diagnostics)
+    parsed = _parse(data, str(path), diagnostics)
     del data  # the file's bytes are as large as a tenth of its tree: not kept while reading
     return _load_parsed(parsed, str(path), context, diagnostics)
 
@@ -124,8 +122,7 @@ def load_string(text: str | bytes, file: str | None = None,
     context = context if context is not None else Context()
     data = text.encode("utf-8") if isinstance(text, str) else text
     diagnostics = Diagnostics()
-    with gc_paused():
-        parsed = _parse(data, file, diagnostics)
+    parsed = _parse(data, file, diagnostics)
     return _load_parsed(parsed, file, context, diagnostics)
 
 
@@ -140,8 +137,7 @@ def _parse(data: bytes, file: str | None,
 
 def _load_parsed(parsed: tuple[str, object, bool], file: str | None, context: Context,
                  diagnostics: Diagnostics) -> LoadResult:
-    with gc_paused():
-        result = _read_and_build(parsed, file, context, diagnostics)
+    result = _read_and_build(parsed, file, context, diagnostics)
     result.diagnostics = context.policy.apply(result.diagnostics)
     result.policy = context.policy
     result.context = context

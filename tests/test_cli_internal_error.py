@@ -96,7 +96,7 @@ def test_a_command_leaves_its_objects_out_of_the_collection_at_exit():
     and the exit code is the command's."""
     code = ("import atexit, gc, sys\n"
             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
-            "from urdf_sdf.cli.crash import short_lived_process\n"
+            "from urdf_sdf.cli.process import short_lived_process\n"
             "short_lived_process()\n"
             "model = [[i] for i in range(1000)]\n"
             "sys.exit(3)\n")

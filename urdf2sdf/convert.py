@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.gc_pause import gc_paused
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.loader import LoadResult
@@ -114,8 +113,7 @@ class Plan:
 
 def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
     """Convert a loaded URDF; the result's policy (``--strict``) decides what is an error."""
-    with gc_paused():
-        conversion = _convert(result, options)
+    conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
     return conversion
 

@@ -6,13 +6,11 @@ exception that escapes them is a bug in this project, and the user should be tol
 rather than handed a Python traceback (which may also quote file content). Nor is a
 standard stream that was closed when the command started (``>&-``): its use is FILE_READ or
 FILE_WRITE (:mod:`urdf_sdf.cli.streams`, which :func:`urdf_sdf.cli.quick.run` sets up
-first).
+first, with the rest of the process: :mod:`urdf_sdf.cli.process`).
 """
 from __future__ import annotations
 
-import atexit
 import contextlib
-import gc
 import os
 import sys
 
@@ -62,17 +60,4 @@ def closed_stream(exc: ClosedStreamError, prog: str) -> Diagnostic:
     return Diagnostic(Code.FILE_READ if reading else Code.FILE_WRITE, Severity.ERROR,
                       f"cannot {'read' if reading else 'write'} {exc.what}: {exc}", prog)
 
-
-def short_lived_process() -> None:
-    """A command runs once and exits: Python's cycle collector would only spend time
-    scanning the model's objects, which the process frees all at once on exit.
-
-    Nor does it collect them at exit: the interpreter's shutdown runs one last full
-    collection, which walks every object still tracked (a 10,000-link model's cyclic
-    garbage: a sixth of ``urdf2sdf``'s CPU time) only to hand memory back that the
-    process is about to return anyway. ``gc.freeze`` as the last exit handler (the first
-    registered runs last) takes them out of that collection; every other exit handler,
-    the flush of the standard streams and the exit code are as before."""
-    gc.disable()
-    atexit.register(gc.freeze)
 

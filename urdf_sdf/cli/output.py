@@ -28,6 +28,12 @@ The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp``. SIGTERM, SIGINT and SIGH
 (handlers installed only around the write, the previous ones restored after; the signal
 is then re-raised with its default action, so the exit status says what killed us), and a
 later write of the same target removes the stale ones whose process is gone (SIGKILL).
+A new file gets 0666 less the umask, which is read, never set (:func:`new_file_mode`).
+
+Nothing here changes the process for longer than a write: ``sys.stdout`` stays the one
+the caller has (a console script's checks its writes:
+:class:`~urdf_sdf.cli.streams.CheckedStdout`), and the signal handlers are put back once
+the write is done.
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from urdf_sdf.cli.streams import ClosedStreamError, StdoutError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.read.files import system_reason
@@ -77,10 +84,6 @@ def write_failed(exc: OSError, destination: str | None) -> Diagnostic:
     """The FILE_WRITE diagnostic of a write to ``destination`` that failed with ``exc``."""
     return Diagnostic(Code.FILE_WRITE, Severity.ERROR, f"cannot write: {system_reason(exc)}",
                       destination)
-
-
-class StdoutError(OSError):
-    """Standard output cannot be written (not a closed pipe: that is BrokenPipeError)."""
 
 
 # ---- standard output ---------------------------------------------------------------------
@@ -142,33 +145,6 @@ def flush_stdout(prog: str) -> int | None:
     return None
 
 
-class _CheckedStdout:
-    """sys.stdout while a command runs under :func:`stdout_checked`: a failed write or
-    flush is a :class:`StdoutError` (BrokenPipeError stays itself), so it cannot be taken
-    for an error of some other file."""
-
-    def __init__(self, stream) -> None:
-        self._stream = stream
-
-    def write(self, text):
-        return self._checked(self._stream.write, text)
-
-    def flush(self):
-        return self._checked(self._stream.flush)
-
-    @staticmethod
-    def _checked(call, *args):
-        try:
-            return call(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise StdoutError(exc.errno, exc.strerror or str(exc)) from exc
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
 def stdout_checked(prog: str) -> Callable:
     """Decorate a typer command that prints to stdout: stdout is flushed before the command
     exits (buffered text is otherwise written, and lost, at interpreter exit); a stdout
@@ -185,17 +161,15 @@ def stdout_checked(prog: str) -> Callable:
 
 def stdout_checked_code(prog: str, body: Callable[[], int]) -> int:
     """The exit code of ``body()`` (a command's body, without typer), its stdout checked
-    as :func:`stdout_checked` checks a typer command's."""
-    original = sys.stdout
-    sys.stdout = _CheckedStdout(original)
+    as :func:`stdout_checked` checks a typer command's. ``sys.stdout`` is left as it is:
+    a console script has put a :class:`~urdf_sdf.cli.streams.CheckedStdout` there
+    (:mod:`urdf_sdf.cli.process`), whose failures are :class:`StdoutError`."""
     try:
         code = body()
     except BrokenPipeError:
         code = stdout_closed()
-    except StdoutError as exc:
+    except (StdoutError, ClosedStreamError) as exc:
         code = stdout_failed(prog, exc)
-    finally:
-        sys.stdout = original
     failure = flush_stdout(prog) if code != BROKEN_PIPE_STATUS else None
     return failure if failure is not None else code
 
@@ -405,10 +379,9 @@ def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]
     (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP (whose handlers
     are in place before the file is made: a signal in between would leave it). Stale ones
     of earlier runs (their process gone) are removed first, unless ``stale_removed``."""
-    directory = target.parent if str(target.parent) else Path(".")
     if not stale_removed:
-        remove_stale_temporaries(directory, target.name)
-    tmp = str(directory / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp")
+        remove_stale_temporaries(_directory_of(target), target.name)
+    tmp = _temporary_name(target)
     with removed_on_signal(tmp):
         os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
@@ -416,6 +389,17 @@ def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+
+
+def _temporary_name(target: Path) -> str:
+    """A new name of a temporary file of ``target``'s, in its directory (see the module)."""
+    token = f"{os.getpid()}-{os.urandom(4).hex()}"
+    return str(_directory_of(target) / f".{target.name}.urdf-sdf-{token}.tmp")
+
+
+def _directory_of(target: Path) -> Path:
+    """The directory ``target`` is written in."""
+    return target.parent if str(target.parent) else Path(".")
 
 
 def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:
@@ -490,6 +474,38 @@ def file_mode(target: Path) -> int:
             raise FileNotFoundError(target)
         return status.st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return new_file_mode(target)
+
+
+def new_file_mode(target: Path) -> int:
+    """The mode a new file ``target`` gets (0666 less the umask). The umask is read, never
+    set (setting it to read it, even for a moment, would change it for every thread of
+    the process): from ``/proc/self/status`` where the system has it, else from a new
+    file's own mode (:func:`_probed_file_mode`)."""
+    umask = _umask_from_status()
+    return 0o666 & ~umask if umask is not None else _probed_file_mode(target)
+
+
+def _umask_from_status(status_file: str = "/proc/self/status") -> int | None:
+    """The process's umask from its ``Umask:`` line (Linux 4.7 and later), or None."""
+    try:
+        with open(status_file, encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _probed_file_mode(target: Path) -> int:
+    """The mode of a file made with 0666 beside ``target`` (the system applies the umask),
+    removed at once. Named as a temporary of ``target``'s: if the process dies in between,
+    the next write of ``target`` removes it (:func:`remove_stale_temporaries`)."""
+    probe = _temporary_name(target)
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        return stat.S_IMODE(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
+        os.unlink(probe)

@@ -10,11 +10,11 @@ the same declaration (:mod:`urdf_sdf.cli.typer_app`). ``PROG --version`` alone i
 nothing more; a command imports its own module only (the converter it runs, not typer,
 not the other direction's), through :data:`COMMANDS`.
 
-Before anything else, :func:`run` guards the standard streams
-(:func:`urdf_sdf.cli.streams.guard_standard_streams`): a descriptor 0, 1 or 2 closed
-when the command started gets ``/dev/null``, so that no file takes its place and no
-diagnostic lands in the document (process-wide state: the console scripts' business, never
-the library's).
+Before anything else, :func:`run` sets up the process
+(:func:`urdf_sdf.cli.process.console_script_process`): a standard descriptor closed when
+the command started gets ``/dev/null``, so that no file takes its place and no diagnostic
+lands in the document; the collector is off and the heap trimmed (process-wide state: the
+console scripts' business, never the library's).
 """
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from urdf_sdf.cli.crash import crashes_reported, short_lived_process
+from urdf_sdf.cli.crash import crashes_reported
 from urdf_sdf.cli.declare import (VERSION, Command, CommandTable, UsageError, parse,
                                   version_line)
-from urdf_sdf.cli.streams import guard_standard_streams
+from urdf_sdf.cli.process import console_script_process
 from urdf_sdf.cli.typer_app import command_app, group_app
 
 # What typer's own main does with Ctrl-C: exit 130 (128 + SIGINT).
@@ -102,11 +102,10 @@ def run(script: str, name: str | None, argv: Sequence[str]) -> None:
     """A console script's body, and the one way every console script runs: the command
     ``name`` of :data:`COMMANDS` (None: ``urdf-sdf`` itself) when its command line ``argv``
     is plain, else the script's typer app on the whole command line (``argv`` empty: the
-    typer app always). Set up first: closed standard streams
-    (:func:`~urdf_sdf.cli.streams.guard_standard_streams`), before any file is opened on
-    their descriptors; a short-lived process; crashes reported, never a traceback."""
-    guard_standard_streams()
-    short_lived_process()
+    typer app always). Set up first, before any file is opened: the process a console
+    script runs in (:func:`~urdf_sdf.cli.process.console_script_process`: closed standard
+    streams, the collector, the heap, stdout); crashes reported, never a traceback."""
+    console_script_process()
     with crashes_reported(script):
         code = plain(script, name, argv) if argv else None
         if code is None:

@@ -18,6 +18,11 @@ process opens takes the free descriptor, and a temporary output file would becom
   writes nothing there (``-o FILE``) is not affected.
 * standard input closed: ``sys.stdin`` is a :class:`ClosedStream`; reading ``-`` is
   FILE_READ ("cannot read standard input: closed when the command started").
+
+:func:`check_stdout` (console scripts only, after the guard) puts a :class:`CheckedStdout`
+in front of ``sys.stdout`` for the whole run: a failed write or flush of standard output
+is a :class:`StdoutError` (``> /dev/full``; a closed pipe stays BrokenPipeError), which the
+commands report as FILE_WRITE of standard output, never as a failure of some other file.
 """
 from __future__ import annotations
 
@@ -124,3 +129,42 @@ def _fill_with_devnull(fd: int) -> bool:
         os.dup2(opened, fd)
         os.close(opened)
     return True
+
+
+class StdoutError(OSError):
+    """Standard output cannot be written (not a closed pipe: that is BrokenPipeError)."""
+
+
+class CheckedStdout:
+    """``sys.stdout`` of a console script (:func:`check_stdout`): a failed write or flush
+    is a :class:`StdoutError` (BrokenPipeError, and a :class:`ClosedStreamError` of a
+    stdout closed when the command started, stay themselves); everything else is the
+    stream's own."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text):
+        return self._checked(self._stream.write, text)
+
+    def flush(self):
+        return self._checked(self._stream.flush)
+
+    @staticmethod
+    def _checked(call, *args):
+        try:
+            return call(*args)
+        except (BrokenPipeError, ClosedStreamError):
+            raise
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror or str(exc)) from exc
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def check_stdout() -> None:
+    """Put a :class:`CheckedStdout` in front of ``sys.stdout`` (once; none when there is no
+    ``sys.stdout``). A console script calls it after :func:`guard_standard_streams`."""
+    if sys.stdout is not None and not isinstance(sys.stdout, CheckedStdout):
+        sys.stdout = CheckedStdout(sys.stdout)
