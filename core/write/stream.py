@@ -59,6 +59,11 @@ class ChildStream:
         if len(self.container) > self.batch:
             self.flush()
 
+    def hold(self) -> None:
+        """Stream no more: from now on every child stays in the tree until :meth:`finish`
+        (the writer will change some of them)."""
+        self.holding = True
+
     def flush(self) -> None:
         """Serialise and delete every child of the container but the last one."""
         count = len(self.container) - 1
