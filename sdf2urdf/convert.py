@@ -13,6 +13,10 @@ elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
 errors, or with ``approximate`` documented approximations with a warning each. A
 computed origin that is not a finite number (offsets that overflow a double when
 composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
+
+The robot's children are made as ``core.write.text`` nodes (or copied elements) and
+handed in order to ``core.write.urdf.robot_document``, which decides how they become
+bytes.
 """
 from __future__ import annotations
 

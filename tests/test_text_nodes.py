@@ -103,4 +103,5 @@ def test_holds_elements_finds_a_copied_element_at_any_depth():
     assert not holds_elements(("link", {}, [("visual", {}, [("geometry", {}, "x")])]))
     assert not holds_elements(("pose", {}, "0 0 0 0 0 0"))
     assert holds_elements(("link", {}, [copied]))
-    assert holds_elements(("link", {}, [("visual", {}, []), ("visual", {}, [("geometry", {}, [copied])])]))
+    assert holds_elements(("link", {}, [("visual", {}, []),
+                                        ("visual", {}, [("geometry", {}, [copied])])]))

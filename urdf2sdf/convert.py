@@ -12,6 +12,11 @@ Two pose styles:
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
 ``core.base.custom``) and reported as a warning where it changes behaviour.
+
+The model's children are made as ``core.write.text`` nodes (or copied elements) and
+handed in order to ``core.write.sdf.model_document``, which decides how they become
+bytes; those the ``<gazebo>`` blocks change (:func:`gazebo_edits`) are asked for as
+elements, and the blocks are applied to them once everything is written.
 """
 from __future__ import annotations
 
@@ -28,7 +33,6 @@ from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.base.model import Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
 from urdf_sdf.core.write.common import numbers_text, pose_text
-from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
                                      massless_inertial_node, material_node, model_document,
                                      pose_node)
@@ -238,8 +242,10 @@ MODEL_CHILDREN_BY_NAME = ("link", "joint", "frame")
 
 def gazebo_edits(model: Model, aliases: dict[str, str]) -> set[str]:
     """The names of the written model children that ``<gazebo>`` blocks change or look
-    at: each block's reference (a lumped link's through ``aliases`` to the link it was
-    merged into), and each link, joint or frame that a block without reference extends."""
+    at (``urdf2sdf.gazebo``): each block's reference (a lumped link's through ``aliases``
+    to the link it was merged into; an unresolved one is explained from the frames and
+    ``<urdf:joint>``s of that name), and each link, joint or frame that a block without
+    reference extends (merged by tag and name)."""
     names = gazebo_references(model)
     names |= {aliases[name] for name in names if name in aliases}
     for block in model.gazebo:
@@ -262,35 +268,38 @@ class Writer:
         # The written elements the <gazebo> blocks change, by name (with --lump-fixed an
         # urdf2sdf.lump.ElementAliases, which also finds a lumped link's survivor).
         self.elements: dict[str, object] = {}
+        # The document written (held whole until the <gazebo> blocks are applied), and
+        # the names of its children the blocks change or look at.
+        self.out = model_document(plan.version, model.name, streamed=not model.gazebo)
+        self.edited: set[str] = set()
 
     def warn(self, message: str, source) -> None:
         self.diagnostics.warning_at(Code.WARNING, message, source)
 
     def write(self, lumped_frames) -> bytes:
         """The SDF document's bytes: the model's children written in order into a
-        ``core.write.document``, then the ``<gazebo>`` blocks applied to those they name
-        (the document holds the whole model until then)."""
-        out = model_document(self.plan.version, self.model.name, streamed=not self.model.gazebo)
-        edited = gazebo_edits(self.model, getattr(self.elements, "aliases", {}))
+        ``core.write.document``, then the ``<gazebo>`` blocks applied to those they name."""
+        out = self.out
+        self.edited = gazebo_edits(self.model, getattr(self.elements, "aliases", {}))
         for link in self.model.links:
             if link.name not in self.plan.frame_links:
-                self.put(out, edited, self.link_node(link), link.name)
+                self.put(self.link_node(link), link.name)
         for link in self.model.links:
             joint = self.plan.frame_links.get(link.name)
             if joint is not None:
-                self.put(out, edited, self.frame_link_node(link, joint), link.name,
+                self.put(self.frame_link_node(link, joint), link.name,
                          joint.urdf_name or joint.name)
         for frame in lumped_frames:
             out.add(frame)
         for frame in self.model.frames:
-            self.put(out, edited, self.drake_frame_node(frame), frame.name, named=False)
+            self.put(self.drake_frame_node(frame), frame.name, named=False)
         for joint in self.model.joints:
             if joint.child in self.plan.frame_links:
                 continue
             if joint.type in FREE_JOINT_TYPES:
-                self.put(out, edited, self.free_joint(joint), joint.name, named=False)
+                self.put(self.free_joint(joint), joint.name, named=False)
             else:
-                self.put(out, edited, self.joint_node(joint), joint.name)
+                self.put(self.joint_node(joint), joint.name)
         for material in self.model.materials.values():
             out.add(namespaced_copy(material.xml))
         for transmission in self.model.transmissions:
@@ -303,17 +312,17 @@ class Writer:
                                             self.model.source.file)
         return out.to_bytes()
 
-    def put(self, out: Document, edited: set[str], child, name: str, *names: str,
-            named: bool = True) -> None:
+    def put(self, child, name: str, *names: str, named: bool = True) -> None:
         """Write a model child called ``name`` (or ``names``). One the ``<gazebo>`` blocks
-        change or look at (``edited``) is an element, which the blocks find by ``name``
-        when ``named`` (links, joints and the frames of massless links)."""
+        change or look at (:func:`gazebo_edits`) is an element, which the blocks find by
+        ``name`` when ``named`` (links, joints and the frames of massless links)."""
+        edited = self.edited
         if not edited or (name not in edited and not any(other in edited for other in names)):
-            out.add(child)
+            self.out.add(child)
         elif named:
-            self.elements[name] = out.add_element(child)
+            self.elements[name] = self.out.add_element(child)
         else:
-            out.add_element(child)
+            self.out.add_element(child)
 
     # ---- poses ------------------------------------------------------------------------
 
@@ -389,10 +398,10 @@ class Writer:
 
     def shape_node(self, kind: str, shape: Shape, link: Link,
                    taken: dict[str, set[str]]) -> Node:
-        """A visual or collision of ``link``. Its URDF name is kept unless SDFormat forbids it: a name
-        repeated within a kind, and from 1.7 a visual named like a collision (sibling names
-        are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back.
-        ``taken``: the names of the link's shapes written so far, by kind."""
+        """A visual or collision of ``link``. Its URDF name is kept unless SDFormat forbids
+        it: a name repeated within a kind, and from 1.7 a visual named like a collision
+        (sibling names are unique); the renamed shape carries ``urdf:name`` so sdf2urdf
+        gives it back. ``taken``: the names of the link's shapes written so far, by kind."""
         name = shape.name
         kinds = ("visual", "collision") if self.plan.version_key >= (1, 7) else (kind,)
         in_use = taken[kind] if len(kinds) == 1 else taken["visual"] | taken["collision"]

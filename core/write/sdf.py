@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
-from urdf_sdf.core.write.common import new_document, number_text, sub, to_bytes
+from lxml import etree
+
+from urdf_sdf.core.write.common import new_document, number_text, to_bytes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 
@@ -26,7 +28,7 @@ def model_document(version: str, name: str, streamed: bool = True) -> Document:
     children to be written through the document (``streamed=False``: the tree is
     changed once they are written)."""
     root = new_document(version)
-    return Document(root, sub(root, "model", name=name), depth=2, serialise=to_bytes,
+    return Document(root, etree.SubElement(root, "model", name=name), depth=2, serialise=to_bytes,
                     prefixes={URDF_NS: PREFIX}, streamed=streamed)
 
 

@@ -3,9 +3,9 @@
 Pure writing: ``sdf2urdf`` decides which pose an ``<origin>`` holds (a copied text or a
 computed pose), which name an element gets and what is kept elsewhere; these functions
 make the elements of what they are given, as ``core.write.text`` nodes, and
-:func:`robot_document` is the document a robot is written into (``core.write.document``). Copied numbers
-keep their text; computed ones are written with ``core.write.common.number_text``
-(shortest round trip, no negative zero).
+:func:`robot_document` is the document a robot is written into (``core.write.document``).
+Copied numbers keep their text; computed ones are written with
+``core.write.common.number_text`` (shortest round trip, no negative zero).
 """
 from __future__ import annotations
 
