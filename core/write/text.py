@@ -170,8 +170,9 @@ def holds_elements(tree: Node) -> bool:
         for child in children:
             if child.__class__ is not tuple:
                 return True
-            if child[2]:
-                pending.append(child[2])
+            grandchildren = child[2]
+            if grandchildren.__class__ is list and grandchildren:
+                pending.append(grandchildren)
     return False
 
 
@@ -204,8 +205,8 @@ class TextChildren:
     """Nodes placed in an lxml tree behind marker comments, ``depth`` levels below the
     root, and written as text when the tree is serialised (:meth:`expand`).
 
-    A node placed right after the last one (the same parent, nothing added or removed
-    since, the tree not serialised since) joins its marker's run. A run is forgotten
+    A node placed right after the last one (the same parent, its marker still the
+    parent's last child, the tree not serialised since) joins its marker's run. A run is forgotten
     once it is written, but its text is kept until the next expansion:
     ``core.write.stream`` serialises the last child of a batch twice (with its batch,
     then with the next one); a marker expanded in neither of the last two
@@ -220,24 +221,25 @@ class TextChildren:
         self.count = 0
         self.written: dict[int, bytes] = {}  # the texts of the last expansion
         self.writing: dict[int, bytes] = {}
-        # The run a node may join: its nodes, the parent, and the parent's number of
-        # children when it was last added to.
+        # The run a node may join: its nodes, its marker and the parent.
         self.run: list[Node] | None = None
+        self.run_marker = None
         self.run_parent = None
-        self.run_length = 0
 
     def place(self, parent, tree: Node) -> None:
         """Append ``tree`` (a node of nodes only) to ``parent`` (an lxml element at
         ``depth - 1``)."""
         run = self.run
+        # (lxml counts a parent's children by walking them all, but finds its last child
+        # at once)
         if run is not None and parent is self.run_parent and len(run) < RUN and \
-                len(parent) == self.run_length:
+                parent[-1] is self.run_marker:
             run.append(tree)
             return
         run = self.run = [tree]
-        parent.append(self._new_marker(run))
+        marker = self.run_marker = self._new_marker(run)
+        parent.append(marker)
         self.run_parent = parent
-        self.run_length = len(parent)
 
     def _new_marker(self, run: list[Node]):
         key = self.count
