@@ -13,6 +13,10 @@ elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
 errors, or with ``approximate`` documented approximations with a warning each. A
 computed origin that is not a finite number (offsets that overflow a double when
 composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
+
+The robot's children are made as ``core.write.text`` nodes (or copied elements) and
+handed in order to ``core.write.urdf.robot_document``, which decides how they become
+bytes.
 """
 from __future__ import annotations
 
@@ -29,16 +33,17 @@ from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
-from urdf_sdf.core.write.common import NumberTexts, declare_undeclared_prefixes, numbers_text
-from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import STREAM_BATCH, Node, TextChildren, to_element
-from urdf_sdf.core.write.urdf import (PRIMITIVES, computed_origin, copied_origin, copy_element,
-                                      dynamics_node, geometry_node, inertial_value_nodes,
-                                      material_node, mimic_node, ready_to_serialise, to_bytes)
+from urdf_sdf.core.write.common import NumberTexts, numbers_text
+from urdf_sdf.core.write.document import Document
+from urdf_sdf.core.write.text import Node, to_element
+from urdf_sdf.core.write.urdf import (PRIMITIVES, close_robot, computed_origin, copied_origin,
+                                      copy_element, dynamics_node, geometry_node,
+                                      inertial_value_nodes, material_node, mimic_node,
+                                      robot_document, to_bytes)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
-from urdf_sdf.sdf2urdf.restore import gazebo_blocks, restore_carried
+from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
 NO_RATE_LIMIT = "1e+16"
@@ -95,9 +100,6 @@ class UrdfWriter:
         if choice.in_world:  # the URDF's world is the SDF world, not this model's frame
             self.urdf_frame[WORLD] = choice.placement
         self.link_names: set[str] = set()
-        # The links and joints, written as text into the serialised robot (a large
-        # robot's elements are not built as lxml elements only to be serialised).
-        self.text = TextChildren(depth=1)
         # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once;
         # the texts of the inertias' numbers, written once per value.
         self.numbers = NumberMemo(finite_numbers)
@@ -127,66 +129,51 @@ class UrdfWriter:
     # ---- structure --------------------------------------------------------------------
 
     def write(self) -> bytes | None:
-        """The URDF document's bytes, or None when the model cannot be written. The
-        robot's children are serialised a batch at a time as they are written
-        (``core.write.stream``): a large robot's URDF tree is never whole in memory."""
-        robot = etree.Element("robot", name=self.scope.owner.name)
-        stream = ChildStream(robot, robot, self.serialise, STREAM_BATCH,
-                             prepare=ready_to_serialise)
-        return stream.finish() if self.fill(robot, stream.flush_if_full) else None
-
-    def serialise(self, robot) -> bytes:
-        return self.text.expand(to_bytes(robot))
+        """The URDF document's bytes, or None when the model cannot be written."""
+        out = robot_document(self.scope.owner.name)
+        return out.to_bytes() if self.fill(out) else None
 
     def robot(self):
         """The whole ``<robot>`` element, or None (for merging several models' robots)."""
-        robot = etree.Element("robot", name=self.scope.owner.name)
-        if not self.fill(robot, lambda: None):
-            return None
-        self.text.realise_all(robot)
-        return robot
+        out = robot_document(self.scope.owner.name, streamed=False)
+        return out.to_tree() if self.fill(out) else None
 
-    def fill(self, robot, flush) -> bool:
-        """Write the model into ``robot``, calling ``flush`` after each link and joint;
-        False when the model cannot be written."""
+    def fill(self, out: Document) -> bool:
+        """Write the model's robot into ``out`` (``core.write.document``); False when the
+        model cannot be written."""
         self.check_constraints()
         if not self.check_structure():
             return False
         owner = self.scope.owner
-        for material in custom_children(self.model_el, "material"):
-            robot.append(plain_copy(material))
+        out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints()
         if joints is None:
             return False
         free_roots = self.free_roots(joints)
         if any(j.parent == "world" for j in joints) or owner.static or free_roots:
-            etree.SubElement(robot, "link", name="world")
+            out.add(("link", {"name": "world"}, []))
         for joint in joints:
             self.urdf_frame[joint.child] = joint.X_JC
         for link_name in self.tree.links:
-            self.write_link(robot, link_name)
-            flush()
+            self.write_link(out, link_name)
         if owner.static:
-            self.write_static(robot)
+            self.write_static(out)
         for root in free_roots:
-            self.write_world_joint(robot, root, "floating")
+            self.write_world_joint(out, root, "floating")
         for joint in joints:
-            self.write_joint(robot, joint)
-            self.keep_joint_extras(robot, joint)
-            robot.extend(gazebo_blocks(getattr(joint.element, "xml", None),
-                                       self.name(joint.name)))
-            flush()
+            self.write_joint(out, joint)
+            self.keep_joint_extras(out, joint)
+            out.extend(gazebo_blocks(getattr(joint.element, "xml", None), self.name(joint.name)))
         if not self.options.drop_frames:
-            self.write_frames(robot)
+            self.write_frames(out)
         else:
             self.warn_dropped_frames()
-        for transmission in custom_children(self.model_el, "transmission"):
-            robot.append(plain_copy(transmission))
-        restore_carried(self.model_el, robot)
-        self.keep_model_extras(robot)
-        robot.extend(gazebo_blocks(self.model_el, None))
-        declare_undeclared_prefixes(robot, self.file, self.diagnostics)
-        etree.cleanup_namespaces(robot)
+        out.extend(plain_copy(transmission)
+                   for transmission in custom_children(self.model_el, "transmission"))
+        out.extend(carried_copies(self.model_el))
+        self.keep_model_extras(out)
+        out.extend(gazebo_blocks(self.model_el, None))
+        close_robot(out, self.file, self.diagnostics)
         return True
 
     def check_constraints(self) -> None:
@@ -290,26 +277,30 @@ class UrdfWriter:
         element = self.graph.vertices[vertex].element
         return element if isinstance(element, Link) else None
 
-    def write_link(self, robot, link_name: str) -> None:
+    def write_link(self, out: Document, link_name: str) -> None:
+        """The link, then the ``<gazebo>`` blocks of what URDF cannot state of it."""
         children: list[Node] = []
-        marker = self.text.place(robot, ("link", {"name": self.name(link_name)}, children))
         self.link_names.add(link_name)
         link = self.link_element(link_name)
-        if link is None:
-            return  # a massless link made by an approximation
+        if link is None:  # a massless link made by an approximation
+            out.add(("link", {"name": self.name(link_name)}, children))
+            return
+        blocks: list = []
         X_UL = self.urdf_frame.get(link_name, IDENTITY)
         if not has_implicit_inertial(link):
             children.append(self.inertial(link.inertial or Inertial(), link_name, X_UL))
         for shape in link.visuals:
-            self.write_shape(robot, children, "visual", shape, link_name, X_UL)
+            self.write_shape(blocks, children, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
-            self.write_shape(robot, children, "collision", shape, link_name, X_UL)
+            self.write_shape(blocks, children, "collision", shape, link_name, X_UL)
         carries = has_namespaced_children(link.xml)
         if carries:
-            restore_carried(link.xml, self.text.realise(marker))
-        self.keep_sdf_extras(robot, link, link_name)
+            children += carried_copies(link.xml)
+        out.add(("link", {"name": self.name(link_name)}, children))
+        out.extend(blocks)
+        self.keep_sdf_extras(out, link, link_name)
         if carries:
-            robot.extend(gazebo_blocks(link.xml, self.name(link_name)))
+            out.extend(gazebo_blocks(link.xml, self.name(link_name)))
 
     def shape_pose(self, link_name: str, spec: PoseSpec) -> Pose:
         """A pose given in a link's element (relative to the link unless relative_to)."""
@@ -329,12 +320,12 @@ class UrdfWriter:
         values = inertial_value_nodes(inertial, self.number_texts)
         return ("inertial", {}, values if origin is None else [origin, *values])
 
-    def write_shape(self, robot, children: list[Node], kind: str, shape: Shape, link_name: str,
-                    X_UL: Pose) -> None:
+    def write_shape(self, blocks: list, children: list[Node], kind: str, shape: Shape,
+                    link_name: str, X_UL: Pose) -> None:
         """A visual or collision appended to ``children`` (its link's), or a <gazebo>
-        block appended to ``robot``."""
+        block appended to ``blocks`` (written after the link)."""
         if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
-            self.keep_in_gazebo_block(robot, kind, shape, link_name, X_UL)
+            blocks.append(self.gazebo_shape_block(kind, shape, link_name, X_UL))
             return
         attributes = {}
         if markup(shape, "unnamed") != "true":
@@ -348,15 +339,14 @@ class UrdfWriter:
                                        f"{self.name(link_name)}_{shape.name}_material"))
         children.append((kind, attributes, parts))
 
-    def keep_in_gazebo_block(self, robot, kind: str, shape: Shape, link_name: str,
-                             X_UL: Pose) -> None:
+    def gazebo_shape_block(self, kind: str, shape: Shape, link_name: str, X_UL: Pose):
         """Geometry URDF lacks (plane, heightmap, capsule...) travels as SDF in a
-        ``<gazebo reference="LINK">`` block, posed in the URDF link frame."""
+        ``<gazebo reference="LINK">`` block (returned), posed in the URDF link frame."""
         what = shape.geometry.kind if shape.geometry is not None else "no"
         self.warn(Code.CONTENT_KEPT_IN_GAZEBO,
                   f"{kind} [{shape.name}] of link [{link_name}] has {what} geometry, which URDF "
                   "cannot express; it is kept as SDF in a <gazebo> block", shape.source)
-        block = etree.SubElement(robot, "gazebo", reference=self.name(link_name))
+        block = etree.Element("gazebo", reference=self.name(link_name))
         copy = copy_element(shape.xml)
         for old in copy.findall("pose"):
             copy.remove(old)
@@ -366,6 +356,7 @@ class UrdfWriter:
             pose_el.text = numbers_text((*pose.position, *pose.rpy()))
             copy.insert(0, pose_el)
         block.append(copy)
+        return block
 
     def mesh_uri(self, geometry) -> str:
         """The mesh URI as written: ``--uri-scheme package`` rewrites ``model://``; a
@@ -375,41 +366,42 @@ class UrdfWriter:
             return "package://" + uri[len("model://"):]
         return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
 
-    def keep_sdf_extras(self, robot, link: Link, name: str) -> None:
+    def keep_sdf_extras(self, out: Document, link: Link, name: str) -> None:
         """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
         the form Gazebo (and urdf2sdf) reads back: sensors, lights, link physics
         flags, and the collision surfaces and visual extras of each named shape."""
         if link.xml is not None:
-            self.keep_in_gazebo(robot, link_extras(link.xml), f"link [{name}]", link.source,
+            self.keep_in_gazebo(out, link_extras(link.xml), f"link [{name}]", link.source,
                                 reference=self.name(name))
 
-    def keep_model_extras(self, robot) -> None:
+    def keep_model_extras(self, out: Document) -> None:
         """Model plugins and other model-level SDF content go to a ``<gazebo>`` block."""
         if self.model_el is not None:
-            self.keep_in_gazebo(robot, element_extras(self.model_el, MODEL_EXTRAS),
+            self.keep_in_gazebo(out, element_extras(self.model_el, MODEL_EXTRAS),
                                 f"model [{self.scope.owner.name}]", self.scope.owner.source)
 
-    def keep_joint_extras(self, robot, joint: KinematicJoint) -> None:
+    def keep_joint_extras(self, out: Document, joint: KinematicJoint) -> None:
         xml = getattr(joint.element, "xml", None)
         if xml is not None and joint.vertex >= 0:
-            self.keep_in_gazebo(robot, element_extras(xml, JOINT_EXTRAS), f"joint [{joint.name}]",
+            self.keep_in_gazebo(out, element_extras(xml, JOINT_EXTRAS), f"joint [{joint.name}]",
                                 joint.element.source, reference=self.name(joint.name))
 
-    def keep_in_gazebo(self, robot, kept: list, what: str, source,
+    def keep_in_gazebo(self, out: Document, kept: list, what: str, source,
                        reference: str | None = None) -> None:
         """``kept`` (SDF elements of ``what``) in a ``<gazebo>`` block, with a warning."""
         if kept:
-            attributes = {} if reference is None else {"reference": reference}
-            etree.SubElement(robot, "gazebo", attributes).extend(kept)
+            block = etree.Element("gazebo", {} if reference is None else {"reference": reference})
+            block.extend(kept)
+            out.add(block)
             self.warn(Code.CONTENT_KEPT_IN_GAZEBO, f"{what}: SDF content URDF cannot state ("
                       f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
                       source)
 
     # ---- joints -----------------------------------------------------------------------
 
-    def write_joint(self, robot, joint: KinematicJoint) -> None:
+    def write_joint(self, out: Document, joint: KinematicJoint) -> None:
         if joint.vertex < 0:
-            self.write_custom_joint(robot, joint)
+            self.write_custom_joint(out, joint)
             return
         xml = joint.element.xml
         urdf_name = markup(joint.element, "name")
@@ -422,14 +414,11 @@ class UrdfWriter:
             children.append(self.axis(joint))
         urdf_type = urdf_joint_type(joint)
         self.write_limits(children, joint, urdf_type)
-        marker = self.text.place(robot, ("joint", {"name": name, "type": urdf_type}, children))
-        if not has_namespaced_children(xml):
-            return
-        joint_el = self.text.realise(marker)
-        for tag in ("calibration", "safety_controller", "mimic"):
-            for custom in custom_children(xml, tag):
-                joint_el.append(plain_copy(custom))
-        restore_carried(xml, joint_el)
+        if has_namespaced_children(xml):  # what urdf2sdf kept of the URDF joint
+            children += [plain_copy(custom) for tag in ("calibration", "safety_controller", "mimic")
+                         for custom in custom_children(xml, tag)]
+            children += carried_copies(xml)
+        out.add(("joint", {"name": name, "type": urdf_type}, children))
 
     def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
@@ -488,7 +477,7 @@ class UrdfWriter:
                   "libsdformat and Drake)", joint.element.source)
         return NO_RATE_LIMIT
 
-    def write_custom_joint(self, robot, joint: KinematicJoint) -> None:
+    def write_custom_joint(self, out: Document, joint: KinematicJoint) -> None:
         """A <urdf:joint> restored; its origin follows the SDF poses."""
         restored = plain_copy(joint.element.xml)
         for old in restored.findall("origin"):
@@ -500,29 +489,28 @@ class UrdfWriter:
                                         joint.element.source)
         if origin is not None:
             restored.insert(0, to_element(origin))
-        robot.append(restored)
+        out.add(restored)
 
-    def write_static(self, robot) -> None:
+    def write_static(self, out: Document) -> None:
         """A static model is fixed to the world: each root link (a building or a shelf may
         have several unconnected ones) is welded to ``world`` where it stands (the model
         frame is the world frame)."""
         roots = self.tree.roots
         for root in roots:
-            self.write_world_joint(robot, root, "fixed")
+            self.write_world_joint(out, root, "fixed")
         what = "its root link is welded to world by a fixed joint" if len(roots) == 1 else \
             f"its {len(roots)} root links are welded to world by fixed joints"
         self.warn(Code.WORLD_JOINT_ADDED,
                   f"model [{self.scope.owner.name}] is static: {what}", self.scope.owner.source)
 
-    def write_world_joint(self, robot, root: str, joint_type: str) -> None:
+    def write_world_joint(self, out: Document, root: str, joint_type: str) -> None:
         """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
         suffix = "static_weld" if joint_type == "fixed" else "floating"
         X_UW = self.urdf_frame.get(WORLD, IDENTITY)  # the model frame, or the SDF world's
         origin = self.finite_origin(X_UW * self.tree.link_poses[root], self.scope.owner.source)
         children = [] if origin is None else [origin]
         children += [("parent", {"link": "world"}, []), ("child", {"link": self.name(root)}, [])]
-        self.text.place(robot, ("joint", {"name": f"{self.name(root)}_{suffix}",
-                                          "type": joint_type}, children))
+        out.add(("joint", {"name": f"{self.name(root)}_{suffix}", "type": joint_type}, children))
 
     # ---- frames -----------------------------------------------------------------------
 
@@ -533,7 +521,7 @@ class UrdfWriter:
                     vertex.scoped_name.startswith(prefix):
                 yield vertex, vertex.scoped_name[len(prefix):]
 
-    def write_frames(self, robot) -> None:
+    def write_frames(self, out: Document) -> None:
         """Each explicit frame: a massless link and a fixed joint to the frame it is
         attached to (when that one becomes a link too) or to its link."""
         for vertex, name in self.frames():
@@ -553,20 +541,18 @@ class UrdfWriter:
             origin = self.frame_origin(vertex, name, parent, parent_name)
             if xml is not None and xml.get(qname("element")) == "frame":
                 # Drake's URDF <frame> extension, given back as it was written
-                etree.SubElement(robot, "frame", name=self.name(name),
-                                 link=self.name(parent_name), **origin)
+                out.add(("frame", {"name": self.name(name), "link": self.name(parent_name),
+                                   **origin}, []))
                 continue
-            link_el = etree.SubElement(robot, "link", name=self.name(name))
-            for inertial in custom_children(xml, "inertial"):
-                link_el.append(plain_copy(inertial))  # the zero-mass inertial urdf2sdf kept
-            restore_carried(xml, link_el)
+            # the zero-mass inertial urdf2sdf kept, and what it carried
+            link_children = [plain_copy(inertial) for inertial in custom_children(xml, "inertial")]
+            out.add(("link", {"name": self.name(name)}, link_children + carried_copies(xml)))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
-            joint_el = etree.SubElement(robot, "joint", name=joint_name, type="fixed")
-            if origin:
-                etree.SubElement(joint_el, "origin", **origin)
-            etree.SubElement(joint_el, "parent", link=self.name(parent_name))
-            etree.SubElement(joint_el, "child", link=self.name(name))
+            joint_children: list[Node] = [("origin", origin, [])] if origin else []
+            joint_children += [("parent", {"link": self.name(parent_name)}, []),
+                               ("child", {"link": self.name(name)}, [])]
+            out.add(("joint", {"name": joint_name, "type": "fixed"}, joint_children))
 
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity

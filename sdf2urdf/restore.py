@@ -5,7 +5,7 @@ given back to the URDF it came from.
   converter (materials, transmissions, calibration, floating joints...).
 * Elements the URDF reader did not know (a typo, pybullet's ``<contact>``, the
   ``<sensor>`` extension, ``drake:`` elements) come back unchanged in the same element:
-  :func:`restore_carried`.
+  :func:`carried_copies`.
 * ``<urdf:gazebo>`` content, which urdf2sdf could not map to SDF, becomes a ``<gazebo>``
   block referencing the same link or joint again: :func:`gazebo_blocks`. The converter
   writes it after the blocks of SDF content it keeps, so that urdf2sdf, reading them in
@@ -31,10 +31,10 @@ def carried_children(el) -> list:
     return found
 
 
-def restore_carried(sdf_el, urdf_el) -> None:
-    """Append to ``urdf_el`` what urdf2sdf carried in ``sdf_el``, unchanged."""
-    for child in carried_children(sdf_el):
-        urdf_el.append(plain_copy(child))
+def carried_copies(sdf_el) -> list:
+    """Copies of what urdf2sdf carried in ``sdf_el``, unchanged, for the URDF element it
+    came from."""
+    return [plain_copy(child) for child in carried_children(sdf_el)]
 
 
 def gazebo_blocks(sdf_el, reference: str | None) -> list:

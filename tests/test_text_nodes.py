@@ -1,7 +1,7 @@
 """Elements written as text (core.write.text): the bytes must be exactly what lxml writes
 for the same elements, escaping, qualified names, empty texts and indentation included,
 also when the document is streamed a batch at a time (the last child of a batch is
-serialised twice) and when a node is made an lxml element after it was placed.
+serialised twice) and when the placed nodes are made lxml elements.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from lxml import etree
 
 from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import TextChildren, to_element
+from urdf_sdf.core.write.text import RUN, TextChildren, holds_elements, to_element
 from urdf_sdf.core.write.urdf import to_bytes as urdf_to_bytes
 
 URDF_NS = "urn:urdf-sdf:urdf"
@@ -72,52 +72,36 @@ def test_streamed_text_children_give_the_whole_document():
     assert not text.nodes
 
 
-def test_a_realised_node_takes_its_markers_place():
-    root, model = document()
-    text = TextChildren(depth=2, prefixes=PREFIXES)
-    text.place(model, ("link", {"name": "a"}, []))
-    marker = text.place(model, ("link", {"name": "b"}, [("pose", {}, "0 0 0 0 0 0")]))
-    text.place(model, ("link", {"name": "c"}, []))
-    el = text.realise(marker)
-    etree.SubElement(el, "copied").text = "from the source"
-    assert [child.get("name") for child in model if child.tag == "link"] == ["b"]
-    expected_root, expected_model = document()
-    etree.SubElement(expected_model, "link", name="a")
-    b = etree.SubElement(expected_model, "link", name="b")
-    etree.SubElement(b, "pose").text = "0 0 0 0 0 0"
-    etree.SubElement(b, "copied").text = "from the source"
-    etree.SubElement(expected_model, "link", name="c")
-    assert text.expand(to_bytes(root)) == to_bytes(expected_root)
-
-
-def test_runs_of_nodes_realised_first_last_or_all_keep_their_order():
-    """Nodes placed one after another share a marker (up to ``RUN`` of them): realising the
-    first or the last of a run, or every marker of a parent, keeps the document order."""
-    from urdf_sdf.core.write.text import RUN
-
+def test_runs_of_nodes_made_elements_keep_their_order():
+    """Nodes placed one after another share a marker (up to ``RUN`` of them): making every
+    marker of a parent elements keeps the document order."""
     def links(count):
         return [("link", {"name": f"l{i}"}, [("pose", {}, f"{i} 0 0 0 0 0")])
                 for i in range(count)]
 
-    for pick in (0, RUN - 1, RUN, RUN + 2):
-        root, model = document()
-        text = TextChildren(depth=2, prefixes=PREFIXES)
-        placed = [text.place(model, tree) for tree in links(RUN + 3)]
-        assert len(model) == 2  # a run of RUN nodes, then one of three
-        text.realise(placed[pick]).set("picked", "yes")
-        expected_root, expected_model = document()
-        for i, tree in enumerate(links(RUN + 3)):
-            el = to_element(tree, expected_model)
-            if i == pick:
-                el.set("picked", "yes")
-        assert text.expand(to_bytes(root)) == to_bytes(expected_root)
-
     root, model = document()
     text = TextChildren(depth=2, prefixes=PREFIXES)
-    for tree in links(3):
+    for tree in links(RUN + 3):
         text.place(model, tree)
+    assert len(model) == 2  # a run of RUN nodes, then one of three
     etree.SubElement(model, "frame", name="f")
     text.place(model, ("link", {"name": "after"}, []))
     text.realise_all(model)
-    assert [child.get("name") for child in model] == ["l0", "l1", "l2", "f", "after"]
+    assert [child.get("name") for child in model] == \
+        [f"l{i}" for i in range(RUN + 3)] + ["f", "after"]
     assert not text.nodes
+    expected_root, expected_model = document()
+    for tree in links(RUN + 3):
+        to_element(tree, expected_model)
+    etree.SubElement(expected_model, "frame", name="f")
+    etree.SubElement(expected_model, "link", name="after")
+    assert to_bytes(root) == to_bytes(expected_root)
+
+
+def test_holds_elements_finds_a_copied_element_at_any_depth():
+    copied = etree.Element("copied")
+    assert not holds_elements(("link", {}, [("visual", {}, [("geometry", {}, "x")])]))
+    assert not holds_elements(("pose", {}, "0 0 0 0 0 0"))
+    assert holds_elements(("link", {}, [copied]))
+    assert holds_elements(("link", {}, [("visual", {}, []),
+                                        ("visual", {}, [("geometry", {}, [copied])])]))

@@ -12,6 +12,11 @@ Two pose styles:
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
 ``core.base.custom``) and reported as a warning where it changes behaviour.
+
+The model's children are made as ``core.write.text`` nodes (or copied elements) and
+handed in order to ``core.write.sdf.model_document``, which decides how they become
+bytes; those the ``<gazebo>`` blocks change (:func:`gazebo_edits`) are asked for as
+elements, and the blocks are applied to them once everything is written.
 """
 from __future__ import annotations
 
@@ -19,18 +24,18 @@ import functools
 import math
 from dataclasses import dataclass, field
 
-from urdf_sdf.core.base.custom import PREFIX, URDF_NS, namespaced_copy, qname
+from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.base.model import Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
-from urdf_sdf.core.write.common import new_document, numbers_text, pose_text, sub, to_bytes
+from urdf_sdf.core.write.common import numbers_text, pose_text
 from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
-                                     massless_inertial_node, material_node, pose_node)
-from urdf_sdf.core.write.stream import ChildStream
-from urdf_sdf.core.write.text import STREAM_BATCH, Node, TextChildren, to_element
+                                     massless_inertial_node, material_node, model_document,
+                                     pose_node)
+from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
@@ -218,7 +223,6 @@ def tree_order(model: Model, children: dict[str, list[str]]) -> list[Link]:
     return order
 
 
-
 def carried_node(elements) -> Node:
     """URDF elements this project does not read, carried as SDF custom content in one
     ``<urdf:carried>`` (a container without a name: libsdformat 14 wants the names of a
@@ -227,19 +231,27 @@ def carried_node(elements) -> Node:
     return (CARRIED, {}, [namespaced_copy(el) for el in elements])
 
 
-def carry(parent_el, elements) -> None:
-    """:func:`carried_node` appended to ``parent_el`` (nothing when there are none)."""
-    if elements:
-        to_element(carried_node(elements), parent_el)
-
-
-def append_node(parent_el, tree: Node | None) -> None:
-    if tree is not None:
-        to_element(tree, parent_el)
-
-
 def gazebo_references(model: Model) -> set[str]:
     return {block.get("reference") for block in model.gazebo if block.get("reference")}
+
+
+# The model children a <gazebo> block without reference may extend by name.
+MODEL_CHILDREN_BY_NAME = ("link", "joint", "frame")
+
+
+def gazebo_edits(model: Model, aliases: dict[str, str]) -> set[str]:
+    """The names of the written model children that ``<gazebo>`` blocks change or look
+    at (``urdf2sdf.gazebo``): each block's reference (a lumped link's through ``aliases``
+    to the link it was merged into; an unresolved one is explained from the frames and
+    ``<urdf:joint>``s of that name), and each link, joint or frame that a block without
+    reference extends (merged by tag and name)."""
+    names = gazebo_references(model)
+    names |= {aliases[name] for name in names if name in aliases}
+    for block in model.gazebo:
+        if not block.get("reference"):
+            names.update(child.get("name") for child in block
+                         if child.tag in MODEL_CHILDREN_BY_NAME and child.get("name"))
+    return names
 
 
 class Writer:
@@ -252,73 +264,64 @@ class Writer:
         self.options = options
         self.plan = plan
         self.diagnostics = diagnostics
-        # The written link, joint and frame elements by name, for the <gazebo> blocks.
+        # The written elements the <gazebo> blocks change, by name (with --lump-fixed an
+        # urdf2sdf.lump.ElementAliases, which also finds a lumped link's survivor).
         self.elements: dict[str, object] = {}
-        # The links and joints written as text into the serialised document, when it is
-        # streamed (a large robot's elements are not built only to be serialised).
-        self.text: TextChildren | None = None
+        # The document written (held whole until the <gazebo> blocks are applied), and
+        # the names of its children the blocks change or look at.
+        self.out = model_document(plan.version, model.name, streamed=not model.gazebo)
+        self.edited: set[str] = set()
 
     def warn(self, code: Code, message: str, source) -> None:
         self.diagnostics.warning_at(code, message, source)
 
     def write(self, lumped_frames) -> bytes:
-        """The SDF document's bytes. Without ``<gazebo>`` blocks (which change elements
-        already written) the model's children are serialised as they are written
-        (``core.write.stream``): a large robot's SDF tree is never whole in memory."""
-        root = new_document(self.plan.version)
-        model_el = sub(root, "model", name=self.model.name)
-        stream = None
-        if not self.model.gazebo:
-            stream = ChildStream(root, model_el, self.serialise, STREAM_BATCH)
-            self.text = TextChildren(depth=2, prefixes={URDF_NS: PREFIX})
+        """The SDF document's bytes: the model's children written in order into a
+        ``core.write.document``, then the ``<gazebo>`` blocks applied to those they name."""
+        out = self.out
+        self.edited = gazebo_edits(self.model, getattr(self.elements, "aliases", {}))
         for link in self.model.links:
             if link.name not in self.plan.frame_links:
-                self.remember(link.name, self.write_link(model_el, link), stream)
+                self.put(self.link_node(link), link.name)
         for link in self.model.links:
             joint = self.plan.frame_links.get(link.name)
             if joint is not None:
-                self.remember(link.name, self.write_frame_link(model_el, link, joint), stream)
+                self.put(self.frame_link_node(link, joint), link.name,
+                         joint.urdf_name or joint.name)
         for frame in lumped_frames:
-            model_el.append(frame)
+            out.add(frame)
         for frame in self.model.frames:
-            self.write_drake_frame(model_el, frame)
+            self.put(self.drake_frame_node(frame), frame.name, named=False)
         for joint in self.model.joints:
             if joint.child in self.plan.frame_links:
                 continue
             if joint.type in FREE_JOINT_TYPES:
-                self.write_free_joint(model_el, joint)
+                self.put(self.free_joint(joint), joint.name, named=False)
             else:
-                self.remember(joint.name, self.write_joint(model_el, joint), stream)
+                self.put(self.joint_node(joint), joint.name)
         for material in self.model.materials.values():
-            model_el.append(namespaced_copy(material.xml))
+            out.add(namespaced_copy(material.xml))
         for transmission in self.model.transmissions:
-            model_el.append(namespaced_copy(transmission))
-        carry(model_el, self.model.carried)
-        if stream is not None:
-            return stream.finish()
-        _GAZEBO.apply_gazebo_extensions(model_el, self.model.gazebo, self.elements, self.diagnostics,
-                                self.plan.version, self.model.source.file)
-        return to_bytes(root)
+            out.add(namespaced_copy(transmission))
+        if self.model.carried:
+            out.add(carried_node(self.model.carried))
+        if self.model.gazebo:
+            _GAZEBO.apply_gazebo_extensions(out.container, self.model.gazebo, self.elements,
+                                            self.diagnostics, self.plan.version,
+                                            self.model.source.file)
+        return out.to_bytes()
 
-    def serialise(self, root) -> bytes:
-        return self.text.expand(to_bytes(root))
-
-    def add(self, model_el, tree: Node, plain: bool):
-        """Append a link or joint to the model: as text when the document is streamed and
-        ``tree`` is ``plain`` (holds no lxml element copied from the source), else as an
-        element (returned, for the <gazebo> blocks)."""
-        if self.text is not None and plain:
-            self.text.place(model_el, tree)
-            return None
-        return to_element(tree, model_el)
-
-    def remember(self, name: str, element, stream: ChildStream | None) -> None:
-        """Keep a written element for the <gazebo> blocks; when streaming (there are
-        none), let a full batch of the model's children go to the output instead."""
-        if stream is None:
-            self.elements[name] = element
+    def put(self, child, name: str, *names: str, named: bool = True) -> None:
+        """Write a model child called ``name`` (or ``names``). One the ``<gazebo>`` blocks
+        change or look at (:func:`gazebo_edits`) is an element, which the blocks find by
+        ``name`` when ``named`` (links, joints and the frames of massless links)."""
+        edited = self.edited
+        if not edited or (name not in edited and not any(other in edited for other in names)):
+            self.out.add(child)
+        elif named:
+            self.elements[name] = self.out.add_element(child)
         else:
-            stream.flush_if_full()
+            self.out.add_element(child)
 
     # ---- poses ------------------------------------------------------------------------
 
@@ -326,7 +329,7 @@ class Writer:
         pose = self.result.pose(name)
         return pose_text(pose)
 
-    def write_link(self, model_el, link: Link):
+    def link_node(self, link: Link) -> Node:
         children: list = []
         joint = self.plan.parent_joint.get(link.name)
         if joint is not None:
@@ -339,16 +342,14 @@ class Writer:
                 children.append(("pose", {}, self.computed_pose(link.name)))
         children.append(self.link_inertial(link) if link.inertial is not None else
                         massless_inertial_node())
-        plain = True
         taken: dict[str, set[str]] = {"collision": set(), "visual": set()}  # names written
         for kind, shapes in (("collision", link.collisions), ("visual", link.visuals)):
             for shape in shapes:
                 if not shape.from_gazebo:  # <gazebo> content is copied by the gazebo step
-                    plain &= self.write_shape(children, kind, shape, link, taken)
+                    children.append(self.shape_node(kind, shape, link, taken))
         if link.carried:
             children.append(carried_node(link.carried))
-            plain = False
-        return self.add(model_el, ("link", {"name": link.name}, children), plain)
+        return ("link", {"name": link.name}, children)
 
     def link_inertial(self, link: Link) -> Node:
         """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
@@ -374,28 +375,33 @@ class Writer:
         for URDF's ``world`` root link."""
         return "__model__" if joint.parent == "world" else joint.parent
 
-    def write_frame_link(self, model_el, link: Link, joint: Joint) -> None:
+    def frame_link_node(self, link: Link, joint: Joint) -> Node:
         """A massless link on a fixed joint (with a massless subtree): a frame named after
         the link, attached to the joint's parent (a link or another such frame)."""
-        frame_el = sub(model_el, "frame", name=link.name, attached_to=joint.parent)
-        frame_el.set(qname("joint"), joint.urdf_name or joint.name)
+        children: list = []
         inertial_xml = link.xml.find("inertial") if link.xml is not None else None
         if inertial_xml is not None:  # a zero-mass inertial, kept for sdf2urdf
-            frame_el.append(namespaced_copy(inertial_xml))
-        if self.options.relative:
-            append_node(frame_el, pose_node(joint.pose, self.joint_parent_frame(joint)))
-        else:
-            sub(frame_el, "pose", self.computed_pose(link.name), relative_to="__model__")
-        carry(frame_el, link.carried + joint.carried)
-        return frame_el
+            children.append(namespaced_copy(inertial_xml))
+        children.append(self.frame_pose(link.name, joint.pose, self.joint_parent_frame(joint)))
+        if link.carried or joint.carried:
+            children.append(carried_node(link.carried + joint.carried))
+        return ("frame", {"name": link.name, "attached_to": joint.parent,
+                          qname("joint"): joint.urdf_name or joint.name},
+                [child for child in children if child is not None])
 
-    def write_shape(self, children: list, kind: str, shape: Shape, link: Link,
-                    taken: dict[str, set[str]]) -> bool:
-        """A visual or collision appended to ``children`` (its link's); False when it
-        holds an lxml element (a geometry SDF lacks, copied). Its URDF name is kept unless SDFormat forbids it: a name
-        repeated within a kind, and from 1.7 a visual named like a collision (sibling names
-        are unique); the renamed shape carries ``urdf:name`` so sdf2urdf gives it back.
-        ``taken``: the names of the link's shapes written so far, by kind."""
+    def frame_pose(self, name: str, pose, relative_to: str) -> Node | None:
+        """A frame's ``<pose>``: the URDF text relative to ``relative_to`` (``--relative``),
+        else computed in the model frame."""
+        if self.options.relative:
+            return pose_node(pose, relative_to)
+        return ("pose", {"relative_to": "__model__"}, self.computed_pose(name))
+
+    def shape_node(self, kind: str, shape: Shape, link: Link,
+                   taken: dict[str, set[str]]) -> Node:
+        """A visual or collision of ``link``. Its URDF name is kept unless SDFormat forbids
+        it: a name repeated within a kind, and from 1.7 a visual named like a collision
+        (sibling names are unique); the renamed shape carries ``urdf:name`` so sdf2urdf
+        gives it back. ``taken``: the names of the link's shapes written so far, by kind."""
         name = shape.name
         kinds = ("visual", "collision") if self.plan.version_key >= (1, 7) else (kind,)
         in_use = taken[kind] if len(kinds) == 1 else taken["visual"] | taken["collision"]
@@ -422,21 +428,18 @@ class Writer:
         pose = pose_node(shape.pose)
         if pose is not None:
             parts.append(pose)
-        plain = True
         geometry = shape.geometry
         if geometry is not None:
             tree = geometry_node(geometry, self.mesh_uri(geometry))
             if tree is None:
                 tree = ("geometry", {}, [namespaced_copy(geometry.xml)])
-                plain = False
                 self.warn(Code.GEOMETRY_KEPT_AS_CUSTOM,
                           f"geometry <{geometry.kind}> has no SDF counterpart; kept as a "
                           "custom element", geometry.source)
             parts.append(tree)
         if kind == "visual" and shape.material is not None:
             parts.append(material_node(shape.material))
-        children.append((kind, attributes, parts))
-        return plain
+        return (kind, attributes, parts)
 
     def mesh_uri(self, geometry) -> str:
         """The mesh URI as written: ``--uri-scheme model`` rewrites ``package://``; a
@@ -448,7 +451,7 @@ class Writer:
 
     # ---- joints -----------------------------------------------------------------------
 
-    def write_joint(self, model_el, joint: Joint):
+    def joint_node(self, joint: Joint) -> Node:
         attributes = {"name": joint.name, "type": joint.type}
         if joint.urdf_name is not None:
             attributes[NAME] = joint.urdf_name
@@ -457,29 +460,26 @@ class Writer:
             children.append(pose_node(joint.pose, self.joint_parent_frame(joint)))
         children.append(("parent", {}, joint.parent))
         children.append(("child", {}, joint.child))
-        plain = True
         if joint.type != "fixed" and joint.axes:
-            plain = self.write_axis(children, joint)
-        if joint.extras or joint.carried:
-            children.extend(namespaced_copy(extra) for extra in joint.extras.values())
-            if joint.carried:
-                children.append(carried_node(joint.carried))
-            plain = False
-        return self.add(model_el, ("joint", attributes, children), plain)
+            self.write_axis(children, joint)
+        children.extend(namespaced_copy(extra) for extra in joint.extras.values())
+        if joint.carried:
+            children.append(carried_node(joint.carried))
+        return ("joint", attributes, children)
 
-    def write_drake_frame(self, model_el, frame) -> None:
+    def drake_frame_node(self, frame) -> Node:
         """Drake's URDF ``<frame>``: an SDF frame fixed in its link (``urdf:element``
         tells sdf2urdf to give back the ``<frame>`` element)."""
-        frame_el = sub(model_el, "frame", name=frame.name, attached_to=frame.attached_to)
-        frame_el.set(qname("element"), "frame")
-        if self.options.relative:
-            append_node(frame_el, pose_node(frame.pose, frame.attached_to))
-        else:
-            sub(frame_el, "pose", self.computed_pose(frame.name), relative_to="__model__")
+        attributes = {"name": frame.name}
+        if frame.attached_to is not None:
+            attributes["attached_to"] = frame.attached_to
+        attributes[qname("element")] = "frame"
+        pose = self.frame_pose(frame.name, frame.pose, frame.attached_to)
+        return ("frame", attributes, [] if pose is None else [pose])
 
-    def write_axis(self, children: list, joint: Joint) -> bool:
-        """The joint's ``<axis>`` appended to ``children`` (its joint's); False when a
-        ``<urdf:mimic>`` (an lxml element) follows it."""
+    def write_axis(self, children: list, joint: Joint) -> None:
+        """The joint's ``<axis>`` appended to ``children`` (its joint's), and its mimic:
+        in the axis from SDFormat 1.11, else a ``<urdf:mimic>`` after it."""
         axis = joint.axes[0]
         if self.plan.version_key < (1, 5):
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
@@ -490,18 +490,17 @@ class Writer:
         axis = axis_node(xyz_text, joint)
         children.append(axis)
         if joint.mimic is None:
-            return True
+            return
         if self.plan.mimic_in_axis:
             axis[2].append(axis_mimic_node(joint.mimic))
-            return True
-        children.append(namespaced_copy(joint.xml.find("mimic")))  # below SDFormat 1.11
-        return False
+        else:
+            children.append(namespaced_copy(joint.xml.find("mimic")))  # below SDFormat 1.11
 
-    def write_free_joint(self, model_el, joint: Joint) -> None:
+    def free_joint(self, joint: Joint):
         """Floating and planar joints have no SDF counterpart: the child link is free
-        and the joint travels as a custom element."""
-        model_el.append(namespaced_copy(joint.xml))
+        and the joint travels as a custom element (returned)."""
         self.warn(Code.JOINT_FREE_BODY,
                   f"{joint.type} joint [{joint.name}] has no SDFormat counterpart: its child "
                   f"link [{joint.child}] is a free body in the SDF and the joint is kept as "
                   "<urdf:joint> for sdf2urdf", joint.source)
+        return namespaced_copy(joint.xml)

@@ -1,4 +1,4 @@
-"""Serialise SDFormat: element helpers, number and pose text, pretty XML bytes.
+"""Serialise SDFormat: the document root, number and pose text, pretty XML bytes.
 
 Numbers that are computed are written with ``repr`` precision (the shortest
 text that reads back to the same float); numbers copied from a source file are
@@ -58,27 +58,6 @@ def new_document(version: str, custom_namespace: bool = True):
     root = etree.Element("sdf", nsmap=nsmap)
     root.set("version", version)
     return root
-
-
-_SubElement = etree.SubElement
-
-
-def sub(parent, tag: str, text: str | None = None, **attributes):
-    """Append ``<tag attributes>text</tag>`` to ``parent``; None-valued attributes are skipped."""
-    if attributes:
-        el = _SubElement(parent, tag, {k: v for k, v in attributes.items() if v is not None})
-    else:
-        el = _SubElement(parent, tag)
-    if text is not None:
-        el.text = text
-    return el
-
-
-def leaf(parent, tag: str, text: str):
-    """``<tag>text</tag>`` appended to ``parent``: the common case, kept cheap."""
-    el = _SubElement(parent, tag)
-    el.text = text
-    return el
 
 
 def to_bytes(root) -> bytes:

@@ -1,22 +1,35 @@
 """SDFormat elements from ``core.base.model`` values: the serialisation ``urdf2sdf`` uses.
 
-Pure writing: every function makes the SDF form of a value it is given, as a
-``core.write.text`` node, and decides nothing about what is converted where (that is
-``urdf2sdf``'s policy). Numbers that
+Pure writing: :func:`model_document` is the document a model is written into
+(``core.write.document``), and every other function makes the SDF form of a value it is
+given, as a ``core.write.text`` node, and decides nothing about what is converted where
+(that is ``urdf2sdf``'s policy). Numbers that
 came from a source file are written as the source's text; computed numbers with
 ``core.write.common.number_text``.
 """
 from __future__ import annotations
 
-from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
-from urdf_sdf.core.write.common import number_text
+from lxml import etree
+
+from urdf_sdf.core.write.common import new_document, number_text, to_bytes
+from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 ORIGIN, XYZ, RPY = qname("origin"), qname("xyz"), qname("rpy")
 IMPLICIT, TEXTURE = qname("implicit"), qname("texture")
+
+
+def model_document(version: str, name: str, streamed: bool = True) -> Document:
+    """``<sdf version=...><model name=...>`` (the ``urdf`` prefix declared), the model's
+    children to be written through the document (``streamed=False``: the tree is
+    changed once they are written)."""
+    root = new_document(version)
+    return Document(root, etree.SubElement(root, "model", name=name), depth=2, serialise=to_bytes,
+                    prefixes={URDF_NS: PREFIX}, streamed=streamed)
 
 
 def pose_node(pose: PoseSpec, relative_to: str | None = None,

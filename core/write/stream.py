@@ -55,9 +55,15 @@ class ChildStream:
         self.written: io.BytesIO | None = None
 
     def flush_if_full(self) -> None:
-        """Flush when a batch is ready."""
-        if len(self.container) > self.batch:
+        """Flush when a batch is ready (lxml counts the container's children by walking
+        them: not once nothing is streamed any more)."""
+        if not self.holding and len(self.container) > self.batch:
             self.flush()
+
+    def hold(self) -> None:
+        """Stream no more: from now on every child stays in the tree until :meth:`finish`
+        (the writer will change some of them)."""
+        self.holding = True
 
     def flush(self) -> None:
         """Serialise and delete every child of the container but the last one."""

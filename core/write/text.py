@@ -8,12 +8,13 @@ marker comment, one marker for a run of consecutive nodes (a comment made, seria
 and found again per node cost as much as writing one): the tree keeps its order, its
 indentation and its other (lxml) children, and the serialised bytes get each marker
 replaced by its nodes' text, which is exactly what lxml writes for the same elements
-(``etree.indent(space="  ")`` then ``tostring``), escaping included. A node that needs
-lxml after all (content copied from the source is added to it) is turned into an
-element in place (:meth:`TextChildren.realise`).
+(``etree.indent(space="  ")`` then ``tostring``), escaping included.
 
 A node holds child nodes or, in place of the list, its text (SDFormat values); a name
 in ``{uri}local`` form is written with the prefix the document declares for ``uri``.
+A child may also be an lxml element copied from the source: such a node
+(:func:`holds_elements`) is built with :func:`to_element` instead.
+``core.write.document`` decides which is which; converters write through it.
 """
 from __future__ import annotations
 
@@ -158,6 +159,23 @@ def escaped(tree: Node) -> Node:
     return (tag, attributes, [escaped(child) for child in children or ()])
 
 
+def holds_elements(tree: Node) -> bool:
+    """Whether an lxml element (content copied from the source) is among ``tree``'s
+    descendants: such a node is built as an element, not written as text."""
+    pending = [tree[2]]
+    while pending:
+        children = pending.pop()
+        if children.__class__ is str:
+            continue
+        for child in children:
+            if child.__class__ is not tuple:
+                return True
+            grandchildren = child[2]
+            if grandchildren.__class__ is list and grandchildren:
+                pending.append(grandchildren)
+    return False
+
+
 def to_element(tree: Node, parent=None):
     """``tree`` as an lxml element (appended to ``parent`` when given); a child may be
     an lxml element already (copied content)."""
@@ -187,8 +205,8 @@ class TextChildren:
     """Nodes placed in an lxml tree behind marker comments, ``depth`` levels below the
     root, and written as text when the tree is serialised (:meth:`expand`).
 
-    A node placed right after the last one (the same parent, nothing added or removed
-    since, the tree not serialised since) joins its marker's run. A run is forgotten
+    A node placed right after the last one (the same parent, its marker still the
+    parent's last child, the tree not serialised since) joins its marker's run. A run is forgotten
     once it is written, but its text is kept until the next expansion:
     ``core.write.stream`` serialises the last child of a batch twice (with its batch,
     then with the next one); a marker expanded in neither of the last two
@@ -203,56 +221,31 @@ class TextChildren:
         self.count = 0
         self.written: dict[int, bytes] = {}  # the texts of the last expansion
         self.writing: dict[int, bytes] = {}
-        # The run a node may join: its nodes, its marker, the parent, and the parent's
-        # number of children when it was last added to.
+        # The run a node may join: its nodes, its marker and the parent.
         self.run: list[Node] | None = None
         self.run_marker = None
         self.run_parent = None
-        self.run_length = 0
 
-    def place(self, parent, tree: Node):
-        """Append ``tree`` to ``parent`` (an lxml element at ``depth - 1``); where it was
-        placed (for :meth:`realise`)."""
+    def place(self, parent, tree: Node) -> None:
+        """Append ``tree`` (a node of nodes only) to ``parent`` (an lxml element at
+        ``depth - 1``)."""
         run = self.run
+        # (lxml counts a parent's children by walking them all, but finds its last child
+        # at once)
         if run is not None and parent is self.run_parent and len(run) < RUN and \
-                len(parent) == self.run_length:
+                parent[-1] is self.run_marker:
             run.append(tree)
-            return self.run_marker, tree
+            return
         run = self.run = [tree]
         marker = self.run_marker = self._new_marker(run)
         parent.append(marker)
         self.run_parent = parent
-        self.run_length = len(parent)
-        return marker, tree
 
     def _new_marker(self, run: list[Node]):
         key = self.count
         self.count += 1
         self.nodes[key] = run
         return etree.Comment(self.token + str(key))
-
-    def realise(self, placed):
-        """The node placed at ``placed`` (what :meth:`place` returned) made an lxml
-        element, in its place: the nodes before it stay behind its marker, those after it
-        get a marker of their own after the element."""
-        self.run = None
-        marker, tree = placed
-        key = int(marker.text[len(self.token):])
-        run = self.nodes[key]
-        at = next(i for i, node in enumerate(run) if node is tree)
-        el = to_element(tree)
-        el.tail = marker.tail
-        if at + 1 < len(run):
-            rest = self._new_marker(run[at + 1:])
-            rest.tail = marker.tail
-            marker.addnext(rest)
-        if at:
-            del run[at:]
-            marker.addnext(el)
-        else:
-            del self.nodes[key]
-            marker.getparent().replace(marker, el)
-        return el
 
     def realise_all(self, parent) -> None:
         """Every marker among ``parent``'s children made elements (a tree that is not

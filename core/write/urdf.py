@@ -2,9 +2,10 @@
 
 Pure writing: ``sdf2urdf`` decides which pose an ``<origin>`` holds (a copied text or a
 computed pose), which name an element gets and what is kept elsewhere; these functions
-make the elements of what they are given, as ``core.write.text`` nodes. Copied numbers
-keep their text; computed ones are written with ``core.write.common.number_text``
-(shortest round trip, no negative zero).
+make the elements of what they are given, as ``core.write.text`` nodes, and
+:func:`robot_document` is the document a robot is written into (``core.write.document``).
+Copied numbers keep their text; computed ones are written with
+``core.write.common.number_text`` (shortest round trip, no negative zero).
 """
 from __future__ import annotations
 
@@ -13,13 +14,31 @@ from copy import deepcopy
 from lxml import etree
 
 from urdf_sdf.core.base.custom import markup
+from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.core.write.common import (NumberTexts, document_bytes, has_undeclared_prefixes,
-                                       number_text, numbers_text)
+from urdf_sdf.core.write.common import (NumberTexts, declare_undeclared_prefixes, document_bytes,
+                                       has_undeclared_prefixes, number_text, numbers_text)
+from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
+
+
+def robot_document(name: str, streamed: bool = True) -> Document:
+    """``<robot name=...>``, its children to be written through the document
+    (``streamed=False``: for its tree, to merge with others)."""
+    robot = etree.Element("robot", name=name)
+    return Document(robot, robot, depth=1, serialise=to_bytes, prepare=ready_to_serialise,
+                    streamed=streamed)
+
+
+def close_robot(document: Document, file: str | None, diagnostics: Diagnostics) -> None:
+    """The robot's last step before its bytes: a prefix the input used without declaring
+    it gets a declaration (``core.write.common.declare_undeclared_prefixes``), unused
+    declarations go."""
+    declare_undeclared_prefixes(document.root, file, diagnostics)
+    etree.cleanup_namespaces(document.root)
 
 
 def split_pose_text(spec: PoseSpec | None) -> dict[str, str] | None:
