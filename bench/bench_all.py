@@ -293,7 +293,8 @@ def print_row(row: dict, flush: bool = False) -> None:
 def print_batch(what: str, batch: dict, ceiling: float) -> None:
     print(f"batch of {what}, wall s: jobs=1 {batch['jobs1']['wall']:.2f}, jobs=2 "
           f"{batch['jobs2']['wall']:.2f}: speed-up x{batch['speedup']:.2f} (start-up "
-          f"{batch['startup']:.3f} s; Amdahl at the ceiling below: x{speedup_bound(batch, ceiling):.2f})")
+          f"{batch['startup']:.3f} s; Amdahl at the ceiling below: "
+          f"x{speedup_bound(batch, ceiling):.2f})")
 
 
 def machine() -> str:

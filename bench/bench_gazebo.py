@@ -41,9 +41,8 @@ def blocks_for_one_link(count: int) -> str:
 
 
 def _worker(path: str) -> dict:
-    from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
-
     from urdf_sdf import load
+    from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
     start = time.perf_counter()
     result = load(path)

@@ -18,8 +18,8 @@ Output is deterministic for a given seed. Usage::
 """
 from __future__ import annotations
 
-import sys
 import random
+import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

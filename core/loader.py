@@ -5,14 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from urdf_sdf.core.compose.include import read_include
-from urdf_sdf.core.compose.interface import call_repostures
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Policy
-from urdf_sdf.core.graph import (FrameGraph, build_graph, relative_pose, report_non_finite,
-                                 root_pose, validate_graph)
 from urdf_sdf.core.base.model import Document
 from urdf_sdf.core.base.pose import Pose, rotate
+from urdf_sdf.core.compose.include import read_include
+from urdf_sdf.core.compose.interface import call_repostures
+from urdf_sdf.core.graph import (
+    FrameGraph,
+    build_graph,
+    relative_pose,
+    report_non_finite,
+    root_pose,
+    validate_graph,
+)
 from urdf_sdf.core.read.sdf import read_sdf_root
 from urdf_sdf.core.read.urdf import bytes_free_of_xacro, read_urdf_root
 from urdf_sdf.core.read.xmlio import decoded_head, parse_xml, read_bytes

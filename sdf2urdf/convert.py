@@ -1,22 +1,20 @@
 """SDFormat -> URDF conversion policy.
 
-URDF frames: a child link's frame *is* its joint frame, and a joint origin is the
-joint frame in the parent link's (URDF) frame. For each link L with parent joint
-J, ``X_JL`` (L in J) is generally not the identity in SDF; everything written in
-L's frame (inertial, visuals, collisions, frames attached to L) is re-expressed
-in J's frame by ``X_JL``. Where the URDF-parity checker found that the structure
-allows it, the ``xyz``/``rpy`` text is copied instead of computed.
+URDF frames: a child link's frame *is* its joint frame, and a joint origin is the joint frame in
+the parent link's (URDF) frame. For each link L with parent joint J, ``X_JL`` (L in J) is
+generally not the identity in SDF; everything written in L's frame (inertial, visuals,
+collisions, frames attached to L) is re-expressed in J's frame by ``X_JL``. Where the
+URDF-parity checker found that the structure allows it, the ``xyz``/``rpy`` text is copied
+instead of computed.
 
-Nested models are flattened with ``ToUrdf.separator`` between scope names;
-explicit frames become a fixed joint and a massless link; custom ``urdf:``
-elements written by urdf2sdf are restored exactly. Joint types URDF lacks are
-errors, or with ``approximate`` documented approximations with a warning each. A
-computed origin that is not a finite number (offsets that overflow a double when
-composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
+Nested models are flattened with ``ToUrdf.separator`` between scope names; explicit frames
+become a fixed joint and a massless link; custom ``urdf:`` elements written by urdf2sdf are
+restored exactly. Joint types URDF lacks are errors, or with ``approximate`` documented
+approximations with a warning each. A computed origin that is not a finite number (offsets that
+overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
 
-The robot's children are made as ``core.write.text`` nodes (or copied elements) and
-handed in order to ``core.write.urdf.robot_document``, which decides how they become
-bytes.
+The robot's children are made as ``core.write.text`` nodes (or copied elements) and handed in
+order to ``core.write.urdf.robot_document``, which decides how they become bytes.
 """
 from __future__ import annotations
 
@@ -24,26 +22,47 @@ import math
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import (custom_children, has_namespaced_children, markup, plain_copy,
-                                  qname)
+from urdf_sdf.core.base.custom import (
+    custom_children,
+    has_namespaced_children,
+    markup,
+    plain_copy,
+    qname,
+)
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree, build_tree, joint_kind
 from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
-from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.base.pose import IDENTITY, Pose
+from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
+from urdf_sdf.core.kinematics.tree import (
+    WORLD,
+    KinematicJoint,
+    KinematicTree,
+    build_tree,
+    joint_kind,
+)
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
 from urdf_sdf.core.write.common import NumberTexts, numbers_text
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
-from urdf_sdf.core.write.urdf import (PRIMITIVES, close_robot, computed_origin, copied_origin,
-                                      copy_element, dynamics_node, geometry_node,
-                                      inertial_value_nodes, material_node, mimic_node,
-                                      robot_document, to_bytes)
+from urdf_sdf.core.write.urdf import (
+    PRIMITIVES,
+    close_robot,
+    computed_origin,
+    copied_origin,
+    copy_element,
+    dynamics_node,
+    geometry_node,
+    inertial_value_nodes,
+    material_node,
+    mimic_node,
+    robot_document,
+    to_bytes,
+)
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
-from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks
+from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
 NO_RATE_LIMIT = "1e+16"
@@ -568,12 +587,6 @@ class UrdfWriter:
     def warn_dropped_frames(self) -> None:
         for vertex, name in self.frames():
             self.warn(Code.FRAME_DROPPED, f"frame [{name}] dropped (--drop-frames)", vertex.source)
-
-
-def has_implicit_inertial(link: Link) -> bool:
-    """The SDF inertial urdf2sdf wrote for a URDF link without ``<inertial>`` (mass 0,
-    ``urdf:implicit``): the URDF gets no ``<inertial>`` back, as it had none."""
-    return link.inertial is not None and markup(link.inertial, "implicit") == "true"
 
 
 def urdf_joint_type(joint: KinematicJoint) -> str:

@@ -10,7 +10,8 @@ LINK_EXTRAS = {"sensor", "light", "projector", "audio_source", "audio_sink", "ba
                "particle_emitter", "self_collide", "gravity", "kinematic", "enable_wind",
                "velocity_decay", "must_be_base_link"}
 COLLISION_EXTRAS = {"surface", "laser_retro", "max_contacts"}
-VISUAL_EXTRAS = {"transparency", "cast_shadows", "laser_retro", "meta", "plugin", "visibility_flags"}
+VISUAL_EXTRAS = {"transparency", "cast_shadows", "laser_retro", "meta", "plugin",
+                 "visibility_flags"}
 MODEL_EXTRAS = {"plugin", "self_collide", "allow_auto_disable", "enable_wind", "gripper"}
 JOINT_EXTRAS = {"physics", "sensor"}
 

@@ -20,13 +20,18 @@ from pathlib import Path
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
-from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.inspect.resources import base_folder
+from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 from urdf_sdf.core.write.bundle import Bundle, bundle_sites
 from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.confined import CopyRoots
-from urdf_sdf.core.write.ros_package import (PLACEHOLDER_EMAIL, VERSION, PackageInfo,
-                                             build_files, package_xml)
+from urdf_sdf.core.write.ros_package import (
+    PLACEHOLDER_EMAIL,
+    VERSION,
+    PackageInfo,
+    build_files,
+    package_xml,
+)
 
 
 @dataclass

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import URDF_NS, custom_children, plain_copy
+from urdf_sdf.core.base.custom import URDF_NS, custom_children, markup, plain_copy
+from urdf_sdf.core.base.model import Link
 
 
 def carried_children(el) -> list:
@@ -49,3 +50,9 @@ def gazebo_blocks(sdf_el, reference: str | None) -> list:
         block.extend(plain_copy(child) for child in kept if isinstance(child.tag, str))
         blocks.append(block)
     return blocks
+
+
+def has_implicit_inertial(link: Link) -> bool:
+    """The SDF inertial urdf2sdf wrote for a URDF link without ``<inertial>`` (mass 0,
+    ``urdf:implicit``): the URDF gets no ``<inertial>`` back, as it had none."""
+    return link.inertial is not None and markup(link.inertial, "implicit") == "true"

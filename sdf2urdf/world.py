@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.base.pose import IDENTITY, Pose
+from urdf_sdf.core.graph import Kind, relative_pose
 
 
 @dataclass

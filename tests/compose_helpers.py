@@ -17,10 +17,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from urdf_sdf import Code, Context, load
-from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.base.pose import Pose, pose_gap
 from tests.reference import compare_reports
+from urdf_sdf import Code, Context, load
+from urdf_sdf.core.base.pose import Pose, pose_gap
+from urdf_sdf.core.graph import Kind
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.support import xacro_module
 from urdf_sdf.cli.batch import COLLECT_AFTER_OBJECTS, BatchItem, ProgressBar, done_here
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from tests.support import xacro_module
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "cli"

@@ -22,8 +22,7 @@ from urdf_sdf.cli import batch as batch_module
 from urdf_sdf.cli import pool as pool_module
 from urdf_sdf.cli import urdf2sdf as urdf2sdf_cli
 from urdf_sdf.cli.batch import BatchItem, FileConverter, default_jobs, picklable, run_batch
-from urdf_sdf.cli.main import sdf2urdf_app
-from urdf_sdf.cli.main import urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.urdf2sdf.convert import ToSdf
 

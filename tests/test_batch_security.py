@@ -24,9 +24,9 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import OUTSIDE_TREE, walk
-from urdf_sdf.cli.render import SourceLines, render
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+from urdf_sdf.cli.render import SourceLines, render
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.xmlio import read_bytes
 

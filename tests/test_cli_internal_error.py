@@ -11,8 +11,8 @@ import pytest
 
 import urdf_sdf.cli.sdf2urdf as sdf2urdf_cli
 import urdf_sdf.cli.urdf2sdf as urdf2sdf_cli
-from urdf_sdf.cli.quick import SCRIPTS
 from urdf_sdf.cli.crash import internal_error
+from urdf_sdf.cli.quick import SCRIPTS
 from urdf_sdf.core.base.diagnostics import Code
 
 HERE = Path(__file__).resolve().parent

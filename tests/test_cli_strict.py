@@ -9,8 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.cli.main import sdf2urdf_app
-from urdf_sdf.cli.main import urdf2sdf_app
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Policy, Severity
 from urdf_sdf.core.loader import load

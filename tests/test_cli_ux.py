@@ -23,13 +23,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.support import xacro_module
 from urdf_sdf.cli.inputs import xacro_available
-from urdf_sdf.cli.render import SourceLines, emit, render, use_color
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from tests.support import xacro_module
+from urdf_sdf.cli.render import SourceLines, emit, render, use_color
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -8,12 +8,23 @@ import shutil
 
 import pytest
 
+from tests.compose_helpers import (
+    ARM_AND_GRIPPER,
+    ASSEMBLIES,
+    ASSEMBLY_IDS,
+    EXACT,
+    FIX,
+    ISOLATED_ENV,
+    PARTS,
+    SAMPLES,
+    SUPER,
+    SUPER_WORLD,
+    runner,
+)
+from tests.support import assert_check_urdf_accepts
 from urdf_sdf.cli.main import app as urdf_sdf_app
 from urdf_sdf.cli.main import sdf2urdf_app
 from urdf_sdf.core.base.pose import Pose, pose_gap
-from tests.compose_helpers import (ARM_AND_GRIPPER, ASSEMBLIES, ASSEMBLY_IDS, EXACT, FIX,
-                                   ISOLATED_ENV, PARTS, SAMPLES, SUPER, SUPER_WORLD, runner)
-from tests.support import assert_check_urdf_accepts
 
 
 def test_cli_frames_on_composed_model():

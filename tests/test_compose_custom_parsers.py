@@ -9,14 +9,31 @@ from __future__ import annotations
 
 import pytest
 
+from tests.compose_helpers import (
+    CUSTOM,
+    FIX,
+    PLATE_MODEL,
+    P,
+    assert_diagnostic_at,
+    assert_pose,
+    assert_poses,
+    error_codes,
+    formatted,
+    joint_links,
+    line_of,
+    loaded,
+    plate,
+    same_file,
+)
 from urdf_sdf import Code, Context, load
-from urdf_sdf.core.compose.interface import (InterfaceFrame, InterfaceLink, InterfaceModel,
-                                             ResolvedModel)
-from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.base.pose import Pose
-from tests.compose_helpers import (CUSTOM, FIX, PLATE_MODEL, P, assert_diagnostic_at,
-                                   assert_pose, assert_poses, error_codes, formatted,
-                                   joint_links, line_of, loaded, plate, same_file)
+from urdf_sdf.core.compose.interface import (
+    InterfaceFrame,
+    InterfaceLink,
+    InterfaceModel,
+    ResolvedModel,
+)
+from urdf_sdf.core.graph import Kind
 
 try:
     import tomllib

@@ -11,11 +11,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.compose_helpers import (
+    AMENT,
+    FIX,
+    MODELS,
+    PACKAGES,
+    PARTS,
+    TIMEOUT,
+    assert_diagnostic_at,
+    error_codes,
+    errors_with,
+    formatted,
+    line_of,
+    reference_report,
+    run_cli,
+    same_file,
+)
 from urdf_sdf import Code, Context, load
-from tests.compose_helpers import (AMENT, FIX, MODELS, PACKAGES, PARTS, TIMEOUT,
-                                   assert_diagnostic_at, error_codes, errors_with, formatted,
-                                   line_of, reference_report, run_cli, same_file)
-
 
 # ---- scoping: only downward references; encapsulation -----------------------------------
 

@@ -16,16 +16,39 @@ from pathlib import Path
 
 import pytest
 
+from tests.compose_helpers import (
+    AMENT,
+    BRACKET_CLIP,
+    BRACKET_MODEL,
+    BRACKET_SLOT,
+    FIX,
+    ISOLATED_ENV,
+    MODELS,
+    PACKAGES,
+    PARTS,
+    PLATE_MODEL,
+    PLATE_TOP,
+    REF_TOL,
+    P,
+    assert_agrees_with_reference,
+    assert_diagnostic_at,
+    assert_pose,
+    assert_poses,
+    bracket,
+    error_codes,
+    joint_ends,
+    joint_links,
+    line_of,
+    loaded,
+    plate,
+    reference_report,
+    runner,
+    same_file,
+)
 from urdf_sdf import Code, Context, frames_report, load
 from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.base.pose import Pose
-from tests.compose_helpers import (AMENT, BRACKET_CLIP, BRACKET_MODEL, BRACKET_SLOT, FIX,
-                                   ISOLATED_ENV, MODELS, PACKAGES, PARTS, PLATE_MODEL, PLATE_TOP,
-                                   REF_TOL, P, assert_agrees_with_reference,
-                                   assert_diagnostic_at, assert_pose, assert_poses, bracket,
-                                   error_codes, joint_ends, joint_links, line_of, loaded, plate,
-                                   reference_report, runner, same_file)
+from urdf_sdf.core.graph import Kind
 
 
 @pytest.mark.parametrize("name", ["include_relative_path.sdf", "include_file_uri.sdf"])

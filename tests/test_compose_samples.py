@@ -12,15 +12,29 @@ from pathlib import Path
 
 import pytest
 
-from urdf_sdf import Context, frames_report
-from urdf_sdf.core.diff.compare import diff_files
-from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
-from tests.compose_helpers import (ARM_AND_GRIPPER, ASSEMBLIES, ASSEMBLY_IDS, FLANGE_WELDS,
-                                   FLANGES, SAMPLES, SUPER, SUPER_WORLD, P,
-                                   assert_agrees_with_reference, assert_pose, assert_poses,
-                                   joint_ends, joint_links, loaded, reference_report)
+from tests.compose_helpers import (
+    ARM_AND_GRIPPER,
+    ASSEMBLIES,
+    ASSEMBLY_IDS,
+    FLANGE_WELDS,
+    FLANGES,
+    SAMPLES,
+    SUPER,
+    SUPER_WORLD,
+    P,
+    assert_agrees_with_reference,
+    assert_pose,
+    assert_poses,
+    joint_ends,
+    joint_links,
+    loaded,
+    reference_report,
+)
 from tests.support import assert_check_urdf_accepts
+from urdf_sdf import Context, frames_report
+from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.diff.compare import diff_files
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 
 
 def test_samples_exist_and_load():

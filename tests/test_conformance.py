@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from urdf_sdf import Context, frames_report, load
 from tests.support import shared_dir
+from urdf_sdf import Context, frames_report, load
 
 MINIMUM_AGREEMENT = {"libsdformat/sdf": 0.98}
 

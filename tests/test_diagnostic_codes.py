@@ -17,14 +17,12 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf import Context, load
-from urdf_sdf.cli.printing import print_document
 from urdf_sdf.cli.main import sdf2urdf_app
+from urdf_sdf.cli.printing import print_document
 from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.write import uris
-from urdf_sdf.sdf2urdf import ToUrdf
-from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import ToSdf
-from urdf_sdf.urdf2sdf import convert_urdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures" / "codes"

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Difference, diff_files
-from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.core.loader import load
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 runner = CliRunner()
 HERE = Path(__file__).resolve().parent
@@ -91,7 +91,8 @@ EDITS = {
     "changed_lower_limit": ('lower="-2"', 'lower="-1.9"', [("joints", "elbow")]),
     "changed_effort": ('effort="20"', 'effort="25"', [("joints", "shoulder")]),
     "changed_velocity": ('velocity="3"', 'velocity="4"', [("joints", "elbow")]),
-    "changed_type": ('<joint name="elbow" type="revolute">', '<joint name="elbow" type="prismatic">',
+    "changed_type": ('<joint name="elbow" type="revolute">',
+                     '<joint name="elbow" type="prismatic">',
                      [("joints", "elbow")]),
     "changed_mass": ('<mass value="1"/>', '<mass value="1.5"/>', [("inertial", "upper")]),
     "changed_inertia": ('ixx="0.01"', 'ixx="0.011"', [("inertial", "upper")]),
@@ -193,7 +194,8 @@ def test_urdf_and_its_sdf_have_no_difference(base, tmp_path):
 
 
 def test_noise_below_tolerance_is_not_a_difference(base, tmp_path):
-    other = write(tmp_path, "noise.urdf", BASE.replace('xyz="0 0 0.4"', 'xyz="0 0 0.4000000000001"'))
+    other = write(tmp_path, "noise.urdf",
+                  BASE.replace('xyz="0 0 0.4"', 'xyz="0 0 0.4000000000001"'))
     assert diff_files(str(base), str(other)) == []
 
 
@@ -250,7 +252,8 @@ def test_tolerance(base, tmp_path):
 
 
 def test_tolerance_applies_to_inertials_and_limits(base, tmp_path):
-    other = write(tmp_path, "micro.urdf", BASE.replace('<mass value="1"/>', '<mass value="1.000001"/>')
+    other = write(tmp_path, "micro.urdf",
+                  BASE.replace('<mass value="1"/>', '<mass value="1.000001"/>')
                   .replace('upper="1.5"', 'upper="1.500001"'))
     assert {d.kind for d in diff_files(str(base), str(other))} == {"inertial", "joints"}
     assert diff_files(str(base), str(other), tol=1e-5) == []

@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from urdf_sdf.core.diff import compare as diff_module
+from tests.support import perturbed
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.diff.shapes import match_shapes, shapes_in_root, within_gap
+from urdf_sdf.core.base.pose import Pose, pose_gap, quat_from_rpy
+from urdf_sdf.core.diff import compare as diff_module
 from urdf_sdf.core.diff.difference import Difference, fmt
+from urdf_sdf.core.diff.shapes import match_shapes, shapes_in_root, within_gap
 from urdf_sdf.core.kinematics.batch import forward_compact
 from urdf_sdf.core.loader import load_string
-from urdf_sdf.core.base.pose import Pose, pose_gap, quat_from_rpy
-from tests.support import perturbed
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -1,7 +1,8 @@
 """``urdf-sdf diff`` in linear time, with the same results as its per-configuration definition.
 
 * :func:`core.kinematics.batch.forward_compact` gives the poses the scalar definition
-  (``tests/reference_kinematics.forward``) gives within :data:`core.kinematics.batch.FORWARD_TOLERANCE` (1e-12, relative to the
+  (``tests/reference_kinematics.forward``) gives within
+  :data:`core.kinematics.batch.FORWARD_TOLERANCE` (1e-12, relative to the
   tree's scale; not bit for bit), on generated trees and every sample, and the check
   catches a pose off by more;
 * :func:`core.diff.compare.compare_all_poses` reports what the scalar definition
@@ -28,17 +29,22 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.core.diff import compare as diff_module
+from tests.reference_kinematics import (
+    assert_forward_agrees,
+    forward,
+    forward_batch,
+    forward_gaps,
+    scalar_compare_poses,
+)
+from tests.support import perturbed, with_mimics
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.diff.compare import Description, diff_results
-from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
-from urdf_sdf.core.kinematics.batch import FORWARD_TOLERANCE, forward_plan
-from urdf_sdf.core.loader import load, load_string
-from tests.reference_kinematics import (assert_forward_agrees, forward, forward_batch,
-                                        forward_gaps, scalar_compare_poses)
-from tests.support import perturbed, with_mimics
 from urdf_sdf.core.base.model import Link
+from urdf_sdf.core.diff import compare as diff_module
+from urdf_sdf.core.diff.compare import Description, diff_results
+from urdf_sdf.core.kinematics.batch import FORWARD_TOLERANCE, forward_plan
+from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
+from urdf_sdf.core.loader import load, load_string
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.support import perturbed, with_mimics
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.loader import load, load_string
-from tests.support import perturbed, with_mimics
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "diff" / "unchanged.json"
@@ -98,7 +98,8 @@ def test_every_kind_of_difference_is_covered():
     assert {"links", "joints", "pose", "inertial", "geometry", "model"} <= kinds
 
 
-@pytest.mark.parametrize("case", ["chain-3", "wide_sdf-2", "arm6.urdf vs arm6.sdf", "samples/arm6.sdf"])
+@pytest.mark.parametrize("case", ["chain-3", "wide_sdf-2", "arm6.urdf vs arm6.sdf",
+                                  "samples/arm6.sdf"])
 def test_command_line_prints_the_same_differences(case, tmp_path):
     """``urdf-sdf diff`` (which loads one file at a time) prints, as text and as JSON, the
     differences the library finds with both files loaded."""

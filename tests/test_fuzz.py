@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
+from tests.support import TIMEOUT
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from tests.support import TIMEOUT
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

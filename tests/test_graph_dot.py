@@ -20,16 +20,29 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.core.base.context import Context
-from urdf_sdf.cli.graph import (GraphvizFailed, GraphvizUnavailable, OutputFormatUnknown,
-                                     RenderError, check_output, graph_command, render, write_graph)
+from tests.support import graphviz_dot
+from urdf_sdf.cli.graph import (
+    GraphvizFailed,
+    GraphvizUnavailable,
+    OutputFormatUnknown,
+    RenderError,
+    check_output,
+    graph_command,
+    render,
+    write_graph,
+)
 from urdf_sdf.cli.main import app as urdf_sdf_app
-from urdf_sdf.core.write.dot import (GraphKind, format_pose, frame_graph_dot, kinematic_tree_dot,
-                                     quote)
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.base.pose import Pose
-from tests.support import graphviz_dot
+from urdf_sdf.core.write.dot import (
+    GraphKind,
+    format_pose,
+    frame_graph_dot,
+    kinematic_tree_dot,
+    quote,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "graph"
 UPDATE = os.environ.get("UPDATE_GOLDENS", "") not in ("", "0")

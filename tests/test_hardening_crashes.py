@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
+from tests.support import TIMEOUT
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.read.numbers import matches_number_form, parse_double, parse_doubles
-from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 runner = CliRunner()
@@ -68,7 +68,8 @@ def test_graph_of_a_file_without_a_model_says_why():
 
 
 def test_print_declares_prefixes_the_input_forgot():
-    result = runner.invoke(umbrella, ["print", str(HOSTILE / "undeclared_namespace_prefix.sdf.xml")])
+    hostile = HOSTILE / "undeclared_namespace_prefix.sdf.xml"
+    result = runner.invoke(umbrella, ["print", str(hostile)])
     assert result.exit_code == 0
     root = etree.fromstring(result.stdout_bytes)  # well-formed
     assert root.nsmap["my_ns"] == "urn:urdf-sdf:undeclared:my_ns"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.render import MAX_LINE, SourceLines, render
-from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
-from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from tests.support import TIMEOUT
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.render import MAX_LINE, SourceLines, render
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 runner = CliRunner()

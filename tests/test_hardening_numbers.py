@@ -17,19 +17,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.support import TIMEOUT
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.render import print_json
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from urdf_sdf.core.compose import include as include_module
+from urdf_sdf.cli.render import print_json
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.diff.compare import diff_results
-from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.compose import include as include_module
+from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.inspect.report import frames_report
+from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf, gazebo
-from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 OVERFLOW = HOSTILE / "offset_overflow_is_not_finite.urdf"

@@ -15,11 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.output import (BROKEN_PIPE_STATUS, OutputError, check_destination,
-                                      write_output)
-from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from tests.support import TIMEOUT
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+from urdf_sdf.cli.output import BROKEN_PIPE_STATUS, OutputError, check_destination, write_output
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "arm6.urdf"

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.core.compose.uri import MAX_SHOWN_URI, model_config_files
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.compose.uri import MAX_SHOWN_URI, model_config_files
 from urdf_sdf.core.loader import load
 
 runner = CliRunner()

@@ -33,13 +33,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
-from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.output import write_output
-from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
-from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 
 from tests.support import TIMEOUT
 from tests.test_fuzz import PLANS, SEED_BYTES, mutate
+from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
+from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+from urdf_sdf.cli.output import write_output
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "streams"

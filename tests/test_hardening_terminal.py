@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import BatchItem, Outcome, summary_table
 from urdf_sdf.cli.main import app as umbrella
-from urdf_sdf.cli.render import SourceLines, print_json, render
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+from urdf_sdf.cli.render import SourceLines, print_json, render
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import UNSAFE, escape
 

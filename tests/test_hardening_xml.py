@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.support import TIMEOUT
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string, sniff_format
 from urdf_sdf.core.read.xmlio import detect_encoding, unsafe_doctype
-from tests.support import TIMEOUT
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 runner = CliRunner()

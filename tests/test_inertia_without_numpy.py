@@ -17,9 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urdf_sdf.core.base.inertia import (clearly_valid, inertia_problem, principal_moments,
-                                   repaired)
-from urdf_sdf.core.base.inertia import tensor_problem
+from urdf_sdf.core.base.inertia import (
+    clearly_valid,
+    inertia_problem,
+    principal_moments,
+    repaired,
+    tensor_problem,
+)
 from urdf_sdf.core.base.model import Inertial
 
 # numpy warns of the overflow in a determinant of huge or non-finite numbers

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import urdf_sdf.core
 from typer.testing import CliRunner
 
+import urdf_sdf.core
 from urdf_sdf import Code, json_schema
 from urdf_sdf.cli.main import app
 from urdf_sdf.json_schemas import SCHEMAS, schema_path

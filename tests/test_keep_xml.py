@@ -11,8 +11,7 @@ import pytest
 
 from urdf_sdf import Context, frames_report, load
 from urdf_sdf.core.write.dot import frame_graph_dot, kinematic_tree_dot
-from urdf_sdf.sdf2urdf.convert import ToUrdf
-from urdf_sdf.sdf2urdf.convert import convert_sdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 SAMPLES = Path(__file__).parent.parent / "samples"

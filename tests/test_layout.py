@@ -20,10 +20,10 @@ import fnmatch
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 # Source folder -> the package it installs as.
@@ -252,7 +252,8 @@ def test_importing_every_module_never_imports_a_bare_core(tmp_path):
         "names = []\n"
         "for top in ('urdf_sdf.core', 'urdf_sdf.urdf2sdf', 'urdf_sdf.sdf2urdf'):\n"
         "    package = importlib.import_module(top)\n"
-        "    names += [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + '.')]\n"
+        "    walked = pkgutil.walk_packages(package.__path__, top + '.')\n"
+        "    names += [top] + [m.name for m in walked]\n"
         "face = importlib.import_module('urdf_sdf')\n"
         "names += [m.name for m in pkgutil.walk_packages(face.__path__, 'urdf_sdf.')]\n"
         "for name in names:\n"

@@ -60,4 +60,4 @@ def test_a_replaced_name_is_the_one_used(monkeypatch):
 
 def test_a_name_outside_the_table_is_an_attribute_error():
     with pytest.raises(AttributeError, match="not in this Later table"):
-        Later({}).anything
+        _ = Later({}).anything

@@ -10,8 +10,8 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from tests.reference import run_reference
 import urdf_sdf
+from tests.reference import run_reference
 from urdf_sdf import Context, load
 from urdf_sdf.cli.main import urdf2sdf_app as app
 from urdf_sdf.core.inspect.resources import check_meshes

@@ -1,5 +1,6 @@
 """Reading never raises: random, mostly-broken SDFormat documents end in diagnostics."""
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from urdf_sdf import frames_report, load_string

@@ -24,9 +24,8 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.path_names import unsafe_reason
-from urdf_sdf.cli.main import sdf2urdf_app
-from urdf_sdf.cli.main import urdf2sdf_app
 
 SECRET = b"SECRET-OUTSIDE-THE-TREE"
 ASCII_STL = b"solid m\nfacet normal 0 0 1\nendfacet\nendsolid m\n"

@@ -21,12 +21,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.main import app as main_app
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.path_names import safe_name, unsafe_reason
-from urdf_sdf.cli.main import sdf2urdf_app
-from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.write.bundle import Bundle, safe_place
-from urdf_sdf.core.write.confined import (MAX_COPY_BYTES, Refusal, copy_check, copy_checked,
-                                          copy_roots)
+from urdf_sdf.core.write.confined import (
+    MAX_COPY_BYTES,
+    Refusal,
+    copy_check,
+    copy_checked,
+    copy_roots,
+)
 
 ASCII_STL = b"solid m\nfacet normal 0 0 1\nendfacet\nendsolid m\n"
 PACKAGE_XML = '<?xml version="1.0"?><package format="3"><name>arm</name></package>'

@@ -21,12 +21,13 @@ from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.loader import load
 from urdf_sdf.core.inspect.parity import RULES, check_parity
+from urdf_sdf.core.loader import load
 
 HERE = Path(__file__).resolve().parent
 PARITY = HERE / "fixtures" / "parity"
-DIAGNOSTIC_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): error\[(?P<code>URDF_PARITY_[A-Z_]+)\]: "
+DIAGNOSTIC_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+): "
+                             r"error\[(?P<code>URDF_PARITY_[A-Z_]+)\]: "
                              r"(?P<message>.+)$")
 runner = CliRunner()
 

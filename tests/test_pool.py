@@ -40,7 +40,8 @@ SHORT_WAIT = 2.0  # seconds a file waits for what must not happen
 
 def pid_writer(path: Path, sources) -> tuple[bytes, list]:
     """Write the converting process's pid. A file named ``wait_N*`` first waits until N
-    other outputs exist (``count_N*`` writes how many it saw after :data:`SHORT_WAIT`); ``block*`` waits for a file that never comes (until
+    other outputs exist (``count_N*`` writes how many it saw after :data:`SHORT_WAIT`); ``block*``
+    waits for a file that never comes (until
     :data:`DEADLINE`); ``die*`` ends its worker (exit status 3), ``kill*`` has it killed
     by SIGKILL; ``unsendable*`` returns a diagnostic that cannot be pickled; ``hold*``
     writes its pid beside the input folder, then waits (for a signal)."""

@@ -20,11 +20,11 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
+from tests.reference import TIMEOUT, compare_reports, pose_gap
 from urdf_sdf import Context, frames_report, load, load_string
 from urdf_sdf.cli.main import app
-from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.cli.printing import compose_xml, print_document
-from tests.reference import TIMEOUT, compare_reports, pose_gap
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "print"
 SECTIONS = ("links", "joints", "frames", "models")

@@ -267,7 +267,8 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
 
 QUICK = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import {entry}; {entry}()"
 # The same entry, with no plain path: the typer app reads the whole command line.
-TYPER = "import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import run; run({prog!r}, None, [])"
+TYPER = ("import sys; sys.argv[0] = {prog!r}; from urdf_sdf.cli.quick import run; "
+         "run({prog!r}, None, [])")
 
 
 def run_both(prog: str, argv: list[str], tmp_path: Path, stdin: bytes | None = None):

@@ -26,10 +26,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from urdf_sdf.cli.batch import BatchItem, skip_irregular
 from urdf_sdf.cli.xacro_files import FileRefused, Files
 from urdf_sdf.core.base.diagnostics import Diagnostics
-from urdf_sdf.core.read.mesh_files import MeshFileError, file_digest, read_capped
+from urdf_sdf.core.inspect.resources import sniff_mesh
 from urdf_sdf.core.read.files import (
     NotRegular,
     open_regular,
@@ -38,8 +39,8 @@ from urdf_sdf.core.read.files import (
     read_regular,
     system_reason,
 )
+from urdf_sdf.core.read.mesh_files import MeshFileError, file_digest, read_capped
 from urdf_sdf.core.read.xmlio import read_bytes
-from urdf_sdf.core.inspect.resources import sniff_mesh
 from urdf_sdf.core.write.confined import Refusal, copy_check, copy_roots
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,22 +14,17 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.main import app
-from urdf_sdf.cli.main import sdf2urdf_app
-from urdf_sdf.cli.main import urdf2sdf_app
+from urdf_sdf.cli.main import app, sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.diff.compare import diff_results
-from urdf_sdf.core.base.inertia import inertia_problem, principal_moments, repaired
-from urdf_sdf.core.base.inertia import tensor
-from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.core.base.inertia import inertia_problem, principal_moments, repaired, tensor
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import pose_gap
-from urdf_sdf.sdf2urdf import ToUrdf
-from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import ToSdf
-from urdf_sdf.urdf2sdf import convert_urdf
+from urdf_sdf.core.diff.compare import diff_results
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "realworld"
 
@@ -138,7 +133,8 @@ def test_urdf_inertia_libsdformat_refuses_is_kept_with_a_warning(tmp_path):
 # ---- limits and joints -----------------------------------------------------------------------
 
 def test_revolute_joint_without_position_limits_becomes_continuous():
-    robot = etree.fromstring(to_urdf(FIXTURES / "sdf_revolute_without_limits_is_continuous.sdf").xml)
+    source = FIXTURES / "sdf_revolute_without_limits_is_continuous.sdf"
+    robot = etree.fromstring(to_urdf(source).xml)
     joint = robot.find("joint[@name='axle']")
     assert joint.get("type") == "continuous"
     assert joint.find("limit") is None

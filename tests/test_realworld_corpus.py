@@ -33,9 +33,9 @@ from pathlib import Path
 import pytest
 
 import urdf_sdf
-from urdf_sdf import ToSdf, ToUrdf, convert_sdf, convert_urdf, load
 from tests.reference import pose_gap
 from tests.support import assert_check_urdf_accepts, require
+from urdf_sdf import ToSdf, ToUrdf, convert_sdf, convert_urdf, load
 
 CORPUS_ENV = "URDF_SDF_CORPUS"
 CORPUS_HINT = ("create the corpus with `bash ../shared/realworld/corpus.sh VENV --labels "

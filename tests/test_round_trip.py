@@ -17,19 +17,21 @@ Every URDF written passes ROS's check_urdf.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 from lxml import etree
 
+from tests.support import SHARED, assert_check_urdf_accepts, shared_cases, shared_dir
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import diff_files
-from urdf_sdf.core.loader import load
 from urdf_sdf.core.inspect.parity import check_parity
-from urdf_sdf.sdf2urdf.convert import ToUrdf as SdfOptions, convert_sdf
-from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions, convert_urdf
-from tests.support import SHARED, assert_check_urdf_accepts, shared_cases, shared_dir
+from urdf_sdf.core.loader import load
+from urdf_sdf.sdf2urdf.convert import ToUrdf as SdfOptions
+from urdf_sdf.sdf2urdf.convert import convert_sdf
+from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions
+from urdf_sdf.urdf2sdf.convert import convert_urdf
 
 HERE = Path(__file__).resolve().parent
 FIXTURE_DIRS = [HERE / "fixtures" / "urdf", HERE / "fixtures" / "urdf2sdf"]
@@ -82,7 +84,7 @@ def case_id(path: Path) -> str:
     return path.name
 
 
-@lru_cache(maxsize=None)
+@cache
 def round_trip(path: Path, relative: bool, workdir: Path) -> tuple[Path, Path]:
     """(sdf, urdf) written under workdir; fails the test with the diagnostics otherwise."""
     result = load(str(path), Context())

@@ -27,13 +27,13 @@ import numpy as np
 import pytest
 from lxml import etree
 
+from tests.reference import KINDS, compare_reports
+from tests.support import assert_check_urdf_accepts, sdformat_spec_dir
+from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, undefined_elements
 from urdf_sdf import frames_report
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Description, diff_files
 from urdf_sdf.core.loader import load
-from tests.reference import KINDS, compare_reports
-from tests.support import assert_check_urdf_accepts, sdformat_spec_dir
-from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, undefined_elements
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 URDF_SAMPLES = sorted(SAMPLES.glob("*.urdf"))

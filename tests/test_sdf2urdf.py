@@ -27,13 +27,18 @@ import pytest
 from lxml import etree
 from scipy.spatial.transform import Rotation
 
+from tests.support import (
+    SHARED,
+    assert_check_urdf_accepts,
+    assert_xml_equivalent,
+    shared_cases,
+    shared_dir,
+)
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.loader import load
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
-from tests.support import (SHARED, assert_check_urdf_accepts, assert_xml_equivalent,
-                           shared_cases, shared_dir)
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "sdf2urdf"
@@ -611,7 +616,8 @@ def test_axis_mimic_becomes_urdf_mimic():
 def test_urdf_mimic_is_restored_exactly(sdf_version, tmp_path):
     """urdf2sdf writes a URDF <mimic> as //axis/mimic (1.11) or, below 1.11, as a custom
     urdf:mimic element; either way sdf2urdf gives back the very same <mimic>."""
-    from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions, convert_urdf
+    from urdf_sdf.urdf2sdf.convert import ToSdf as UrdfOptions
+    from urdf_sdf.urdf2sdf.convert import convert_urdf
     source = HERE / "fixtures" / "urdf2sdf" / "features" / "mimic_joint.urdf"
     to_sdf = convert_urdf(load(str(source), Context()), UrdfOptions(sdf_version=sdf_version))
     assert to_sdf.ok

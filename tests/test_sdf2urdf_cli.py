@@ -18,8 +18,8 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.main import sdf2urdf_app as app
 from tests.support import assert_check_urdf_accepts, assert_xml_equivalent
+from urdf_sdf.cli.main import sdf2urdf_app as app
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "sdf2urdf"

@@ -60,13 +60,14 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings, strategies as st
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
 
 import urdf_sdf.core.diff.compare as core_diff
+from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
 from urdf_sdf import load_string
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
-from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
 
 MAX_LINKS = 40
 MAX_NESTED_MODELS = 4
@@ -183,13 +184,13 @@ def axis_for(rng: random.Random) -> tuple[float, float, float]:
 class Scope:
     """A model's name scope: the top model (path ``()``) or a nested model."""
     path: tuple[str, ...]
-    parent: "Scope | None" = None
-    entity: "Entity | None" = None          # the nested model's own entity
-    canonical: "Entity | None" = None       # its canonical link
+    parent: Scope | None = None
+    entity: Entity | None = None          # the nested model's own entity
+    canonical: Entity | None = None       # its canonical link
     canonical_attribute: str | None = None  # canonical_link="..." (None: first link)
-    members: list["Entity"] = field(default_factory=list)
+    members: list[Entity] = field(default_factory=list)
 
-    def within(self, other: "Scope") -> bool:
+    def within(self, other: Scope) -> bool:
         """Is this scope ``other`` or nested in it (names here are visible from there)?"""
         scope: Scope | None = self
         while scope is not None:
@@ -217,8 +218,8 @@ class Entity:
     shapes: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     # joints
     joint_type: str = ""
-    parent_link: "Entity | None" = None
-    child_link: "Entity | None" = None
+    parent_link: Entity | None = None
+    child_link: Entity | None = None
     parent_ref: str = ""
     child_ref: str = ""
     expressed_in: str | None = None
@@ -226,13 +227,13 @@ class Entity:
     limit: str = "none"
     # frames
     attached_to: str | None = None
-    attached: "Entity | None" = None    # the link a frame is attached to
+    attached: Entity | None = None    # the link a frame is attached to
 
     @property
     def scoped_name(self) -> str:
         return "::".join(self.scope.path + (self.name,))
 
-    def link(self) -> "Entity":
+    def link(self) -> Entity:
         """The link this frame rides on (its attached_to chain's end)."""
         if self.kind == "link":
             return self

@@ -16,11 +16,15 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.base import sdformat_tree
-from urdf_sdf.core.base.sdformat_tree import (LEAF, first_version_defining, tree_for,
-                                         undefined_content)
-from urdf_sdf.core.base.sdformat_tree_derive import derive, table_text
 from tests.support import sdformat_spec_dir
+from urdf_sdf.core.base import sdformat_tree
+from urdf_sdf.core.base.sdformat_tree import (
+    LEAF,
+    first_version_defining,
+    tree_for,
+    undefined_content,
+)
+from urdf_sdf.core.base.sdformat_tree_derive import derive, table_text
 
 SPEC_ROOT = Path(os.environ.get("SDFORMAT_SPEC_DIR", "/usr/share/sdformat12"))
 SHIPPED = Path(sdformat_tree.__file__).with_name(sdformat_tree.TABLE)

@@ -10,10 +10,8 @@ from lxml import etree
 
 from urdf_sdf import Code, Policy, load
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.sdf2urdf import ToUrdf
-from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import ToSdf
-from urdf_sdf.urdf2sdf import convert_urdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "semantics"
 
@@ -43,7 +41,8 @@ def test_axis_expressed_in_own_model_name_converts_to_urdf_in_the_joint_frame():
 
 
 def test_sibling_named_like_the_model_comes_first(diagnostics_checked):
-    result = diagnostics_checked.watch(load(FIXTURES / "axis_expressed_in_sibling_named_like_model.sdf"))
+    source = FIXTURES / "axis_expressed_in_sibling_named_like_model.sdf"
+    result = diagnostics_checked.watch(load(source))
     assert result.ok  # no warning: the frame [m] exists
     assert_axis(result.axis_in_joint_frame("joint"), (0.0, 1.0, 0.0))
 

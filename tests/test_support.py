@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests import support
+from tests.support import (
+    CheckedDiagnostics,
+    assert_xml_equivalent,
+    ci_is_set,
+    require,
+    shared_cases,
+    shared_dir,
+    shared_root,
+)
 from urdf_sdf import Code, load_string
 from urdf_sdf.core.base.diagnostics import Diagnostics
-from tests import support
-from tests.support import (CheckedDiagnostics, assert_xml_equivalent, ci_is_set, require,
-                           shared_cases, shared_dir, shared_root)
 
 A_CYCLE = ('<sdf version="1.9"><model name="m"><link name="A"><pose relative_to="B"/></link>'
            '<link name="B"><pose relative_to="A"/></link></model></sdf>')

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from urdf_sdf.cli.main import urdf2sdf_app as app
 from tests.support import assert_xml_equivalent
+from urdf_sdf.cli.main import urdf2sdf_app as app
 
 HERE = Path(__file__).resolve().parent
 FEATURES = HERE / "fixtures" / "urdf2sdf" / "features"

@@ -8,10 +8,17 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from tests.urdf2sdf_helpers import (
+    FEATURES,
+    by_name,
+    converted,
+    custom_joint,
+    feature_output,
+    load_output,
+    sdf_model,
+    warnings_of,
+)
 from urdf_sdf.core.base.custom import URDF_NS
-from tests.urdf2sdf_helpers import (FEATURES, by_name, converted, custom_joint, feature_output,
-                                    load_output, sdf_model, warnings_of)
-
 
 # ---- joints ----------------------------------------------------------------------------------
 

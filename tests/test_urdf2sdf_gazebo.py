@@ -26,13 +26,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from tests.support import SHARED, assert_xml_equivalent, sdformat_spec_dir, shared_cases, shared_dir
 from urdf_sdf import load
 from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.gazebo import apply_gazebo_extensions
-from tests.support import (SHARED, assert_xml_equivalent, sdformat_spec_dir, shared_cases,
-                           shared_dir)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "urdf2sdf" / "gazebo"
 CASES = sorted(p.stem for p in FIXTURES.glob("*.urdf"))

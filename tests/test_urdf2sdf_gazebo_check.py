@@ -22,15 +22,15 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from tests.reference import reference_stderr
+from tests.support import assert_xml_equivalent, sdformat_spec_dir
+from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, fixture_version, undefined_elements
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
-from tests.reference import reference_stderr
-from tests.support import assert_xml_equivalent, sdformat_spec_dir
-from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, fixture_version, undefined_elements
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "urdf2sdf" / "gazebo"
 UNDEFINED = Code.GAZEBO_ELEMENT_UNDEFINED

@@ -23,12 +23,22 @@ import sys
 
 import pytest
 
+from tests.support import assert_xml_equivalent, xml_equivalent
+from tests.urdf2sdf_helpers import (
+    EXTRA_VARIANTS,
+    FEATURE_FILES,
+    FEATURES,
+    HERE,
+    VALID_OTHER_URDF_FILES,
+    convert,
+    converted,
+    feature_cases,
+    golden_path,
+    load_output,
+    variants_of,
+)
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.loader import load_string
-from tests.support import assert_xml_equivalent, xml_equivalent
-from tests.urdf2sdf_helpers import (EXTRA_VARIANTS, FEATURE_FILES, FEATURES, HERE,
-                                    VALID_OTHER_URDF_FILES, convert, converted, feature_cases,
-                                    golden_path, load_output, variants_of)
 
 UPDATE = os.environ.get("UPDATE_GOLDENS", "").lower() not in ("", "0", "false", "no")
 

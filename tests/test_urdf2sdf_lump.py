@@ -26,14 +26,14 @@ import numpy as np
 import pytest
 from lxml import etree
 
+from tests.reference import pose_gap as list_pose_gap
+from tests.support import SHARED, assert_xml_equivalent, shared_cases, shared_dir, xml_equivalent
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.custom import URDF_NS
-from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.core.base.pose import Pose
-from tests.reference import pose_gap as list_pose_gap
+from urdf_sdf.core.loader import load, load_string
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.lump import ElementAliases, lump_fixed_joints
-from tests.support import SHARED, assert_xml_equivalent, shared_cases, shared_dir, xml_equivalent
 
 HERE = Path(__file__).resolve().parent
 LUMP = HERE / "fixtures" / "urdf2sdf" / "lump"

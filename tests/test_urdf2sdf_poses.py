@@ -10,13 +10,26 @@ import math
 import numpy as np
 import pytest
 
+from tests.urdf2sdf_helpers import (
+    FEATURE_FILES,
+    FEATURES,
+    FK_TOL,
+    VALID_OTHER_URDF_FILES,
+    Urdf,
+    all_urdf_cases,
+    by_name,
+    check_axes,
+    check_fk,
+    converted,
+    custom_joint,
+    feature_cases,
+    loadable_urdf_or_skip,
+    origin_text,
+    parse_xml,
+    rotation_rpy,
+    sdf_model,
+)
 from urdf_sdf.core.base.custom import URDF_NS
-from tests.urdf2sdf_helpers import (FEATURE_FILES, FEATURES, FK_TOL, VALID_OTHER_URDF_FILES,
-                                    Urdf, all_urdf_cases, by_name, check_axes, check_fk,
-                                    converted, custom_joint, feature_cases,
-                                    loadable_urdf_or_skip, origin_text, parse_xml, rotation_rpy,
-                                    sdf_model)
-
 
 # ---- --relative: poses copy the URDF origin texts ----------------------------------------
 

@@ -20,7 +20,8 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import HealthCheck, event, given, note, settings, strategies as st
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
 
 from urdf_sdf import load_string
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf

@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support import shared_dir
+from tests.urdf2sdf_helpers import (
+    CONFORMANCE,
+    CONFORMANCE_PARTS,
+    REAL_WORLD_FILES,
+    check_fk,
+    check_reference,
+    convert,
+    loadable_urdf_or_skip,
+    real_world_cases,
+)
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.loader import load
-from tests.support import shared_dir
-from tests.urdf2sdf_helpers import (CONFORMANCE, CONFORMANCE_PARTS, REAL_WORLD_FILES, check_fk,
-                                    check_reference, convert, loadable_urdf_or_skip,
-                                    real_world_cases)
 
 # The real-world URDFs (libsdformat's test files) that our reader accepts; fewer means
 # the reader or the converter regressed, or the cases went missing.

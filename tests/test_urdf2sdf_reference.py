@@ -8,10 +8,19 @@ from __future__ import annotations
 import pytest
 
 from tests.support import shared_cases
-from tests.urdf2sdf_helpers import (CONFORMANCE_PARTS, FEATURE_FILES, REAL_WORLD_FILES,
-                                    REFERENCE_TOL, Urdf, all_urdf_cases, check_reference,
-                                    list_pose_matrix, loadable_urdf_or_skip, matrix_gap,
-                                    reference_poses)
+from tests.urdf2sdf_helpers import (
+    CONFORMANCE_PARTS,
+    FEATURE_FILES,
+    REAL_WORLD_FILES,
+    REFERENCE_TOL,
+    Urdf,
+    all_urdf_cases,
+    check_reference,
+    list_pose_matrix,
+    loadable_urdf_or_skip,
+    matrix_gap,
+    reference_poses,
+)
 
 # The feature fixtures and the real-world URDFs (those need ../shared).
 FK_CHECK_FILES = shared_cases(FEATURE_FILES + REAL_WORLD_FILES, *CONFORMANCE_PARTS)

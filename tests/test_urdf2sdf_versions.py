@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from tests.urdf2sdf_helpers import (
+    FEATURE_FILES,
+    FEATURES,
+    OTHER_URDF_FIXTURES,
+    Urdf,
+    by_name,
+    check_axes,
+    check_fk,
+    convert,
+    converted,
+    feature_output,
+    sdf_model,
+)
 from urdf_sdf.core.base.custom import URDF_NS
-from tests.urdf2sdf_helpers import (FEATURE_FILES, FEATURES, OTHER_URDF_FIXTURES, Urdf, by_name,
-                                    check_axes, check_fk, convert, converted, feature_output,
-                                    sdf_model)
 
 
 @pytest.mark.parametrize("stem, relative, version", [

@@ -101,8 +101,8 @@ def test_numbers_read_alike_before_and_after_the_number_caches_fill():
     then texts every joint repeats: each value is read as written, and the caches stay
     within their bound (emptied when full, then filled again)."""
     from urdf_sdf.core.base.diagnostics import Diagnostics
-    from urdf_sdf.core.read.urdf import read_urdf_string
     from urdf_sdf.core.read.numbers import KNOWN_TEXTS
+    from urdf_sdf.core.read.urdf import read_urdf_string
     from urdf_sdf.core.read.urdf_elements import UrdfState
 
     count = KNOWN_TEXTS + 300

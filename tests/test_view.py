@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from tests.reference_kinematics import forward
 from urdf_sdf.cli import view as view_cli
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
@@ -28,7 +29,6 @@ from urdf_sdf.core.loader import load
 from urdf_sdf.view import tessellate
 from urdf_sdf.view.meshes import thinned
 from urdf_sdf.view.motion import joint_motion, movable_joints
-from tests.reference_kinematics import forward
 from urdf_sdf.view.overlay import COLOURS, diff_scene
 from urdf_sdf.view.page import escaped, scene_figure
 from urdf_sdf.view.scene import build_scene
@@ -97,7 +97,7 @@ def test_the_default_view_holds_the_whole_robot_undistorted(path):
 def test_every_shape_of_a_sample_is_drawn_on_its_link(path):
     result = load(path, Context(package_paths=[str(SAMPLES / "ros_ws" / "src")]))
     side = build_scene(result, str(path)).sides[0]
-    for name, pose in side.links.items():
+    for name in side.links:
         link = result.graph.find(name).element
         drawn = [s for s in side.shapes if s.link == name]
         assert [s.role for s in drawn] == ["visual"] * len(link.visuals) + \

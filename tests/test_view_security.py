@@ -30,8 +30,8 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
-from urdf_sdf.cli.main import app
-from urdf_sdf.cli.main import urdf2sdf_app
+
+from urdf_sdf.cli.main import app, urdf2sdf_app
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
 from urdf_sdf.core.read.mesh_files import (

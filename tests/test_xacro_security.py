@@ -35,8 +35,7 @@ from tests.support import xacro_module
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from urdf_sdf.cli.xacro_evaluator import (MAX_INT_BITS, SAFE_BUILTINS, Evaluator,
-                                               Refused, safe_math)
+from urdf_sdf.cli.xacro_evaluator import MAX_INT_BITS, SAFE_BUILTINS, Evaluator, Refused, safe_math
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.cli.xacro_run import expand_in_sandbox
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics

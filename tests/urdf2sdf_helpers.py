@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.custom import URDF_NS
-from urdf_sdf.core.loader import load, load_string
-from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from tests.reference import pose_gap
 from tests.support import SHARED, shared_cases
+from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.loader import load, load_string
+from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 HERE = Path(__file__).resolve().parent
 FEATURES = HERE / "fixtures" / "urdf2sdf" / "features"

@@ -28,13 +28,20 @@ from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
 from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.base.model import Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
+from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.write.common import numbers_text, pose_text
-from urdf_sdf.core.write.sdf import (axis_mimic_node, axis_node, geometry_node, inertial_node,
-                                     massless_inertial_node, material_node, model_document,
-                                     pose_node)
+from urdf_sdf.core.write.sdf import (
+    axis_mimic_node,
+    axis_node,
+    geometry_node,
+    inertial_node,
+    massless_inertial_node,
+    material_node,
+    model_document,
+    pose_node,
+)
 from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints

@@ -81,8 +81,16 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
-from urdf_sdf.urdf2sdf.gazebo_xml import (EXPECTED, check_value, clean_copy, content_text,
-                                          custom_block, element_children, merge, nest)
+from urdf_sdf.urdf2sdf.gazebo_xml import (
+    EXPECTED,
+    check_value,
+    clean_copy,
+    content_text,
+    custom_block,
+    element_children,
+    merge,
+    nest,
+)
 
 GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
 

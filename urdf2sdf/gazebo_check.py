@@ -24,8 +24,8 @@ import copy as copying
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.read.version import version_text
 from urdf_sdf.core.base.sdformat_tree import first_version_defining, undefined_content
+from urdf_sdf.core.read.version import version_text
 from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
 from urdf_sdf.urdf2sdf.gazebo_xml import clean_copy, element_children
 

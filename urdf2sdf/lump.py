@@ -24,7 +24,8 @@ libsdformat's URDF parser (``ReduceFixedJoints`` in ``parser_urdf.cc``) is the m
 Poses are composed from the URDF origins along the lumped chain (a URDF child link's
 frame is its joint's frame); where nothing needs composing (a child of the survivor, a
 shape or joint at the identity) the origin's text is copied, otherwise the computed pose
-is written at round-trip precision. Inertia math is float64 numpy (``lump_inertia``). The input model is
+is written at round-trip precision. Inertia math is float64 numpy (``lump_inertia``). The input
+model is
 never changed: the result shares the untouched parts and replaces the rest.
 
 The writer's element map becomes an :class:`ElementAliases`, so that ``<gazebo>`` blocks

@@ -1,6 +1,7 @@
 """The inertia arithmetic of ``--lump-fixed`` (float64 numpy): the bodies of a lumped
 group summed into one inertial (bodies far apart can overflow it: the values are then not
-finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). Apart from :mod:`urdf_sdf.urdf2sdf.lump` so that numpy
+finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). Apart from
+:mod:`urdf_sdf.urdf2sdf.lump` so that numpy
 is imported only when fixed joints are lumped (``lump`` reaches it through a
 :class:`~urdf_sdf.core.base.lazy.Later` table).
 """

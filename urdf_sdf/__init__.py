@@ -23,7 +23,8 @@ The implementation lives in the subpackages ``urdf_sdf.core`` (the library: read
 compose, graph, write and the analyses), ``urdf_sdf.urdf2sdf`` and ``urdf_sdf.sdf2urdf``
 (the converters); the command line is ``urdf_sdf.cli`` and ``view`` is ``urdf_sdf.view``.
 In the source tree, ``urdf_sdf/core``, ``urdf_sdf/urdf2sdf`` and ``urdf_sdf/sdf2urdf`` are
-links to the top-level folders, so a checkout imports its own code. Names are imported when first used (PEP 562), so that
+links to the top-level folders, so a checkout imports its own code. Names are imported when first
+used (PEP 562), so that
 ``import urdf_sdf`` and the command lines stay quick: a command imports only what it
 runs.
 """

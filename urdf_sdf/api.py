@@ -17,25 +17,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.diff.compare import Difference, diff_results
-from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.inspect.parity import ParityReport, check_parity
 from urdf_sdf.core.inspect.resources import check_meshes
+from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.sdf2urdf import Conversion as UrdfConversion
-from urdf_sdf.sdf2urdf import ToUrdf
-from urdf_sdf.sdf2urdf import convert_sdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf import Conversion as SdfConversion
-from urdf_sdf.urdf2sdf import ToSdf
-from urdf_sdf.urdf2sdf import convert_urdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 # The modules of the API reference: python -m pdoc -o build/api <these> (docs/python.md).
 REFERENCE_MODULES = ("urdf_sdf", "urdf_sdf.api", "urdf_sdf.testing", "urdf_sdf.json_schemas")
 
-Source = Union[LoadResult, str, Path]
+Source = LoadResult | str | Path
 """A loaded description, or the path of a URDF or SDFormat file to load."""
 
 

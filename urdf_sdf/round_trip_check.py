@@ -13,13 +13,11 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
+from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.diff.compare import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load, load_string
-from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.sdf2urdf import ToUrdf
-from urdf_sdf.sdf2urdf import convert_sdf
-from urdf_sdf.urdf2sdf import ToSdf
-from urdf_sdf.urdf2sdf import convert_urdf
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 
 @dataclass

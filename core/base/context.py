@@ -49,7 +49,7 @@ class Context:
     @staticmethod
     def from_environment(extra_paths: list[str] | None = None,
                          policy: Policy | None = None,
-                         package_paths: list[str] | None = None) -> "Context":
+                         package_paths: list[str] | None = None) -> Context:
         """Search paths from the command line first, then SDF_PATH, GZ_SIM_RESOURCE_PATH,
         GAZEBO_MODEL_PATH (model://), ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
         (package://). Extra paths (``--path``) are searched for package:// URIs too, after

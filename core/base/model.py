@@ -191,7 +191,7 @@ class Model:
     links: list[Link] = field(default_factory=list)
     joints: list[Joint] = field(default_factory=list)
     frames: list[Frame] = field(default_factory=list)
-    models: list["Model"] = field(default_factory=list)
+    models: list[Model] = field(default_factory=list)
     source: Source = field(default_factory=Source)
     xml: Any = None
     # URDF: robot-level materials, transmissions and <gazebo> blocks, kept as XML.

@@ -18,6 +18,7 @@ Y, then yaw about Z (``R = Rz(yaw) @ Ry(pitch) @ Rx(roll)``).
 from __future__ import annotations
 
 import math
+
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
@@ -43,16 +44,16 @@ class Pose:
         return f"Pose(position={self.position}, rotation={self.rotation})"
 
     @staticmethod
-    def identity() -> "Pose":
+    def identity() -> Pose:
         return IDENTITY
 
     @staticmethod
-    def from_rpy(xyz: Vec3, rpy: Vec3) -> "Pose":
+    def from_rpy(xyz: Vec3, rpy: Vec3) -> Pose:
         x, y, z = xyz
         return Pose.from_float_rpy((float(x), float(y), float(z)), rpy)
 
     @staticmethod
-    def from_float_rpy(xyz: tuple[float, float, float], rpy: Vec3) -> "Pose":
+    def from_float_rpy(xyz: tuple[float, float, float], rpy: Vec3) -> Pose:
         """:meth:`from_rpy` of a position that is a tuple of floats already, kept as it is
         (a reader makes one for every origin of a robot)."""
         roll, pitch, yaw = rpy
@@ -61,17 +62,17 @@ class Pose:
         return Pose(xyz, quat_from_rpy(roll, pitch, yaw))
 
     @staticmethod
-    def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> "Pose":
+    def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> Pose:
         x, y, z, w = xyzw
         return Pose(tuple(float(v) for v in xyz), normalize_quat((w, x, y, z)))
 
-    def __mul__(self, other: "Pose") -> "Pose":
+    def __mul__(self, other: Pose) -> Pose:
         """``X_AB * X_BC = X_AC`` (:func:`compose`)."""
         position, rotation = compose(self.position, self.rotation, other.position,
                                      other.rotation)
         return Pose(position, rotation)
 
-    def inverse(self) -> "Pose":
+    def inverse(self) -> Pose:
         """``X_BA`` of ``X_AB`` (:func:`invert`)."""
         position, rotation = invert(self.position, self.rotation)
         return Pose(position, rotation)
@@ -79,7 +80,7 @@ class Pose:
     def rpy(self) -> Vec3:
         return rpy_from_quat(self.rotation)
 
-    def canonical(self) -> "Pose":
+    def canonical(self) -> Pose:
         """Same pose with the quaternion's scalar part made non-negative."""
         w, x, y, z = self.rotation
         if w < 0:

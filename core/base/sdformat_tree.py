@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 
 Version = tuple[int, int]
@@ -93,7 +93,7 @@ def table_text() -> str:
         return resources.files(__package__).joinpath(TABLE).read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def version_tree(name: str) -> VersionTree:
     """The tree of the described version ``name`` ("1.9"), built when first needed."""
     described = table()[name]

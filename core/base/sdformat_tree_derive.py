@@ -3,9 +3,10 @@
 ``/usr/share/sdformat12/1.0`` ... ``1.9``) into the table ``core/base/sdformat_tree.json``
 that :mod:`urdf_sdf.core.base.sdformat_tree` reads::
 
-    python -m urdf_sdf.core.base.sdformat_tree_derive /usr/share/sdformat12 [MORE_ROOTS...] [-o FILE]
+    python -m urdf_sdf.core.base.sdformat_tree_derive /usr/share/sdformat12 [MORE...] [-o FILE]
 
-Each ROOT holds one folder per version (``1.9/root.sdf``, ``1.0/gazebo.sdf``...); a version found under a
+Each ROOT holds one folder per version (``1.9/root.sdf``, ``1.0/gazebo.sdf``...); a version found
+under a
 later ROOT replaces the same version of an earlier one (a newer libsdformat's source
 tree, ``sdf/``, has the same layout and adds 1.10, 1.11...). Without ``-o`` the table
 goes to standard output.

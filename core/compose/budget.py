@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.compose.uri import shown
 
 
 @dataclass

@@ -21,16 +21,23 @@ from __future__ import annotations
 
 import copy
 
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.compose.budget import budget_of
-from urdf_sdf.core.compose.included import (Located, included_version, locate_include,
-                                            no_top_level_model, open_included, placement_frame,
-                                            report_included, top_level_elements)
+from urdf_sdf.core.compose.included import (
+    Located,
+    included_version,
+    locate_include,
+    no_top_level_model,
+    open_included,
+    placement_frame,
+    report_included,
+    top_level_elements,
+)
 from urdf_sdf.core.compose.interface import run_custom_parsers
 from urdf_sdf.core.compose.rules import claimed_by_custom_parsers, is_merge
-from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
 from urdf_sdf.core.graph.build import own_model_name_axis
-from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.urdf import read_urdf_root

@@ -38,24 +38,42 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from lxml import etree
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.compose.budget import IncludeBudget
-from urdf_sdf.core.compose.included import (Located, included_version, locate_include,
-                                            no_top_level_model, open_included, placement_frame,
-                                            report_included, top_level_elements)
-from urdf_sdf.core.compose.rules import (ADDED_CHILDREN, OVERRIDES, claimed_by_custom_parsers,
-                                         is_merge)
+from urdf_sdf.core.compose.included import (
+    Located,
+    included_version,
+    locate_include,
+    no_top_level_model,
+    open_included,
+    placement_frame,
+    report_included,
+    top_level_elements,
+)
+from urdf_sdf.core.compose.rules import (
+    ADDED_CHILDREN,
+    OVERRIDES,
+    claimed_by_custom_parsers,
+    is_merge,
+)
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.read.sdf_state import ReadState, child, child_text
-from urdf_sdf.core.read.version import (Version, printed_version, rewrite, sdf_root_version,
-                                        supported_version, version_text)
+from urdf_sdf.core.read.version import (
+    Version,
+    printed_version,
+    rewrite,
+    sdf_root_version,
+    supported_version,
+    version_text,
+)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
 # Converts the URDF file ``path`` to SDFormat, written for the version given when it can

@@ -19,14 +19,15 @@ graph is resolved, each model's ``reposture`` callback receives a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.base.model import Frame, Link, Model, PoseSpec
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
+from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
+from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read.version import NEWEST_VERSION
 
@@ -65,8 +66,8 @@ class InterfaceModel:
     model_in_canonical_link: Pose | None = None
     links: list[InterfaceLink] = field(default_factory=list)
     frames: list[InterfaceFrame] = field(default_factory=list)
-    models: list["InterfaceModel"] = field(default_factory=list)
-    reposture: Callable[["ResolvedModel"], None] | None = None
+    models: list[InterfaceModel] = field(default_factory=list)
+    reposture: Callable[[ResolvedModel], None] | None = None
 
 
 @dataclass

@@ -20,7 +20,6 @@ from urdf_sdf.core.base.path_components import is_within
 from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
-
 # A URI is cut to this many characters in messages (a hostile one may be megabytes).
 MAX_SHOWN_URI = 200
 

@@ -30,22 +30,28 @@ from __future__ import annotations
 import gc
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
-from urdf_sdf.core.diff.shapes import compare_shapes
-from urdf_sdf.core.diff.inertials import compare_inertials
-from urdf_sdf.core.diff.difference import Difference, fmt
-from urdf_sdf.core.graph import Kind, relative_pose
-from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree, joint_kind, unbounded
-from urdf_sdf.core.kinematics.batch import (SLICE, add_derived_rows, batch_inverse,
-                                            batch_relative_rotation, forward_compact,
-                                            forward_plan, sliced_compose)
-from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
+from urdf_sdf.core.diff.difference import Difference, fmt
+from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
+from urdf_sdf.core.diff.inertials import compare_inertials
+from urdf_sdf.core.diff.shapes import compare_shapes
+from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.kinematics.batch import (
+    SLICE,
+    add_derived_rows,
+    batch_inverse,
+    batch_relative_rotation,
+    forward_compact,
+    forward_plan,
+    sliced_compose,
+)
+from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree, joint_kind, unbounded
+from urdf_sdf.core.loader import LoadResult, load
 
 REVOLUTE_TYPES = ("revolute", "continuous")
 # What the pose tables of one batch of configurations may take (compare_all_poses).

@@ -32,10 +32,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from urdf_sdf.core.diff.shapes import geometry_signature, mesh_key
-from urdf_sdf.core.kinematics.batch import CompactPlan, compact_plan, pose_rows_array
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.diff.shapes import geometry_signature, mesh_key
+from urdf_sdf.core.kinematics.batch import CompactPlan, compact_plan, pose_rows_array
 
 
 class Limit(NamedTuple):

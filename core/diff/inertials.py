@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.diff.difference import Difference, fmt
 from urdf_sdf.core.kinematics.batch import batch_compose
-from urdf_sdf.core.base.pose import Pose
 
 # The entries of a symmetric tensor's 3x3 matrix among (ixx, ixy, ixz, iyy, iyz, izz).
 _MATRIX = [0, 1, 2, 1, 3, 4, 2, 4, 5]

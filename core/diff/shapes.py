@@ -20,14 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.base.pose import pose_gap
+from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diff.difference import Difference
+from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
 from urdf_sdf.core.kinematics.batch import batch_compose, batch_relative_rotation
 from urdf_sdf.core.read.mesh_files import SAMPLES, MeshFileError, describe_size, file_digest
-from urdf_sdf.core.base.pose import pose_gap
-from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
 
 # A mesh file larger than this is compared by its size and samples, not hashed whole.
 MAX_HASHED_BYTES = 64 * 2 ** 20

@@ -13,9 +13,15 @@ from __future__ import annotations
 import re
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.graph.frame_graph import (SCOPE_SEPARATOR, WORLD_SENTINEL, FrameGraph, Kind,
-                                             Scope, Vertex)
 from urdf_sdf.core.base.model import Document, Frame, Joint, Model, PoseSpec, World
+from urdf_sdf.core.graph.frame_graph import (
+    SCOPE_SEPARATOR,
+    WORLD_SENTINEL,
+    FrameGraph,
+    Kind,
+    Scope,
+    Vertex,
+)
 from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS, NEWEST_VERSION, legacy_name
 
 RESERVED_PATTERN = re.compile(r"^__.*__$")
@@ -214,8 +220,8 @@ class Builder:
         if joint.child == "world" and legacy and "world" not in scope.names:
             self.warning(Code.WORLD_NAME_LEGACY,
                          f"joint [{joint.name}] has [world] as its child, which "
-                         "SDFormat 1.4 allowed (the world as a fixed frame) and later versions forbid; "
-                         "its pose is not resolved", joint.source)
+                         "SDFormat 1.4 allowed (the world as a fixed frame) and later versions "
+                         "forbid; its pose is not resolved", joint.source)
             vertex.attached_to = None
             vertex.parent = self.graph.lookup(scope, joint.parent)
             return
@@ -254,8 +260,9 @@ class Builder:
                 self.error(Code.FRAME_ATTACHED_TO_INVALID, f"the parent frame [{joint.parent}] "
                            f"of joint [{joint.name}] cannot be resolved to a link", joint.source)
         if joint.parent and joint.parent == joint.child:
-            self.error(Code.JOINT_PARENT_SAME_AS_CHILD, f"joint [{joint.name}] names [{joint.child}]"
-                       " as both parent and child", joint.source)
+            self.error(Code.JOINT_PARENT_SAME_AS_CHILD,
+                       f"joint [{joint.name}] names [{joint.child}] as both parent and child",
+                       joint.source)
         if joint.pose.relative_to is None:
             vertex.pose = joint.pose.value
             vertex.relative_to = child

@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Vertex
 from urdf_sdf.core.graph.resolve import relative_pose, root_pose
 from urdf_sdf.core.graph.validate import relative_dependencies
-from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 # A bound on every composed position, far below the largest double (1.8e308): a file
 # whose offsets, summed over every frame and element it has, stay below it cannot overflow.

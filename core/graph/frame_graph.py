@@ -38,7 +38,7 @@ class Vertex:
     kind: Kind
     name: str
     scoped_name: str
-    scope: "Scope | None"
+    scope: Scope | None
     element: Any
     source: Source
     static: bool = False
@@ -46,7 +46,7 @@ class Vertex:
     relative_to: int | None = None
     pose: Pose = IDENTITY
     # MODEL vertices: the scope they own and an optional placement frame vertex.
-    inner: "Scope | None" = None
+    inner: Scope | None = None
     placement: int | None = None
     # JOINT vertices: parent frame vertex (None for a missing one, -1 for world).
     parent: int | None = None
@@ -58,7 +58,7 @@ class Vertex:
 @dataclass(eq=False, slots=True)
 class Scope:
     owner: Vertex
-    parent: "Scope | None"
+    parent: Scope | None
     is_world: bool
     prefix: str
     version: tuple[int, int]

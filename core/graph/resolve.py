@@ -7,9 +7,9 @@ is linear in their number, whatever the depth of ``relative_to`` chains.
 """
 from __future__ import annotations
 
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind
 from urdf_sdf.core.graph.validate import down_path, relative_dependencies
-from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 
 def local_pose(graph: FrameGraph, vid: int) -> Pose | None:
@@ -48,7 +48,8 @@ def _compose_local(graph: FrameGraph, vid: int) -> Pose:
     vertex = graph.vertices[vid]
     scope = vertex.scope
     target = vertex.relative_to
-    base = IDENTITY if target == scope.owner.id else _product(graph, down_path(graph, scope, target))
+    base = IDENTITY if target == scope.owner.id else \
+        _product(graph, down_path(graph, scope, target))
     edge = vertex.pose
     if vertex.kind is Kind.MODEL and vertex.placement is not None and vertex.placement != vid:
         placement = _product(graph, down_path(graph, vertex.inner, vertex.placement))

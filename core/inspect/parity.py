@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import PoseSpec
 from urdf_sdf.core.graph import Kind, Vertex
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
-from urdf_sdf.core.base.model import PoseSpec
 
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 

@@ -26,9 +26,9 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from urdf_sdf.core.compose.uri import inside, package_candidates, shown
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Source
+from urdf_sdf.core.compose.uri import inside, package_candidates, shown
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.read.files import (
     file_kind,

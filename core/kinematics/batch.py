@@ -32,8 +32,8 @@ from itertools import accumulate
 
 import numpy as np
 
-from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree
 from urdf_sdf.core.base.pose import IDENTITY, Pose, compose, invert, relative_rotation
+from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree
 
 # Columns of pose arrays processed at once in the vectorised steps (bounds temporaries).
 SLICE = 4096

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import custom_joints
 from urdf_sdf.core.base.diagnostics import source_of
+from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
-from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 WORLD = "world"
 
@@ -169,7 +169,7 @@ def build_tree(result, scope=None) -> KinematicTree:
     return tree
 
 
-def add_custom_joints(tree: KinematicTree, view: "_ScopeView", scope) -> None:
+def add_custom_joints(tree: KinematicTree, view: _ScopeView, scope) -> None:
     """``<urdf:joint>`` elements (floating and planar joints that urdf2sdf could not write
     as SDF joints) connect their free child link to its parent, at the pose it has."""
     model_xml = getattr(scope.owner.element, "xml", None)

@@ -13,7 +13,7 @@ elements, so that the process never holds a whole tree beside a whole model. Wit
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 # Elements deleted between two returns of the free memory (a few hundred kilobytes of
 # tree; each return costs well under a millisecond).

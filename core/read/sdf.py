@@ -19,19 +19,35 @@ it reads: an ``<include>`` is handed to ``ReadState.include_reader`` (compositio
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
-from urdf_sdf.core.read.sdf_elements import (check_content_poses, read_frame, read_joint,
-                                             read_link, read_pose, read_pose_element)
-from urdf_sdf.core.read.sdf_state import (ReadState, child, child_text, children, read_bool,
-                                          required_name)
-from urdf_sdf.core.read.version import (NESTED_WORLD_MODELS, NEWEST_VERSION, sdf_root_version,
-                                        unflatten)
+from urdf_sdf.core.read.sdf_elements import (
+    check_content_poses,
+    read_frame,
+    read_joint,
+    read_link,
+    read_pose,
+    read_pose_element,
+)
+from urdf_sdf.core.read.sdf_state import (
+    ReadState,
+    child,
+    child_text,
+    children,
+    read_bool,
+    required_name,
+)
+from urdf_sdf.core.read.version import (
+    NESTED_WORLD_MODELS,
+    NEWEST_VERSION,
+    sdf_root_version,
+    unflatten,
+)
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
 # Names other modules read through this one (composition, the URDF reader).

@@ -12,11 +12,30 @@ import sys
 from urdf_sdf.core.base.custom import markup_of, qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.base.model import (Axis, Dynamics, Frame, Geometry, Inertial, Joint, Limit, Link,
-                                 Material, Mimic, PoseSpec, Shape)
+from urdf_sdf.core.base.model import (
+    Axis,
+    Dynamics,
+    Frame,
+    Geometry,
+    Inertial,
+    Joint,
+    Limit,
+    Link,
+    Material,
+    Mimic,
+    PoseSpec,
+    Shape,
+)
 from urdf_sdf.core.base.pose import IDENTITY, Pose
-from urdf_sdf.core.read.sdf_state import (ReadState, child, parts_of, read_bool, read_double,
-                                          read_vector3, required_name)
+from urdf_sdf.core.read.sdf_state import (
+    ReadState,
+    child,
+    parts_of,
+    read_bool,
+    read_double,
+    read_vector3,
+    required_name,
+)
 from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS
 from urdf_sdf.core.read.xmlio import first_children
 

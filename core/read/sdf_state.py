@@ -10,14 +10,14 @@ second time by the reader.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, limit_number
-from urdf_sdf.core.read.xmlio import first_children
 
 # Makes a Source as ``Source(file, line)`` does, without the Python-level ``__new__`` of
 # a named tuple: the reader makes one per element it reads.
@@ -36,7 +36,7 @@ class ReadState:
     model_path: list[str] = field(default_factory=list)
     # Reads an <include> into the model or world being read: composition's
     # read_include(el, state, parent), given by the loader.
-    include_reader: Callable[[Any, "ReadState", Any], None] | None = None
+    include_reader: Callable[[Any, ReadState, Any], None] | None = None
     # Deletes the link and joint elements once read when the XML is not kept.
     consumer: Consumer | None = None
     # What the includes of the composition have brought so far (core.compose.budget),

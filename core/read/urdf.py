@@ -21,17 +21,36 @@ from lxml import etree
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import (Axis, Document, Dynamics, Frame, Joint, Link, Mimic, Model,
-                                 PoseSpec)
+from urdf_sdf.core.base.model import (
+    Axis,
+    Document,
+    Dynamics,
+    Frame,
+    Joint,
+    Link,
+    Mimic,
+    Model,
+    PoseSpec,
+)
 from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
-from urdf_sdf.core.read.urdf_elements import (UrdfState, attribute_number, check_inertia,
-                                              interned_attributes, number, read_inertial,
-                                              read_limit, read_material, read_origin,
-                                              read_shape, read_xyz_rpy, text_numbers)
+from urdf_sdf.core.read.urdf_elements import (
+    UrdfState,
+    attribute_number,
+    check_inertia,
+    interned_attributes,
+    number,
+    read_inertial,
+    read_limit,
+    read_material,
+    read_origin,
+    read_shape,
+    read_xyz_rpy,
+    text_numbers,
+)
 from urdf_sdf.core.read.version import NEWEST_VERSION
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 

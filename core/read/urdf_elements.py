@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
-from urdf_sdf.core.base.model import (Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source)
+from urdf_sdf.core.base.model import Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, parse_doubles

@@ -10,7 +10,8 @@ from __future__ import annotations
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.read.numbers import parse_doubles
 
-DOUBLE, VECTOR3, COLOR, BOOL, INT = "a number", "three numbers", "a colour", "a boolean", "an integer"
+DOUBLE, VECTOR3, COLOR = "a number", "three numbers", "a colour"
+BOOL, INT = "a boolean", "an integer"
 
 # Keyed by (parent tag, tag) first, then by tag alone.
 BY_PARENT = {
@@ -91,7 +92,8 @@ def check_values(root, state) -> None:
                 continue
         if value_problem(kind, text, memo.value):
             state.reported.add(el)
-            state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
+            state.error(Code.ELEMENT_INVALID,
+                        f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
 
 
 # Whether a document has what the two checks below look at (most have none of it): a

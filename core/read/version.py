@@ -22,7 +22,8 @@ content for another (:func:`rewrite`, :func:`printed_version`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lxml import etree
 

@@ -73,7 +73,8 @@ def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False) 
     """The bytes of the file at ``path``, or None with a FILE_READ diagnostic.
 
     Only a regular file is read (:func:`~urdf_sdf.core.read.files.read_regular`), unless
-    ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a FILE argument the
+    ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a
+    FILE argument the
     user named. Never more than :data:`MAX_BYTES`."""
     try:
         data = read_regular(path, MAX_BYTES, pipes)

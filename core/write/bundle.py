@@ -32,14 +32,22 @@ from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.base.path_components import (component_problem, is_within,
-                                           without_unsafe_characters)
-from urdf_sdf.core.read.files import read_regular
+from urdf_sdf.core.base.path_components import (
+    component_problem,
+    is_within,
+    without_unsafe_characters,
+)
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.core.inspect.resources import (Resource, base_folder, resolve_resource, resources_of,
-                                     sniff_mesh)
+from urdf_sdf.core.compose.uri import shown
+from urdf_sdf.core.inspect.resources import (
+    Resource,
+    base_folder,
+    resolve_resource,
+    resources_of,
+    sniff_mesh,
+)
+from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.write.confined import CopyRoots, FileId, Refusal, copy_check, copy_checked
 
 # Statements of an OBJ material library (.mtl) that name image files.

@@ -19,10 +19,10 @@ from __future__ import annotations
 import enum
 import math
 
-from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
-from urdf_sdf.core.graph.resolve import edge_pose
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
+from urdf_sdf.core.graph.resolve import edge_pose
 
 
 class GraphKind(str, enum.Enum):

@@ -9,10 +9,10 @@ came from a source file are written as the source's text; computed numbers with
 """
 from __future__ import annotations
 
-from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
-from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
 from lxml import etree
 
+from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
+from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
 from urdf_sdf.core.write.common import new_document, number_text, to_bytes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
@@ -60,8 +60,9 @@ def inertial_node(inertial: Inertial) -> Node:
     pose = pose_node(inertial.pose)
     children = [] if pose is None else [pose]
     children.append(("mass", {}, texts.get("mass") or repr(inertial.mass)))
-    children.append(("inertia", {}, [(key, {}, texts.get(key) or number_text(getattr(inertial, key)))
-                                     for key in INERTIA_KEYS]))
+    moments = [(key, {}, texts.get(key) or number_text(getattr(inertial, key)))
+               for key in INERTIA_KEYS]
+    children.append(("inertia", {}, moments))
     return ("inertial", {}, children)
 
 

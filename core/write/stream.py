@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from lxml import etree
 

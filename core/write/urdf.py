@@ -17,8 +17,14 @@ from urdf_sdf.core.base.custom import markup
 from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.core.write.common import (NumberTexts, declare_undeclared_prefixes, document_bytes,
-                                       has_undeclared_prefixes, number_text, numbers_text)
+from urdf_sdf.core.write.common import (
+    NumberTexts,
+    declare_undeclared_prefixes,
+    document_bytes,
+    has_undeclared_prefixes,
+    number_text,
+    numbers_text,
+)
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 

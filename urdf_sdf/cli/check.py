@@ -7,13 +7,23 @@ checks one file per process).
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.cli.options import (FILE_HELP, JSON, MODEL, PACKAGE_PATH, PATH, QUIET, STRICT, XACRO,
-                                  inspection_context, xacro_choice)
+from urdf_sdf.cli.options import (
+    FILE_HELP,
+    JSON,
+    MODEL,
+    PACKAGE_PATH,
+    PATH,
+    QUIET,
+    STRICT,
+    XACRO,
+    inspection_context,
+    xacro_choice,
+)
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.cli.xacro_expand import XacroOptions
@@ -32,7 +42,7 @@ _LATER = Later({
 })
 
 
-def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
+def usage_problem(files: Sequence[Path], model: str | None) -> str | None:
     """Why ``check`` cannot take these arguments (a usage error), or None."""
     if sum(is_stdin(f) for f in files) > 1:
         return "standard input ('-') can be named once"
@@ -41,7 +51,7 @@ def usage_problem(files: Sequence[Path], model: Optional[str]) -> str | None:
     return None
 
 
-def check_files(files: Sequence[Path], urdf_parity: bool, model: Optional[str], meshes: bool,
+def check_files(files: Sequence[Path], urdf_parity: bool, model: str | None, meshes: bool,
                 as_json: bool, quiet: bool, context: Context,
                 xacro: XacroOptions | None = None) -> int:
     """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
@@ -50,7 +60,7 @@ def check_files(files: Sequence[Path], urdf_parity: bool, model: Optional[str], 
                for f in files)
 
 
-def check_file(file: Path, urdf_parity: bool, model: Optional[str], as_json: bool,
+def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
                quiet: bool, meshes: bool, context: Context,
                xacro: XacroOptions | None = None) -> int:
     """``check`` of one file; its exit code."""
@@ -120,7 +130,7 @@ def world_models(result, name: str | None) -> list:
                                                     graph.vertices[v].name == name)]
 
 
-def model_scope(result, name: Optional[str]):
+def model_scope(result, name: str | None):
     """The scope of the model to check: the file's model, or the world's one model (named
     ``name``, when given); None when that is not one model."""
     graph = result.graph

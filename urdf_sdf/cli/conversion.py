@@ -9,15 +9,23 @@ without it they are lines on stderr, never in the document's stream.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence, cast
+from typing import cast
 
 from urdf_sdf.cli.batch import batch_output_problem
 from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import (OutputError, StdoutError, flush_stdout, stdout_closed,
-                                      stdout_failed, write_failed, write_output)
+from urdf_sdf.cli.output import (
+    OutputError,
+    StdoutError,
+    flush_stdout,
+    stdout_closed,
+    stdout_failed,
+    write_failed,
+    write_output,
+)
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape

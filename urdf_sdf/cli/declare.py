@@ -29,9 +29,10 @@ from __future__ import annotations
 import enum
 import importlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from urdf_sdf import __version__
 

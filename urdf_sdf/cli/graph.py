@@ -21,18 +21,27 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
-from urdf_sdf.cli.output import (FILE, STDOUT, OutputError, StdoutError, file_mode,
-                                      follow_links, resolve_destination, temporary_beside, write_failed,
-                                      write_output, write_stdout)
+from urdf_sdf.cli.output import (
+    FILE,
+    STDOUT,
+    OutputError,
+    StdoutError,
+    file_mode,
+    follow_links,
+    resolve_destination,
+    temporary_beside,
+    write_failed,
+    write_output,
+    write_stdout,
+)
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.core.loader import load
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.loader import load
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
-
 
 # ---- rendering --------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_installed

@@ -8,31 +8,48 @@ The work itself is :func:`frames_code`, :func:`print_code`, :func:`graph_code` a
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
-from urdf_sdf.cli.graph import graph_command
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
+from urdf_sdf.cli.graph import graph_command
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.cli.output import (OutputError, StdoutError, stdout_checked_code,
-                                      write_failed, write_output)
+from urdf_sdf.cli.options import (
+    CONFIGURATIONS,
+    FILE_HELP,
+    JSON,
+    MODEL,
+    OUTPUT,
+    PATH,
+    QUIET,
+    SEED,
+    STRICT,
+    TOLERANCE,
+    XACRO,
+    inspection_context,
+    xacro_choice,
+)
+from urdf_sdf.cli.output import (
+    OutputError,
+    StdoutError,
+    stdout_checked_code,
+    write_failed,
+    write_output,
+)
 from urdf_sdf.cli.printing import print_document
 from urdf_sdf.cli.render import SourceLines, emit, print_json
-from urdf_sdf.cli.options import (CONFIGURATIONS, FILE_HELP, JSON, MODEL, OUTPUT, PATH, QUIET,
-                                  SEED, STRICT, TOLERANCE, XACRO, inspection_context,
-                                  xacro_choice)
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.core.inspect.report import frames_report, model_vertex
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.inspect.report import frames_report, model_vertex
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
 _DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff.compare", "diff_loaded")})
 
 
-def frames_code(file: Path, as_json: bool, quiet: bool, model: Optional[str],
+def frames_code(file: Path, as_json: bool, quiet: bool, model: str | None,
                 context: Context, xacro: XacroOptions | None = None) -> int:
     """``frames``: print the pose of every link, joint, frame and nested model relative to
     the root (of ``model``, when given); the exit code."""
@@ -63,7 +80,7 @@ def format_table(report: dict) -> str:
                      for row in rows)
 
 
-def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
+def print_code(file: Path, output: Path | None, preserve_includes: bool,
                context: Context) -> int:
     """``print``: write the composed document (stdout, or ``output`` atomically) and its
     diagnostics (stderr); the exit code."""
@@ -86,8 +103,8 @@ def print_code(file: Path, output: Optional[Path], preserve_includes: bool,
     return 0
 
 
-def graph_code(file: Path, kind: str, output: Optional[Path], quiet: bool, strict: bool,
-               paths: Optional[Sequence[Path]], xacro: XacroOptions | None = None) -> int:
+def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, strict: bool,
+               paths: Sequence[Path] | None, xacro: XacroOptions | None = None) -> int:
     """``graph``: :func:`urdf_sdf.cli.graph.graph_command` with the command line's
     loading (standard input, xacro) and diagnostics (with their source lines)."""
     sources = SourceLines()
@@ -105,7 +122,7 @@ def diff_usage_problem(a: Path, b: Path) -> str | None:
 
 
 def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
-              model: Optional[str], as_json: bool, context: Context,
+              model: str | None, as_json: bool, context: Context,
               xacro: XacroOptions | None = None) -> int:
     """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
     the exit code (0 equivalent, 1 not)."""

@@ -6,8 +6,8 @@ the console scripts are :mod:`urdf_sdf.cli.quick`."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 from urdf_sdf.cli.declare import Option, UsageError
 from urdf_sdf.cli.inputs import xacro_mapping, xacro_mappings
@@ -72,8 +72,8 @@ def policy(strict: bool) -> Policy:
     return Policy(warnings_as_errors=strict)
 
 
-def inspection_context(paths: Optional[Sequence[Path]], strict: bool,
-                       package_paths: Optional[Sequence[Path]] = None) -> Context:
+def inspection_context(paths: Sequence[Path] | None, strict: bool,
+                       package_paths: Sequence[Path] | None = None) -> Context:
     """The context of the commands that inspect rather than convert: search paths from
     ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
     no XML kept (the model need not keep it: ``Context.keep_xml``)."""

@@ -45,8 +45,8 @@ import signal
 import stat
 import sys
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 from urdf_sdf.cli.streams import ClosedStreamError, StdoutError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity

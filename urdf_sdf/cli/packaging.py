@@ -33,22 +33,26 @@ from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
 from urdf_sdf.cli.options import policy
 from urdf_sdf.cli.output import OutputError
-from urdf_sdf.cli.path_names import (renamed_output, safe_name, shown_name, unique_name,
-                                          unsafe_reason)
+from urdf_sdf.cli.path_names import (
+    renamed_output,
+    safe_name,
+    shown_name,
+    unique_name,
+    unsafe_reason,
+)
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.cli.urdf2sdf import discover as discover_urdf
 from urdf_sdf.cli.xacro_expand import XacroOptions
-from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
-from urdf_sdf.sdf2urdf.convert import ToUrdf
-from urdf_sdf.sdf2urdf.convert import convert_sdf
+from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 from urdf_sdf.sdf2urdf.package_dir import ros_package
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 from urdf_sdf.urdf2sdf.model_dir import model_directory

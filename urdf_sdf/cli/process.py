@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import atexit
 import gc
-from typing import Callable
+from collections.abc import Callable
 
 from urdf_sdf.cli.streams import check_stdout, guard_standard_streams
 from urdf_sdf.core.read.consume import give_back_free_memory_with

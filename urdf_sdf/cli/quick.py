@@ -21,11 +21,10 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from urdf_sdf.cli.crash import crashes_reported
-from urdf_sdf.cli.declare import (VERSION, Command, CommandTable, UsageError, parse,
-                                  version_line)
+from urdf_sdf.cli.declare import VERSION, Command, CommandTable, UsageError, parse, version_line
 from urdf_sdf.cli.process import console_script_process
 from urdf_sdf.cli.typer_app import command_app, group_app
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 from urdf_sdf.core.base.diagnostics import Diagnostic, Diagnostics
+from urdf_sdf.core.base.safe_text import escape, escape_json
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
-from urdf_sdf.core.base.safe_text import escape, escape_json
 
 # Source files larger than this are not read again just to show a line.
 MAX_SNIPPET_FILE = 64 * 1024 * 1024

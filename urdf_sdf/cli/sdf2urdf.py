@@ -29,9 +29,9 @@ from urdf_sdf.cli.inputs import is_stdin, load_input
 from urdf_sdf.cli.path_names import renamed_output, safe_outputs
 from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XacroOptions
-from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Policy
+from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 
 PROG = "sdf2urdf"

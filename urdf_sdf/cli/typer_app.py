@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import enum
 import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, List, Optional
+from typing import Any, Optional
 
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError, version_line
 from urdf_sdf.core.base.lazy import Later
@@ -74,7 +75,7 @@ def typer_function(command: Command, name: str, body: Body) -> Callable[..., Non
 def _argument(argument: Argument) -> inspect.Parameter:
     default = _TYPER.Argument(..., help=argument.help, metavar=argument.metavar)
     return inspect.Parameter(argument.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                             annotation=List[Path] if argument.many else Path)
+                             annotation=list[Path] if argument.many else Path)
 
 
 def _option(option: Option, prog: str) -> inspect.Parameter:
@@ -96,8 +97,9 @@ def _option(option: Option, prog: str) -> inspect.Parameter:
 
 def _annotation(option: Option) -> Any:
     """The parameter's type as a written command declares it (``Optional[List[Path]]``)."""
-    kind: Any = List[option.kind] if option.repeated else option.kind  # type: ignore[name-defined]
-    return Optional[kind] if option.default is None else kind
+    kind: Any = list[option.kind] if option.repeated else option.kind  # type: ignore[name-defined]
+    # typing's Optional, not ``kind | None``: what typer reads on every Python we support
+    return Optional[kind] if option.default is None else kind  # noqa: UP045
 
 
 def _checked(check: Callable[[Any], str | None]) -> Callable[[Any], Any]:

@@ -10,8 +10,17 @@ from pathlib import Path
 from urdf_sdf.cli.conversion import batch_output
 from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.options import (CONVERTED_OUTPUT, CONVERTER_JSON, FORCE, JOBS, PACKAGE_PATH,
-                                  QUIET, STRICT, XACRO, xacro_choice)
+from urdf_sdf.cli.options import (
+    CONVERTED_OUTPUT,
+    CONVERTER_JSON,
+    FORCE,
+    JOBS,
+    PACKAGE_PATH,
+    QUIET,
+    STRICT,
+    XACRO,
+    xacro_choice,
+)
 from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.urdf2sdf.convert import ToSdf

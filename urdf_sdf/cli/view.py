@@ -27,20 +27,39 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Sequence
 
 from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
-from urdf_sdf.cli.options import (CONFIGURATIONS, OUTPUT, PACKAGE_PATH, PATH, QUIET, SEED,
-                                  STRICT, TOLERANCE, XACRO, inspection_context, xacro_choice)
-from urdf_sdf.cli.output import (FILE, OutputError, StdoutError, check_destination,
-                                      file_mode, handling_signals, resolve_destination,
-                                      stdout_checked_code, temporary_beside, write_failed,
-                                      write_output)
-from urdf_sdf.cli.xacro_expand import XacroOptions
+from urdf_sdf.cli.options import (
+    CONFIGURATIONS,
+    OUTPUT,
+    PACKAGE_PATH,
+    PATH,
+    QUIET,
+    SEED,
+    STRICT,
+    TOLERANCE,
+    XACRO,
+    inspection_context,
+    xacro_choice,
+)
+from urdf_sdf.cli.output import (
+    FILE,
+    OutputError,
+    StdoutError,
+    check_destination,
+    file_mode,
+    handling_signals,
+    resolve_destination,
+    stdout_checked_code,
+    temporary_beside,
+    write_failed,
+    write_output,
+)
 from urdf_sdf.cli.render import SourceLines, emit
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later

@@ -49,8 +49,7 @@ from typing import Any
 
 from lxml import etree
 
-from urdf_sdf.cli.xacro_evaluator import (SAFE_BUILTINS, Evaluator, Refused,
-                                               safe_math)
+from urdf_sdf.cli.xacro_evaluator import SAFE_BUILTINS, Evaluator, Refused, safe_math
 from urdf_sdf.cli.xacro_files import FileRefused, Files
 from urdf_sdf.core.read.xmlio import unsafe_doctype
 

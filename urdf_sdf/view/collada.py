@@ -16,6 +16,7 @@ since XML text never holds the control bytes of a zip's directory record.
 from __future__ import annotations
 
 from lxml import etree
+
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.read.xmlio import parse_xml
 

@@ -15,8 +15,9 @@ import os
 from pathlib import Path
 
 from trimesh.resolvers import Resolver
-from urdf_sdf.core.read.mesh_files import MeshFileError, read_capped
+
 from urdf_sdf.core.base.path_components import is_within
+from urdf_sdf.core.read.mesh_files import MeshFileError, read_capped
 
 
 class CompanionFiles(Resolver):

@@ -28,9 +28,13 @@ import numpy as np
 import trimesh
 
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.read.mesh_files import (MeshFileError, MeshFileTooLarge, describe_size,
-                                       read_capped)
 from urdf_sdf.core.inspect.resources import mesh_format_of
+from urdf_sdf.core.read.mesh_files import (
+    MeshFileError,
+    MeshFileTooLarge,
+    describe_size,
+    read_capped,
+)
 from urdf_sdf.view.collada import ColladaRefused, safe_collada
 from urdf_sdf.view.companions import CompanionFiles
 

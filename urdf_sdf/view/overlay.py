@@ -1,5 +1,6 @@
 """The scene of ``urdf-sdf view A B``: both descriptions overlaid in two colours, and
-one highlight per difference ``urdf-sdf diff`` reports (:func:`urdf_sdf.core.diff.compare.diff_results`,
+one highlight per difference ``urdf-sdf diff`` reports
+(:func:`urdf_sdf.core.diff.compare.diff_results`,
 the same call with the same arguments, so the page shows exactly what the command
 prints).
 
@@ -13,9 +14,9 @@ from dataclasses import dataclass
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostics
+from urdf_sdf.core.base.pose import IDENTITY, Pose, quat_mul
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.core.base.pose import IDENTITY, Pose, quat_mul
 from urdf_sdf.view.scene import Scene, Side, build_side
 
 COLOURS = ("#1f77b4", "#ff7f0e")  # A blue, B orange

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.pose import IDENTITY, Pose, rotate
+from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diff.compare import joint_range
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.kinematics.tree import WORLD, KinematicTree, build_tree
-from urdf_sdf.core.base.pose import IDENTITY, Pose, rotate
 from urdf_sdf.core.inspect.report import frames_report
 from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
+from urdf_sdf.core.kinematics.tree import WORLD, KinematicTree, build_tree
 from urdf_sdf.view.meshes import MeshError, read_mesh
 from urdf_sdf.view.tessellate import primitive, wire_box
 
@@ -107,7 +107,7 @@ class Side:
             stack.extend(j.child for j in self.tree.children.get(name, ()))
         return found
 
-    def moved(self, transform: Pose) -> "Side":
+    def moved(self, transform: Pose) -> Side:
         """This side with every pose premultiplied by ``transform`` (the alignment of
         the second description of a diff page)."""
         joints = [JointMark(j.name, j.type, j.parent, j.child, transform * j.pose,

@@ -11,9 +11,17 @@ from lxml import etree
 
 from urdf_sdf import Context, frames_report, load_string
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.read.version import (AXIS_FRAMES, FRAME_SEMANTICS, NESTED_WORLD_MODELS,
-                                        legacy_name, parse_version, printed_version, rewrite,
-                                        supported_version, version_text)
+from urdf_sdf.core.read.version import (
+    AXIS_FRAMES,
+    FRAME_SEMANTICS,
+    NESTED_WORLD_MODELS,
+    legacy_name,
+    parse_version,
+    printed_version,
+    rewrite,
+    supported_version,
+    version_text,
+)
 
 LEGACY_1_6 = b"""<sdf version="1.6">
   <model name="m">
