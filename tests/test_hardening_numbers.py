@@ -25,7 +25,7 @@ from urdf_sdf.cli.render import print_json
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.core.compose import include as include_module
+from urdf_sdf.core.compose import included as included_module
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.inspect.report import frames_report
 from urdf_sdf.core.loader import load, load_string
@@ -320,8 +320,8 @@ def test_include_bomb_stops_reading_as_it_expands(tmp_path, monkeypatch):
     """The bound is checked as each include is read: past it, no file is read again."""
     top = write_include_bomb(tmp_path)
     reads = []
-    real_read_bytes = include_module.read_bytes
-    monkeypatch.setattr(include_module, "read_bytes",
+    real_read_bytes = included_module.read_bytes
+    monkeypatch.setattr(included_module, "read_bytes",
                         lambda path, diagnostics: reads.append(path) or
                         real_read_bytes(path, diagnostics))
     result = load(top, Context(max_included_documents=40))

@@ -331,11 +331,20 @@ def alive(pid: int) -> bool:
         return False
 
 
+def default_cleanup_signals() -> None:
+    """The cleanup signals at their default action in the batch's process, whatever this
+    one inherited (under ``nohup`` SIGHUP is ignored, and a child inherits that: a batch
+    then rightly keeps ignoring it)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def batch_process_holding(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
     """A batch in a process of its own, once both its workers hold a file: the process
     and the workers' pids."""
     process = subprocess.Popen([sys.executable, "-c", BATCH_PROCESS, str(tmp_path)], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               preexec_fn=default_cleanup_signals)
     pid_files = [tmp_path / "hold0.urdf.pid", tmp_path / "hold1.urdf.pid"]
     if not wait_for(lambda: all(p.exists() and p.read_text() for p in pid_files)):
         process.kill()
