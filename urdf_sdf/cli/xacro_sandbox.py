@@ -141,7 +141,7 @@ def callables(symbols: dict[str, Any]) -> list[Callable]:
 
 
 def _load_yaml(xacro, files: Files, filename) -> Any:
-    import yaml
+    import yaml  # type: ignore[import-untyped]  # PyYAML ships no type information
     for unit in xacro.ConstructUnits:
         yaml.SafeLoader.add_constructor(unit.value.tag, unit.constructor)
     path = xacro.abs_filename_spec(str(filename))
@@ -156,7 +156,7 @@ def _load_yaml(xacro, files: Files, filename) -> Any:
 
 def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluator:
     """Replace what in ``xacro`` evaluates expressions, reads files or the environment."""
-    from xacro import substitution_args
+    from xacro import substitution_args  # type: ignore[import-untyped]  # xacro: no types
 
     symbols = global_symbols(xacro, files)
     evaluator = Evaluator(callables(symbols), (xacro.NameSpace, xacro.YamlDictWrapper))
