@@ -13,7 +13,8 @@ URDF = b"""<robot name="r">
   <link name="base"><visual><geometry><box size="1 1 1"/></geometry></visual></link>
   <link name="arm"><visual><geometry><mesh filename="missing.stl"/></geometry></visual></link>
   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
-    <origin xyz="0 0 1"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    <origin xyz="0 0 1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
 </robot>"""
 
 
