@@ -1,6 +1,7 @@
 """The scene a page is drawn from, as plain data: every frame with its pose, every
 visual and collision as a triangle mesh posed in the root frame, every joint with its
-axis and range, and the kinematic tree's edges.
+axis and range, and the kinematic tree's edges; on a diff page, one :class:`Highlight`
+per difference (made by :mod:`.overlay`).
 
 Frame poses are :func:`urdf_sdf.core.inspect.report.frames_report`'s, the numbers
 ``urdf-sdf frames --json`` prints, so what the page shows is what that command says.
