@@ -23,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO, TypeVar
 
 from urdf_sdf.cli.output import (
     FILE,
@@ -40,7 +41,7 @@ from urdf_sdf.cli.output import (
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.core.loader import load
+from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 # ---- rendering --------------------------------------------------------------------------
@@ -208,11 +209,15 @@ def _run_dot(dot: str, fmt: str, data: bytes, into: str | None, target: Path,
 
 # ---- the command ---------------------------------------------------------------------
 
-def graph_command(file: str | os.PathLike, kind: str | GraphKind = "both",
+FileT = TypeVar("FileT", bound="str | os.PathLike")  # the file a loader is given
+PathT = TypeVar("PathT", bound="str | os.PathLike")  # its search paths
+
+
+def graph_command(file: FileT, kind: str | GraphKind = "both",
                   output: str | os.PathLike | None = None,
-                  paths: Sequence[str | os.PathLike] | None = None, stderr=None, *,
-                  loader: Callable[[object, object], object] | None = None,
-                  report: Callable[[object, object], None] | None = None) -> int:
+                  paths: Sequence[PathT] | None = None, stderr: TextIO | None = None, *,
+                  loader: Callable[[FileT, Sequence[PathT] | None], LoadResult] | None = None,
+                  report: Callable[[LoadResult, TextIO], None] | None = None) -> int:
     """``urdf-sdf graph FILE [--kind K] [-o OUT] [--path DIR...]``; returns the exit code.
 
     ``loader(file, paths) -> LoadResult`` loads the file (default: ``core.loader.load``
@@ -247,8 +252,9 @@ def graph_command(file: str | os.PathLike, kind: str | GraphKind = "both",
     return write_graph(result, kind_value, output, [str(file)], stderr, file=str(file))
 
 
-def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLike | None = None,
-                inputs: Sequence[str] = (), stderr=None, file: str | None = None) -> int:
+def write_graph(result: LoadResult, kind: str | GraphKind = "both",
+                output: str | os.PathLike | None = None, inputs: Sequence[str] = (),
+                stderr: TextIO | None = None, file: str | None = None) -> int:
     """Draw an already loaded ``result`` (diagnostics already shown) and write it to
     ``output``; returns the exit code as :func:`graph_command` does."""
     stderr = stderr if stderr is not None else sys.stderr
@@ -285,7 +291,7 @@ def write_graph(result, kind: str | GraphKind = "both", output: str | os.PathLik
     return 0 if result.ok else 1
 
 
-def _kind(kind: str | GraphKind, stderr) -> str | None:
+def _kind(kind: str | GraphKind, stderr: TextIO) -> str | None:
     try:
         return GraphKind(kind).value
     except ValueError:
@@ -294,5 +300,7 @@ def _kind(kind: str | GraphKind, stderr) -> str | None:
         return None
 
 
-def _default_loader(file, paths):
-    return load(file, Context.from_environment([str(p) for p in paths or []]))
+def _default_loader(file: str | os.PathLike,
+                    paths: Sequence[str | os.PathLike] | None) -> LoadResult:
+    path = file if isinstance(file, (str, Path)) else os.fspath(file)
+    return load(path, Context.from_environment([str(p) for p in paths or []]))

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from urdf_sdf.cli import sdf2urdf_app, urdf2sdf_app
-from urdf_sdf.cli.batch import skip_irregular
+from urdf_sdf.cli.batch import BatchItem, skip_irregular
 from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
@@ -45,17 +46,18 @@ from urdf_sdf.cli.sdf2urdf import discover as discover_sdf
 from urdf_sdf.cli.urdf2sdf import discover as discover_urdf
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.confined import copy_roots
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
-from urdf_sdf.sdf2urdf.package_dir import ros_package
+from urdf_sdf.sdf2urdf.package_dir import PackageDirectory, ros_package
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
-from urdf_sdf.urdf2sdf.model_dir import model_directory
+from urdf_sdf.urdf2sdf.model_dir import ModelDirectory, model_directory
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,11 @@ def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: ToSdf,
     conversion = convert_urdf(result, replace(options, output_dir=None, uri_scheme="package"))
     diagnostics = _noted(target, urdf, conversion.diagnostics)
     directory = None
-    if conversion.ok:
-        roots = copy_roots(result.document.file, search)
-        directory = model_directory(result, conversion.xml, conversion.version,
-                                    target.directory, context, diagnostics, tokens, roots)
+    sdf, version = conversion.xml, conversion.version
+    if conversion.ok and sdf is not None and version is not None:
+        roots = copy_roots(_input_file(result), search)
+        directory = model_directory(result, sdf, version, target.directory, context,
+                                    diagnostics, tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
     return _finish(prog, urdf, target, directory, diagnostics, sources, quiet, as_json)
 
@@ -103,15 +106,20 @@ def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, buil
     conversion = convert_sdf(result, replace(options, output_dir=None, uri_scheme=None))
     diagnostics = _noted(target, sdf, conversion.diagnostics)
     package = None
-    if conversion.ok:
-        roots = copy_roots(result.document.file, search)
+    if conversion.ok and conversion.xml is not None:
+        roots = copy_roots(_input_file(result), search)
         package = ros_package(result, conversion.xml, name, build_type, context, diagnostics,
                               tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
     return _finish(prog, sdf, target, package, diagnostics, sources, quiet, as_json)
 
 
-def _noted(target: Target, source: Path, found) -> Diagnostics:
+def _input_file(result: LoadResult) -> str | None:
+    """The file ``result`` was read from (None for standard input or no document)."""
+    return result.document.file if result.document is not None else None
+
+
+def _noted(target: Target, source: Path, found: Iterable[Diagnostic]) -> Diagnostics:
     """The conversion's diagnostics, after the target's NAME_RENAMED warning if any."""
     diagnostics = Diagnostics()
     if target.note is not None:
@@ -120,14 +128,15 @@ def _noted(target: Target, source: Path, found) -> Diagnostics:
     return diagnostics
 
 
-def _finish(prog: str, source: Path, target: Target, directory, diagnostics: Diagnostics,
+def _finish(prog: str, source: Path, target: Target,
+            directory: ModelDirectory | PackageDirectory | None, diagnostics: Diagnostics,
             sources: SourceLines, quiet: bool, as_json: bool) -> int:
     """Write ``directory`` (its files and bundle) unless there are errors; report. A
     write refused or failed is a diagnostic (OUTPUT_EXISTS, FILE_WRITE)."""
     ok = directory is not None and not diagnostics.has_errors
     code = 0 if ok else 1
     out_dir = target.directory
-    if ok:
+    if ok and directory is not None:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
                             [] if is_stdin(source) else [str(source)],
@@ -159,15 +168,16 @@ def ros_package_name(name: str) -> str:
     return cleaned if cleaned[:1].isalpha() else f"robot_{cleaned}".rstrip("_")
 
 
-def batch_targets(items: list, name_of, fallback: str, container: Path, force: bool,
-                  normalise=lambda name: name) -> dict[int, Target]:
+def batch_targets(items: list[BatchItem], name_of: Callable[[BatchItem], str], fallback: str,
+                  container: Path, force: bool,
+                  normalise: Callable[[str], str] = lambda name: name) -> dict[int, Target]:
     """Each item's :class:`Target` under ``container``, by ``id(item)``: the folder named
     ``normalise(name_of(item))``; an unsafe name (``urdf_sdf.cli.path_names``) is renamed,
     apart from every other folder, with a note."""
     by_id = {id(item): item for item in items if item.skip is None}
     raw = {key: name_of(item) for key, item in by_id.items()}
     taken = {normalise(name) for name in raw.values() if unsafe_reason(name) is None}
-    targets = {}
+    targets: dict[int, Target] = {}
     for key, name in raw.items():
         problem = unsafe_reason(name)
         folder = normalise(safe_name(name, fallback))
@@ -183,8 +193,8 @@ def batch_targets(items: list, name_of, fallback: str, container: Path, force: b
     return targets
 
 
-def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_one,
-                    quiet: bool) -> int:
+def directory_batch(prog: str, items: list[BatchItem], targets: dict[int, Target],
+                    convert_one: Callable[[BatchItem, Target], int], quiet: bool) -> int:
     """One output directory per input file (``--model-dir``/``--package-dir`` with a
     directory input): ``targets`` (:func:`batch_targets`) names it, ``convert_one(item,
     target)`` writes it and returns its exit code. Two inputs wanting one directory: the
@@ -195,16 +205,14 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
     taken: dict[Path, Path] = {}
     code = 0
     for item in items:
-        target = targets.get(id(item))
-        folder = target.directory if target is not None else None
-        skip = item.skip or (f"{taken[folder]} is written to {folder} already"
-                             if folder in taken else None)
-        if skip is not None or target is None or folder is None:
+        target = _batch_target(item, targets, taken)
+        if isinstance(target, str):
             counts["skipped"] += 1
             if not quiet:
-                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {shown_name(skip)}",
+                print(f"{prog}: {shown_name(str(item.relative))}: skipped: {shown_name(target)}",
                       file=sys.stderr)
             continue
+        folder = target.directory
         taken[folder] = item.relative
         result = convert_one(item, target)
         code = max(code, result)
@@ -215,6 +223,19 @@ def directory_batch(prog: str, items: list, targets: dict[int, Target], convert_
     print(f"{prog}: {counts['converted']} converted, {counts['failed']} failed, "
           f"{counts['skipped']} skipped", file=sys.stderr)
     return code
+
+
+def _batch_target(item: BatchItem, targets: dict[int, Target],
+                  taken: dict[Path, Path]) -> Target | str:
+    """Where ``item`` of a batch is written, or why it is skipped: its own reason (given
+    when it was found: then it has no target), or its folder taken by an earlier input
+    (``taken``: folder -> that input)."""
+    target = targets.get(id(item))
+    if item.skip is not None or target is None:
+        return item.skip or "no output folder was chosen for it"
+    if target.directory in taken:
+        return f"{taken[target.directory]} is written to {target.directory} already"
+    return target
 
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,

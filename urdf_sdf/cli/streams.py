@@ -30,6 +30,10 @@ import errno
 import io
 import os
 import sys
+from collections.abc import Callable
+from typing import NoReturn, TextIO, TypeVar
+
+T = TypeVar("T")
 
 CLOSED_REASON = "closed when the command started"
 STREAMS = ((0, "stdin", "standard input"), (1, "stdout", "standard output"),
@@ -76,13 +80,13 @@ class ClosedStream(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def read(self, size: int | None = -1):  # type: ignore[override]
+    def read(self, size: int | None = -1) -> NoReturn:
         raise ClosedStreamError(self.what)
 
-    def readline(self, size: int | None = -1):  # type: ignore[override]
+    def readline(self, size: int | None = -1) -> NoReturn:
         raise ClosedStreamError(self.what)
 
-    def write(self, data) -> int:  # type: ignore[override]
+    def write(self, data: str | bytes) -> int:
         if len(data) == 0:
             return 0
         raise ClosedStreamError(self.what)
@@ -141,17 +145,17 @@ class CheckedStdout:
     stdout closed when the command started, stay themselves); everything else is the
     stream's own."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
-    def write(self, text):
+    def write(self, text: str) -> int:
         return self._checked(self._stream.write, text)
 
-    def flush(self):
+    def flush(self) -> None:
         return self._checked(self._stream.flush)
 
     @staticmethod
-    def _checked(call, *args):
+    def _checked(call: Callable[..., T], *args: object) -> T:
         try:
             return call(*args)
         except (BrokenPipeError, ClosedStreamError):
@@ -159,7 +163,7 @@ class CheckedStdout:
         except OSError as exc:
             raise StdoutError(exc.errno, exc.strerror or str(exc)) from exc
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 
 

@@ -45,7 +45,8 @@ import re
 import sys
 import xml.dom.minidom
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
+from typing import Any, NoReturn
 
 from lxml import etree
 
@@ -91,20 +92,20 @@ def limit_resources(cpu_seconds: int = CPU_SECONDS) -> None:
             pass
 
 
-def global_symbols(xacro, files: Files) -> dict[str, Any]:
+def global_symbols(xacro: ModuleType, files: Files) -> dict[str, Any]:
     """The symbol table expressions see: xacro's names, each bound to something safe."""
     math = safe_math()
 
-    def load_yaml(filename):
+    def load_yaml(filename: str) -> Any:
         return _load_yaml(xacro, files, filename)
 
-    def arg(name):  # the --xacro-arg values and the <xacro:arg> defaults
+    def arg(name: str) -> Any:  # the --xacro-arg values and the <xacro:arg> defaults
         return xacro.substitution_args_context["arg"][name]
 
-    def fatal(*parts):
+    def fatal(*parts: object) -> NoReturn:
         raise xacro.XacroException(" ".join(map(str, parts)))
 
-    def quiet(*parts, **options):
+    def quiet(*parts: object, **options: object) -> str:
         return ""
 
     symbols: dict[str, Any] = dict(SAFE_BUILTINS)
@@ -140,8 +141,8 @@ def callables(symbols: dict[str, Any]) -> list[Callable]:
     return found
 
 
-def _load_yaml(xacro, files: Files, filename) -> Any:
-    import yaml
+def _load_yaml(xacro: ModuleType, files: Files, filename: object) -> Any:
+    import yaml  # type: ignore[import-untyped]  # PyYAML ships no type information
     for unit in xacro.ConstructUnits:
         yaml.SafeLoader.add_constructor(unit.value.tag, unit.constructor)
     path = xacro.abs_filename_spec(str(filename))
@@ -156,7 +157,7 @@ def _load_yaml(xacro, files: Files, filename) -> Any:
 
 def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluator:
     """Replace what in ``xacro`` evaluates expressions, reads files or the environment."""
-    from xacro import substitution_args
+    from xacro import substitution_args  # type: ignore[import-untyped]  # xacro: no types
 
     symbols = global_symbols(xacro, files)
     evaluator = Evaluator(callables(symbols), (xacro.NameSpace, xacro.YamlDictWrapper))
@@ -166,7 +167,7 @@ def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluato
         evaluator.evaluate(expression, symbols)
     original_parse, original_include = xacro.parse, xacro.process_include
 
-    def parse(inp, filename=None):
+    def parse(inp, filename=None):  # xacro.parse: the file's name when ``inp`` is None
         if inp is not None:
             return original_parse(inp, filename)
         try:
@@ -181,7 +182,8 @@ def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluato
             raise IncludeUnsafe(filename, unsafe[0])
         return xml.dom.minidom.parseString(data)
 
-    def process_include(elt, macros, symbols, func):
+    def process_include(elt: xml.dom.minidom.Element, macros: object, symbols: object,
+                        func: object) -> object:
         holder = xacro.filestack[-1] if xacro.filestack else None
         try:
             return original_include(elt, macros, symbols, func)
@@ -190,7 +192,7 @@ def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluato
             exc.holder = holder
             raise
 
-    def glob(pattern):
+    def glob(pattern: str) -> list[str]:
         files.check(os.path.dirname(pattern.split("*")[0].split("?")[0].split("[")[0]),
                     pattern)
         import glob as globbing
@@ -216,20 +218,20 @@ def _install_substitutions(substitution_args, evaluator: Evaluator, files: Files
                 f"environment variable {name} is not set")
         return default
 
-    def env(resolved, a, arguments, context):
+    def env(resolved: str, a: str, arguments: list[str], context: object) -> str:
         if len(arguments) != 1:
             raise substitution_args.SubstitutionException(
                 f"$(env var) command only accepts one argument [{a}]")
         return resolved.replace(f"$({a})", read_environment(f"$({a})", arguments[0], None))
 
-    def optenv(resolved, a, arguments, context):
+    def optenv(resolved: str, a: str, arguments: list[str], context: object) -> str:
         if not arguments:
             raise substitution_args.SubstitutionException(
                 f"$(optenv var) must specify an environment variable [{a}]")
         value = read_environment(f"$({a})", arguments[0], " ".join(arguments[1:]))
         return resolved.replace(f"$({a})", value)
 
-    def find(package):
+    def find(package: str) -> str:
         try:
             return files.find(package)
         except LookupError as exc:
@@ -239,7 +241,7 @@ def _install_substitutions(substitution_args, evaluator: Evaluator, files: Files
     names = _eval_names(substitution_args, contexts, find, read_environment)
     evaluator.allow(v for v in names.values() if callable(v))
 
-    def evaluate(text, context):
+    def evaluate(text: str, context: dict) -> str:
         contexts[-1] = context
         scope = _EvalScope(names, context.get("arg", {}), substitution_args.convert_value)
         return str(evaluator.evaluate(text, scope))
@@ -248,14 +250,15 @@ def _install_substitutions(substitution_args, evaluator: Evaluator, files: Files
     substitution_args._eval_find, substitution_args._eval = find, evaluate
 
 
-def _eval_names(substitution_args, contexts: list[dict], find,
-                read_environment) -> dict[str, Any]:
+def _eval_names(substitution_args: ModuleType, contexts: list[dict],
+                find: Callable[[str], str],
+                read_environment: Callable[[str, str, str | None], str]) -> dict[str, Any]:
     """The names of ``$(eval ...)``: roslaunch's (arg, dirname, env, optenv, find, the
     safe builtins, math, true/false); ``contexts[-1]``: the substitution context."""
-    def arg(name):
+    def arg(name: str) -> Any:
         return substitution_args.convert_value(contexts[-1].get("arg", {})[name], "auto")
 
-    def dirname():
+    def dirname() -> str:
         return substitution_args._eval_dirname(contexts[-1].get("filename"))
 
     names: dict[str, Any] = dict(SAFE_BUILTINS)
@@ -272,7 +275,8 @@ class _EvalScope(dict):
     """``$(eval)``'s names: functions first, then the arguments (typed as roslaunch
     types them)."""
 
-    def __init__(self, names: dict[str, Any], arguments: dict[str, str], convert):
+    def __init__(self, names: dict[str, Any], arguments: dict[str, str],
+                 convert: Callable[[str, str], Any]):
         super().__init__(names)
         self.arguments, self.convert = arguments, convert
 
@@ -314,7 +318,7 @@ def expand(request: dict) -> dict:
     return {"document": text.decode("utf-8")}
 
 
-def _failure(xacro, files: Files, input_file: str, exc: BaseException) -> dict:
+def _failure(xacro: ModuleType, files: Files, input_file: str, exc: BaseException) -> dict:
     """The answer for an expansion that raised ``exc``: a refusal (XACRO_UNSAFE, or
     XML_UNSAFE for an included DTD) where it was found, else XACRO_ERROR."""
     cause = _cause(exc)
@@ -377,12 +381,12 @@ def _line_of(data: bytes, needle: str) -> int | None:
     return None
 
 
-def _current_file(xacro) -> str | None:
+def _current_file(xacro: ModuleType) -> str | None:
     stack = getattr(xacro, "filestack", None) or []
     return next((str(f) for f in reversed(stack) if f), None)
 
 
-def _expat_message(exc) -> str:
+def _expat_message(exc: Exception) -> str:
     from xml.parsers.expat import ErrorString
     code = getattr(exc, "code", None)
     return ErrorString(code) if code is not None else str(exc)

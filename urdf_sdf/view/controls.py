@@ -8,25 +8,43 @@ out of the picker (the page's title says how many).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import numpy as np
 import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
 
-from urdf_sdf.view.motion import joint_motion, movable_joints
+from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.view.motion import Motion, joint_motion, movable_joints
+from urdf_sdf.view.scene import Scene, Side
 
 MOTION_POINTS = 250_000     # points resent by all slider frames together, at most
 GROUPS = ("visuals", "collisions", "frames", "names")  # what the show/hide buttons toggle
 
 
-def motion_controls(scene, builders: list) -> tuple[list, list, str]:
+class SideTraces(Protocol):
+    """What the slider needs of the traces of one side (``page._SideTraces``)."""
+    side: Side
+    per_link: bool  # one mesh trace per link (else one for all: every step resends it)
+
+    def dynamic(self, moved: dict[str, Pose],
+                links: frozenset[str]) -> list[tuple[int, BaseTraceType]]: ...
+
+
+def motion_controls(scene: Scene, builders: Sequence[SideTraces]
+                    ) -> tuple[list[go.Frame], list[dict[str, object]], str]:
     """Animation frames and one slider per joint (shown by the joint picker), within
     :data:`MOTION_POINTS`; and a note naming how many joints were left out."""
-    names = []
+    names: list[str] = []
     for side in scene.sides:
         names += [j.name for j in movable_joints(side) if j.name not in names]
-    frames, sliders, spent = [], [], 0
+    frames: list[go.Frame] = []
+    sliders: list[dict[str, object]] = []
+    spent = 0
     for name in names:
-        steps = []
-        per_side = []
+        steps: list[dict[str, object]] = []
+        per_side: list[Motion | None] = []
         for builder in builders:
             joint = next((j for j in builder.side.joints if j.name == name and j.movable), None)
             per_side.append(joint_motion(builder.side, joint) if joint is not None else None)
@@ -36,9 +54,11 @@ def motion_controls(scene, builders: list) -> tuple[list, list, str]:
             break
         spent += cost
         for k, value in enumerate(motion.values):
-            data, indices = [], []
+            data: list[BaseTraceType] = []
+            indices: list[int] = []
             for builder, own in zip(builders, per_side):
-                moved = {link: own.transforms[k] for link in own.links} if own else {}
+                moved: dict[str, Pose] = \
+                    {link: own.transforms[k] for link in own.links} if own else {}
                 for index, trace in builder.dynamic(moved, own.links if own else frozenset()):
                     indices.append(index)
                     data.append(_listed(trace))
@@ -57,7 +77,7 @@ def motion_controls(scene, builders: list) -> tuple[list, list, str]:
     return frames, sliders, note
 
 
-def _listed(trace):
+def _listed(trace: BaseTraceType) -> BaseTraceType:
     """``trace`` with its coordinates as lists (millimetre-rounded, None for a gap):
     plotly.js decodes the binary arrays plotly.py writes for numpy in a figure's data but
     not in its animation frames, where they would stop the animation."""
@@ -69,21 +89,19 @@ def _listed(trace):
     return trace
 
 
-def _step_points(builder, motion) -> int:
+def _step_points(builder: SideTraces, motion: Motion | None) -> int:
     """Points a slider step of ``motion`` resends for one side."""
-    if motion is None:
-        moved = frozenset()
-    else:
-        moved = motion.links
+    moved: frozenset[str] = frozenset() if motion is None else motion.links
     side = builder.side
     points = sum(len(s.vertices) for s in side.shapes
                  if s.missing is None and (not builder.per_link or s.link in moved))
     return points + 12 * len(side.frames) + 8 * len(side.joints)
 
 
-def menus(groups: dict, sliders: list) -> list:
+def menus(groups: dict[str, list[int]],
+          sliders: list[dict[str, object]]) -> list[dict[str, object]]:
     """The joint picker (when there are sliders) and the show/hide buttons."""
-    found = []
+    found: list[dict[str, object]] = []
     if sliders:
         found.append({"type": "dropdown", "x": 0.01, "y": 0.99, "xanchor": "left",
                       "yanchor": "top", "showactive": True, "active": 0,

@@ -4,45 +4,29 @@ one highlight per difference ``urdf-sdf diff`` reports
 the same call with the same arguments, so the page shows exactly what the command
 prints).
 
-The second description is aligned on the first as ``urdf-sdf diff`` compares them: at
+The highlights are :class:`~urdf_sdf.view.scene.Highlight` values (the scene's plain
+data). The second description is aligned on the first as ``urdf-sdf diff`` compares them: at
 the first root link of A that B also has (else at the two model frames).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.base.pose import IDENTITY, Pose, quat_mul
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.view.scene import Scene, Side, build_side
+from urdf_sdf.core.loader import LoadResult
+from urdf_sdf.view.scene import Highlight, Scene, Side, build_side
 
 COLOURS = ("#1f77b4", "#ff7f0e")  # A blue, B orange
 HIGHLIGHT_COLOUR = "#d62728"
 
 
-@dataclass
-class Highlight:
-    """A difference as the page marks it: where (A's pose of the thing it names, else
-    B's, else the root frame), and the gap between the two sides' poses of it on the
-    page (distance in metres, angle in degrees; None when one side lacks it)."""
-    difference: Difference
-    position: tuple[float, float, float]
-    distance: float | None
-    angle: float | None
-
-    @property
-    def text(self) -> str:
-        text = self.difference.format()
-        if self.distance is not None:
-            text += f" (on the page: {self.distance:.4g} m apart, {self.angle:.4g}° turned)"
-        return text
-
-
-def diff_scene(a, b, labels: tuple[str, str], tol: float = 1e-9, configurations: int = 20,
-               seed: int = 0, context: Context | None = None) -> Scene:
+def diff_scene(a: LoadResult, b: LoadResult, labels: tuple[str, str], tol: float = 1e-9,
+               configurations: int = 20, seed: int = 0,
+               context: Context | None = None) -> Scene:
     """The overlay of two loaded, valid descriptions."""
     diagnostics = Diagnostics()
     side_a = build_side(a, labels[0], context or a.context or Context(), diagnostics)

@@ -13,9 +13,12 @@ The joint slider, the joint picker and the show/hide buttons are :mod:`.controls
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+from plotly.basedatatypes import BaseTraceType
 
 from urdf_sdf.core.base.pose import IDENTITY, Pose, rotate
 from urdf_sdf.view.controls import GROUPS, menus, motion_controls
@@ -45,7 +48,8 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
     size = axis_length(scene)
     builders = [_SideTraces(side, index, len(scene.sides), size)
                 for index, side in enumerate(scene.sides)]
-    traces, groups = [], {name: [] for name in GROUPS}
+    traces: list[BaseTraceType] = []
+    groups: dict[str, list[int]] = {name: [] for name in GROUPS}
     for builder in builders:
         builder.first = len(traces)
         for trace, group in builder.traces({}):
@@ -72,7 +76,7 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
     return figure, note
 
 
-def cube_axes(traces) -> dict:
+def cube_axes(traces: Sequence[BaseTraceType]) -> dict[str, dict[str, object]]:
     """The three axes with one common span, centred on the drawing and holding every point
     of ``traces`` (the scene's, and the slider's frames': every position the slider can
     show): with ``aspectmode="cube"`` the robot is undistorted and wholly in view from the
@@ -121,7 +125,7 @@ def _placed(pose: Pose, points: np.ndarray) -> np.ndarray:
     return points @ _matrix(pose).T + np.asarray(pose.position)
 
 
-def _xyz(points) -> dict:
+def _xyz(points: ArrayLike) -> dict[str, np.ndarray]:
     array = np.asarray(points, dtype=np.float32).reshape(-1, 3)
     return {"x": array[:, 0], "y": array[:, 1], "z": array[:, 2]}
 
@@ -145,6 +149,12 @@ def arrow_lines(starts: np.ndarray, directions: np.ndarray, length: float) -> np
     return np.stack(pieces, axis=1).reshape(-1, 3)
 
 
+def _along(axis: int, length: float) -> tuple[float, float, float]:
+    """The vector of ``length`` along coordinate axis ``axis`` (0 x, 1 y, 2 z)."""
+    x, y, z = (length if k == axis else 0.0 for k in range(3))
+    return x, y, z
+
+
 class _SideTraces:
     """The traces of one side, for the rest pose or a slider step (``moved``: link ->
     transform applied to what rides on it)."""
@@ -160,13 +170,15 @@ class _SideTraces:
                             if any(s.role == role and s.missing is None and
                                    (link is None or s.link == link) for s in side.shapes)]
 
-    def traces(self, moved: dict) -> list[tuple[object, str | None]]:
+    def traces(self, moved: dict[str, Pose]) -> list[tuple[BaseTraceType, str | None]]:
         """``(trace, toggle group)`` in a fixed order."""
-        found = [(self.mesh(role, link, moved), "visuals" if role == "visual" else "collisions")
-                 for role, link in self.mesh_groups]
+        found: list[tuple[BaseTraceType, str | None]] = [
+            (self.mesh(role, link, moved), "visuals" if role == "visual" else "collisions")
+            for role, link in self.mesh_groups]
         return found + self.marks(moved)
 
-    def dynamic(self, moved: dict, links: frozenset) -> list[tuple[int, object]]:
+    def dynamic(self, moved: dict[str, Pose],
+                links: frozenset[str]) -> list[tuple[int, BaseTraceType]]:
         """``(trace index, trace)`` of what a step moving ``links`` changes."""
         changed = [(self.first + i, self.mesh(role, link, moved, full=False))
                    for i, (role, link) in enumerate(self.mesh_groups)
@@ -174,10 +186,14 @@ class _SideTraces:
         start = self.first + len(self.mesh_groups)
         return changed + [(start + i, trace) for i, (trace, _) in enumerate(self.marks(moved))]
 
-    def mesh(self, role: str, link: str | None, moved: dict, full: bool = True):
+    def mesh(self, role: str, link: str | None, moved: dict[str, Pose],
+             full: bool = True) -> BaseTraceType:
         shapes = [s for s in self.side.shapes if s.role == role and s.missing is None and
                   (link is None or s.link == link)]
-        points, faces, colours, offset = [], [], [], 0
+        points: list[np.ndarray] = []
+        faces: list[np.ndarray] = []
+        colours: list[str] = []
+        offset = 0
         for shape in shapes:
             pose = moved.get(shape.link, IDENTITY) * shape.pose
             points.append(_placed(pose, shape.vertices))
@@ -196,13 +212,13 @@ class _SideTraces:
                          flatshading=True, visible=role == "visual",
                          legendgroup=f"{self.index}{role}")
 
-    def marks(self, moved: dict) -> list[tuple[object, str | None]]:
+    def marks(self, moved: dict[str, Pose]) -> list[tuple[BaseTraceType, str | None]]:
         frames = [(f, moved.get(f.link, IDENTITY) * f.pose if f.link else f.pose)
                   for f in self.side.frames]
         origins = np.array([p.position for _, p in frames], dtype=float).reshape(-1, 3)
-        traces = []
+        traces: list[tuple[BaseTraceType, str | None]] = []
         for axis, colour in enumerate(AXIS_COLOURS):
-            unit = tuple(self.size if k == axis else 0.0 for k in range(3))
+            unit = _along(axis, self.size)
             tips = np.array([rotate(p.rotation, unit) for _, p in frames]).reshape(-1, 3)
             traces.append((self._lines(origins, origins + tips, colour, "xyz"[axis] + " axes",
                                        2), "frames"))
@@ -221,13 +237,14 @@ class _SideTraces:
         traces.append((self.missing(moved), "visuals"))
         return traces
 
-    def tree_and_axes(self, moved: dict, colour: str) -> list[tuple[object, str | None]]:
+    def tree_and_axes(self, moved: dict[str, Pose],
+                      colour: str) -> list[tuple[BaseTraceType, str | None]]:
         side = self.side
 
         def at(link: str | None, pose: Pose) -> Pose:
             return moved.get(link, IDENTITY) * pose if link else pose
 
-        points = []
+        points: list[tuple[float, float, float]] = []
         for joint, start, end in tree_edges(side):
             parent = joint.parent if joint.parent in side.links else None
             points += [at(parent, start).position, at(joint.child, joint.pose).position,
@@ -236,7 +253,8 @@ class _SideTraces:
                             line={"color": colour if side.colour else TREE_COLOUR, "width": 3},
                             hoverinfo="skip", name=self.prefix + "kinematic tree",
                             showlegend=False)
-        starts, directions = [], []
+        starts: list[tuple[float, float, float]] = []
+        directions: list[tuple[float, float, float]] = []
         for joint in side.joints:
             if joint.axis is None:
                 continue
@@ -250,7 +268,7 @@ class _SideTraces:
                               showlegend=False)
         return [(tree, "frames"), (arrows, "frames")]
 
-    def missing(self, moved: dict):
+    def missing(self, moved: dict[str, Pose]) -> BaseTraceType:
         points = [_placed(moved.get(s.link, IDENTITY) * s.pose, s.vertices)
                   for s in self.side.shapes if s.missing is not None]
         hover = [escaped(f"{s.label}: {s.missing}") for s in self.side.shapes
@@ -260,7 +278,8 @@ class _SideTraces:
                             hovertext=hover, hoverinfo="text",
                             name=self.prefix + "meshes not drawn", showlegend=bool(points))
 
-    def _lines(self, starts, ends, colour: str, name: str, width: int):
+    def _lines(self, starts: np.ndarray, ends: np.ndarray, colour: str, name: str,
+               width: int) -> BaseTraceType:
         count = len(starts)
         points = np.full((count * 3, 3), np.nan)
         points[0::3], points[1::3] = starts, ends
@@ -268,10 +287,10 @@ class _SideTraces:
                             hoverinfo="skip", name=self.prefix + name, showlegend=False)
 
 
-def highlight_traces(scene: Scene) -> list:
+def highlight_traces(scene: Scene) -> list[BaseTraceType]:
     """One marker per difference, named by it in the legend (the first
     :data:`LEGEND_DIFFERENCES`; the rest share one entry)."""
-    traces = []
+    traces: list[BaseTraceType] = []
     marker = {"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond", "opacity": 0.8}
     shown, rest = scene.highlights[:LEGEND_DIFFERENCES], scene.highlights[LEGEND_DIFFERENCES:]
     for item in shown:

@@ -8,14 +8,18 @@ round a cylinder read as round on screen.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from urdf_sdf.core.base.model import Geometry
 
 SEGMENTS = 24   # around a cylinder, a capsule, a sphere
 RINGS = 12      # from pole to pole of a sphere
 
 
-def box(size) -> tuple[np.ndarray, np.ndarray]:
+def box(size: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """An axis-aligned box of edge lengths ``size`` centred at the origin."""
     half = np.asarray(size, dtype=float) / 2
     corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)],
@@ -30,7 +34,8 @@ def _rings(profile: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     """A surface of revolution about Z through ``(radius, z)`` points, bottom to top;
     ends of radius 0 become single poles."""
     angles = np.linspace(0, 2 * math.pi, SEGMENTS, endpoint=False)
-    vertices, rows = [], []
+    vertices: list[tuple[float, float, float]] = []
+    rows: list[list[int]] = []
     for radius, z in profile:
         start = len(vertices)
         if radius == 0:
@@ -39,7 +44,7 @@ def _rings(profile: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
         else:
             vertices.extend((radius * math.cos(a), radius * math.sin(a), z) for a in angles)
             rows.append(list(range(start, start + SEGMENTS)))
-    faces = []
+    faces: list[tuple[int, int, int]] = []
     for lower, upper in zip(rows, rows[1:]):
         for i in range(SEGMENTS):
             j = (i + 1) % SEGMENTS
@@ -59,7 +64,7 @@ def sphere(radius: float) -> tuple[np.ndarray, np.ndarray]:
     return ellipsoid((radius, radius, radius))
 
 
-def ellipsoid(radii) -> tuple[np.ndarray, np.ndarray]:
+def ellipsoid(radii: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """An ellipsoid of semi-axes ``radii``: a unit sphere scaled."""
     profile = [(math.sin(t), -math.cos(t)) for t in np.linspace(0, math.pi, RINGS + 1)]
     profile[0], profile[-1] = (0.0, -1.0), (0.0, 1.0)
@@ -77,14 +82,15 @@ def capsule(radius: float, length: float) -> tuple[np.ndarray, np.ndarray]:
     return _rings(bottom + top)
 
 
-def plane(size, normal=(0.0, 0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+def plane(size: Sequence[float],
+          normal: ArrayLike = (0.0, 0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """A rectangle of ``size`` (X, Y) facing ``normal``: two triangles."""
     sx, sy = (float(v) / 2 for v in size)
     vertices = np.array([[-sx, -sy, 0], [sx, -sy, 0], [sx, sy, 0], [-sx, sy, 0]], dtype=float)
     return vertices @ _rotation_to(normal).T, np.array([[0, 1, 2], [0, 2, 3]])
 
 
-def _rotation_to(normal) -> np.ndarray:
+def _rotation_to(normal: ArrayLike) -> np.ndarray:
     """A rotation matrix taking +Z to ``normal`` (the identity for a zero normal)."""
     n = np.asarray(normal, dtype=float)
     norm = np.linalg.norm(n)
@@ -99,7 +105,7 @@ def _rotation_to(normal) -> np.ndarray:
     return np.eye(3) + k + k @ k / (1 + c)
 
 
-def wire_box(size) -> np.ndarray:
+def wire_box(size: ArrayLike) -> np.ndarray:
     """The 12 edges of a box as a polyline with NaN breaks: ``(K, 3)`` points, for the
     marker of a mesh that cannot be drawn."""
     corners, _ = box(size)
@@ -111,7 +117,7 @@ def wire_box(size) -> np.ndarray:
     return np.array(points, dtype=float)
 
 
-def primitive(geometry) -> tuple[np.ndarray, np.ndarray] | None:
+def primitive(geometry: Geometry) -> tuple[np.ndarray, np.ndarray] | None:
     """The mesh of a :class:`~urdf_sdf.core.base.model.Geometry` that is a primitive, None
     for a mesh, a heightmap or a shape without the numbers it needs."""
     kind = geometry.kind
@@ -133,7 +139,7 @@ def primitive(geometry) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _numbers(geometry, tag: str, count: int) -> tuple[float, ...] | None:
+def _numbers(geometry: Geometry, tag: str, count: int) -> tuple[float, ...] | None:
     """``count`` numbers of the geometry's ``<tag>`` text (the reader keeps the text of
     the elements it has no field for: an ellipsoid's radii, a plane's size), or None."""
     text = geometry.texts.get(tag, "") if geometry.texts else ""

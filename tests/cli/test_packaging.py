@@ -1,0 +1,52 @@
+"""``urdf_sdf.cli.packaging``: a batch of ``--model-dir``/``--package-dir`` outputs.
+
+Each input of a batch is written to its own folder or skipped with the reason: its own
+(found when the batch was listed: then it has no folder), or its folder written already
+by an earlier input. Only the inputs written reach the conversion.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from urdf_sdf.cli.batch import BatchItem
+from urdf_sdf.cli.packaging import Target, directory_batch
+
+
+def _item(tmp_path: Path, name: str, skip: str | None = None) -> BatchItem:
+    source = tmp_path / name
+    source.write_text("<robot name='r'/>")
+    return BatchItem(source, Path(name), Path(name).with_suffix(".sdf"), skip)
+
+
+def test_a_batch_writes_each_folder_once_and_says_why_it_skips(tmp_path, capsys):
+    first, second = _item(tmp_path, "a.urdf"), _item(tmp_path, "b.urdf")
+    listed_skip = _item(tmp_path, "c.urdf", skip="not a URDF file")
+    out = tmp_path / "out"
+    targets = {id(first): Target(out / "robot"), id(second): Target(out / "robot")}
+    converted: list[tuple[Path, Path]] = []
+
+    def convert_one(item: BatchItem, target: Target) -> int:
+        converted.append((item.relative, target.directory))
+        return 0
+
+    code = directory_batch("urdf2sdf", [first, second, listed_skip], targets, convert_one,
+                           quiet=False)
+
+    assert code == 0
+    assert converted == [(Path("a.urdf"), out / "robot")]
+    err = capsys.readouterr().err
+    assert f"urdf2sdf: b.urdf: skipped: a.urdf is written to {out / 'robot'} already\n" in err
+    assert "urdf2sdf: c.urdf: skipped: not a URDF file\n" in err
+    assert err.endswith("urdf2sdf: 1 converted, 0 failed, 2 skipped\n")
+
+
+def test_a_batch_exits_with_its_worst_conversion(tmp_path, capsys):
+    items = [_item(tmp_path, "a.urdf"), _item(tmp_path, "b.urdf")]
+    targets = {id(item): Target(tmp_path / item.relative.stem) for item in items}
+    codes = iter([1, 0])
+
+    code = directory_batch("urdf2sdf", items, targets, lambda item, target: next(codes),
+                           quiet=True)
+
+    assert code == 1
+    assert capsys.readouterr().err == "urdf2sdf: 1 converted, 1 failed, 0 skipped\n"
