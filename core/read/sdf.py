@@ -135,7 +135,7 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
 
 def read_root_include(el, state: ReadState) -> Model | None:
     """An ``<include>`` directly under ``<sdf>`` stands for the model it includes."""
-    holder = Model(name="__root_include__")
+    holder = Model(name="__root_include__", version=state.version)
     state.read_include(el, holder)
     return holder.models[0] if holder.models else None
 
