@@ -49,7 +49,8 @@ def test_default_version_is_1_6_without_frames_relative_or_mimic():
         assert conversion.version == expected, urdf.name
 
 
-@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12"])
+@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
+                                     "1.11", "1.12"])
 @pytest.mark.parametrize("stem", ["joint_prismatic", "gimbal_lock_origin"])
 def test_axes_and_poses_in_every_accepted_version(stem, version):
     """Whatever --sdf-version the converter accepts, it must express the same robot
