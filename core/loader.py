@@ -41,44 +41,52 @@ class LoadResult:
     def pose(self, frame: str, relative_to: str = "") -> Pose | None:
         """Pose of ``frame`` relative to ``relative_to`` (scoped names from the root;
         ``""`` is the root frame: the top model's frame or the world)."""
-        if self.graph is None or self.graph.root is None:
+        graph = self.graph
+        if graph is None or graph.root is None:
             return None
-        target = self._vertex(frame)
-        base = self._vertex(relative_to)
+        target = self._vertex(graph, frame)
+        base = self._vertex(graph, relative_to)
         if target is None or base is None:
             return None
-        if base == self.graph.root.owner.id:
-            return root_pose(self.graph, target)  # memoised: resolving every frame is O(n)
-        return relative_pose(self.graph, target, base)
+        if base == graph.root.owner.id:
+            return root_pose(graph, target)  # memoised: resolving every frame is O(n)
+        return relative_pose(graph, target, base)
 
     def attached_link(self, frame: str) -> str | None:
         """Scoped name of the link ``frame`` is attached to (``world`` for a frame fixed
         to the world, a static model's name for a frame of a static model)."""
-        vid = self._vertex(frame) if self.graph is not None else None
+        graph = self.graph
+        if graph is None:
+            return None
+        vid = self._vertex(graph, frame)
         if vid is None:
             return None
-        sink = self.graph.attached_link.get(vid)
+        sink = graph.attached_link.get(vid)
         if sink is None:
             return None
-        return self.graph.vertices[sink].scoped_name
+        return graph.vertices[sink].scoped_name
 
     def axis_in_joint_frame(self, joint: str, index: int = 0) -> tuple[float, float, float] | None:
         """Unit axis ``index`` (0 for axis, 1 for axis2) of ``joint``, expressed in the
         joint frame whatever its ``expressed_in`` (or legacy parent-model-frame) says."""
-        vid = self._vertex(joint) if self.graph is not None else None
+        graph = self.graph
+        if graph is None:
+            return None
+        vid = self._vertex(graph, joint)
         if vid is None:
             return None
-        vertex = self.graph.vertices[vid]
+        vertex = graph.vertices[vid]
         axes = getattr(vertex.element, "axes", [])
         if index >= len(axes):
             return None
         axis = axes[index]
         if axis.expressed_in is None:
             return axis.xyz
-        frame = self.graph.lookup_axis_frame(vertex.scope, axis.expressed_in)
+        frame = graph.lookup_axis_frame(vertex.scope, axis.expressed_in) \
+            if vertex.scope is not None else None
         if frame is None:
             return None
-        pose = relative_pose(self.graph, frame, vid)
+        pose = relative_pose(graph, frame, vid)
         if pose is None:
             return None
         return rotate(pose.rotation, axis.xyz)
@@ -88,20 +96,27 @@ class LoadResult:
         to the link, or to the frame its ``relative_to`` names in the link's scope."""
         if spec.relative_to is None:
             return spec.value
-        vid = self._vertex(link)
+        graph = self.graph
+        if graph is None:
+            return None
+        vid = self._vertex(graph, link)
         if vid is None:
             return None
-        frame = self.graph.lookup(self.graph.vertices[vid].scope, spec.relative_to)
+        scope = graph.vertices[vid].scope
+        frame = graph.lookup(scope, spec.relative_to) if scope is not None else None
         if frame is None:
             return None
-        base = relative_pose(self.graph, frame, vid)
+        base = relative_pose(graph, frame, vid)
         return None if base is None else base * spec.value
 
-    def _vertex(self, name: str) -> int | None:
-        if name in ("", "__model__", "world") and self.graph.root is not None:
-            if name == "" or (name == "world") == self.graph.root.is_world:
-                return self.graph.root.owner.id
-        vertex = self.graph.find(name)
+    @staticmethod
+    def _vertex(graph: FrameGraph, name: str) -> int | None:
+        """The vertex ``name`` (a scoped name; ``""``, ``__model__`` or ``world``: the root
+        frame) names in ``graph``."""
+        if name in ("", "__model__", "world") and graph.root is not None:
+            if name == "" or (name == "world") == graph.root.is_world:
+                return graph.root.owner.id
+        vertex = graph.find(name)
         return vertex.id if vertex is not None else None
 
 

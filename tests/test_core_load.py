@@ -142,7 +142,8 @@ def test_relative_to_cycle_is_reported_not_looped(diagnostics_checked):
     assert result.pose("A") is None
 
 
-@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"])
+@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
+                                     "1.11", "1.12"])
 def test_every_supported_version_loads(version, diagnostics_checked):
     text = (f'<sdf version="{version}"><model name="m"><link name="a"/><link name="b">'
             '<pose>1 2 3 0 0 0</pose></link><joint name="j" type="revolute"><parent>a</parent>'
@@ -154,6 +155,6 @@ def test_every_supported_version_loads(version, diagnostics_checked):
 
 def test_newer_version_is_refused(diagnostics_checked):
     diagnostics_checked.watch(
-        load_string('<sdf version="1.12"><model name="m"><link name="a"/></model></sdf>'))
+        load_string('<sdf version="1.13"><model name="m"><link name="a"/></model></sdf>'))
     refused = diagnostics_checked.take_error(Code.VERSION_UNSUPPORTED)
-    assert "1.12" in refused.message, refused.format()
+    assert "1.13" in refused.message, refused.format()

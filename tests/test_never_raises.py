@@ -9,7 +9,8 @@ NAMES = st.sampled_from(["a", "b", "c", "world", "__model__", "__root__", "m::a"
                          "x::y::z", "__x__"])
 POSE_TEXT = st.sampled_from(["", "1 2 3 0 0 0", "1 2 3", "nan 0 0 0 0 0", "a b c d e f",
                              "0 0 0 0 0 0 1", "1e309 0 0 0 0 0"])
-VERSIONS = st.sampled_from(["1.0", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.11", "2.0", "x"])
+VERSIONS = st.sampled_from(["1.0", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.11", "1.12", "1.13",
+                            "2.0", "x"])
 
 
 @st.composite

@@ -662,7 +662,8 @@ def test_limits_and_dynamics_keep_their_text():
     assert joint_el(robot, "slide").get("type") == "prismatic"
 
 
-@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"])
+@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
+                                     "1.11", "1.12"])
 def test_every_sdformat_version_converts(version, tmp_path):
     """1.4-1.6 files use model-frame poses and //pose/@frame-free legacy semantics;
     1.7+ files use relative_to. The version attribute alone is changed."""

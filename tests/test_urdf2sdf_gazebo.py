@@ -176,7 +176,7 @@ def test_block_for_a_frame_is_kept_on_the_model():
     frame = etree.SubElement(model, "frame", name="tool", attached_to="base")
     diagnostics = Diagnostics()
     apply_gazebo_extensions(model, urdf.findall("gazebo"), {"tool": frame}, diagnostics,
-                            "1.9", "robot.urdf")
+                            (1, 9), "robot.urdf")
     assert [el.tag for el in model] == ["frame", "plugin", f"{{{URDF_NS}}}gazebo"]
     kept = model[2]
     assert kept.get("reference") == "tool" and kept[0].tag == f"{{{URDF_NS}}}mu1"

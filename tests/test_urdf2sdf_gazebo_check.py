@@ -168,14 +168,15 @@ def test_round_trip_gives_back_the_kept_content(name, tmp_path):
         assert_xml_equivalent(again.xml, first.xml)
 
 
-def test_newer_version_than_described_names_the_version_checked(diagnostics_checked):
-    """SDFormat 1.10 and 1.11 are checked against the newest described version (1.9), and
+@pytest.mark.parametrize("version", ["1.11", "1.12"])
+def test_newer_version_than_described_names_the_version_checked(version, diagnostics_checked):
+    """SDFormat 1.10 to 1.12 are checked against the newest described version (1.9), and
     the warning says so."""
     path = FIXTURES / "gazebo_sensor_unknown_nested_element.urdf"
-    conversion = diagnostics_checked.watch(to_sdf(path, "1.11"))
+    conversion = diagnostics_checked.watch(to_sdf(path, version))
     for _ in range(2):
         warning = diagnostics_checked.take_warning(UNDEFINED)
-        assert "is not an SDFormat 1.9 (the newest version described; writing 1.11) " \
+        assert f"is not an SDFormat 1.9 (the newest version described; writing {version}) " \
                "element of" in warning.message
     assert etree.fromstring(conversion.xml).find(".//sensor/imu/foo") is None
 

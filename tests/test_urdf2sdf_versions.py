@@ -49,7 +49,8 @@ def test_default_version_is_1_6_without_frames_relative_or_mimic():
         assert conversion.version == expected, urdf.name
 
 
-@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11"])
+@pytest.mark.parametrize("version", ["1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
+                                     "1.11", "1.12"])
 @pytest.mark.parametrize("stem", ["joint_prismatic", "gimbal_lock_origin"])
 def test_axes_and_poses_in_every_accepted_version(stem, version):
     """Whatever --sdf-version the converter accepts, it must express the same robot
@@ -112,9 +113,11 @@ def test_massless_leaf_as_frame_needs_1_7():
 
 
 def test_unknown_sdf_version_is_refused():
-    conversion = convert(FEATURES / "joint_prismatic.urdf", sdf_version="1.12")
+    conversion = convert(FEATURES / "joint_prismatic.urdf", sdf_version="1.13")
     assert not conversion.ok and conversion.xml is None
-    assert any("1.12" in d.message for d in conversion.diagnostics if d.is_error)
+    [refused] = [d for d in conversion.diagnostics if d.is_error]
+    assert refused.message == "--sdf-version 1.13 is not one of 1.4, 1.5, 1.6, 1.7, 1.8, " \
+        "1.9, 1.10, 1.11, 1.12", refused.format()
 
 
 def test_invalid_urdf_is_not_converted():

@@ -20,7 +20,6 @@ elements, and the blocks are applied to them once everything is written.
 """
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field
 
@@ -31,6 +30,16 @@ from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
 from urdf_sdf.core.loader import LoadResult
+from urdf_sdf.core.read.version import (
+    AXIS_FRAMES,
+    AXIS_MIMIC,
+    FRAME_SEMANTICS,
+    PLAIN_WRITTEN,
+    WRITTEN_VERSIONS,
+    Version,
+    version_text,
+    written_version,
+)
 from urdf_sdf.core.write.common import numbers_text, pose_text
 from urdf_sdf.core.write.sdf import (
     axis_mimic_node,
@@ -53,7 +62,6 @@ _GAZEBO = Later({"apply_gazebo_extensions": ("urdf_sdf.urdf2sdf.gazebo",
                                              "apply_gazebo_extensions")})
 
 CARRIED, NAME, UNNAMED = qname("carried"), qname("name"), qname("unnamed")
-SUPPORTED_VERSIONS = ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11")
 SDF_JOINT_TYPES = {"revolute", "prismatic", "continuous", "fixed"}
 FREE_JOINT_TYPES = {"floating", "planar"}
 
@@ -104,23 +112,15 @@ def lumped_inertials_finite(model: Model, diagnostics: Diagnostics) -> bool:
     return finite
 
 
-def version_key(version: str) -> tuple[int, int]:
-    major, minor = version.split(".")
-    return int(major), int(minor)
-
-
 @dataclass
 class Plan:
     """Decisions taken before writing: which links become frames, which version."""
     frame_links: dict[str, Joint]
     parent_joint: dict[str, Joint]
     version: str
+    # The version as numbers (asked for each shape and axis).
+    number: Version
     mimic_in_axis: bool
-
-    @functools.cached_property
-    def version_key(self) -> tuple[int, int]:
-        """The version as numbers (asked for each shape and axis)."""
-        return version_key(self.version)
 
 
 def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
@@ -168,27 +168,30 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
                                "as the URDF means it (a simulator may refuse a massless body "
                                "that moves)", link.source)
     has_mimic = any(joint.mimic is not None for joint in model.joints)
-    needed = "1.7" if (options.relative or frame_links or has_lumped_frames) else "1.6"
+    needed = FRAME_SEMANTICS if (options.relative or frame_links or has_lumped_frames) \
+        else PLAIN_WRITTEN
     if has_mimic and options.sdf_version is None:
-        needed = "1.11"
-    version = options.sdf_version or needed
-    if version not in SUPPORTED_VERSIONS:
+        needed = AXIS_MIMIC
+    version = options.sdf_version or version_text(needed)
+    number = written_version(version)
+    if number is None:
         diagnostics.error(Code.VERSION_UNSUPPORTED, f"--sdf-version {version} is not one of "
-                          f"{', '.join(SUPPORTED_VERSIONS)}", model.source.file)
+                          f"{', '.join(WRITTEN_VERSIONS)}", model.source.file)
         return None
-    if version_key(version) < (1, 7) and options.relative:
-        diagnostics.error(Code.VERSION_UNSUPPORTED, f"--relative needs SDFormat 1.7 or later "
+    if number < FRAME_SEMANTICS and options.relative:
+        diagnostics.error(Code.VERSION_UNSUPPORTED, "--relative needs SDFormat "
+                          f"{version_text(FRAME_SEMANTICS)} or later "
                           f"(//pose/@relative_to); --sdf-version {version} cannot express it",
                           model.source.file)
         return None
-    if version_key(version) < (1, 7) and (frame_links or has_lumped_frames):
+    if number < FRAME_SEMANTICS and (frame_links or has_lumped_frames):
         what = "lumped links and joints" if has_lumped_frames else \
             "massless links on fixed joints"
         diagnostics.error(Code.VERSION_UNSUPPORTED, f"{what} become //frame elements, which "
-                          "need SDFormat 1.7 (//frame/@attached_to); "
+                          f"need SDFormat {version_text(FRAME_SEMANTICS)} (//frame/@attached_to); "
                           f"--sdf-version {version} cannot express them", model.source.file)
         return None
-    return Plan(frame_links, parent_joint, version, version_key(version) >= (1, 11))
+    return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC)
 
 
 def is_massless(link: Link) -> bool:
@@ -314,7 +317,7 @@ class Writer:
             out.add(carried_node(self.model.carried))
         if self.model.gazebo:
             _GAZEBO.apply_gazebo_extensions(out.container, self.model.gazebo, self.elements,
-                                            self.diagnostics, self.plan.version,
+                                            self.diagnostics, self.plan.number,
                                             self.model.source.file)
         return out.to_bytes()
 
@@ -410,7 +413,7 @@ class Writer:
         (sibling names are unique); the renamed shape carries ``urdf:name`` so sdf2urdf
         gives it back. ``taken``: the names of the link's shapes written so far, by kind."""
         name = shape.name
-        kinds = ("visual", "collision") if self.plan.version_key >= (1, 7) else (kind,)
+        kinds = ("visual", "collision") if self.plan.number >= FRAME_SEMANTICS else (kind,)
         in_use = taken[kind] if len(kinds) == 1 else taken["visual"] | taken["collision"]
         if not name or name in in_use:
             explicit = {s.name for s in (link.visuals if kind == "visual" else link.collisions)
@@ -488,7 +491,7 @@ class Writer:
         """The joint's ``<axis>`` appended to ``children`` (its joint's), and its mimic:
         in the axis from SDFormat 1.11, else a ``<urdf:mimic>`` after it."""
         axis = joint.axes[0]
-        if self.plan.version_key < (1, 5):
+        if self.plan.number < AXIS_FRAMES:
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
             rotation = self.result.pose(joint.name).rotation
             xyz_text = numbers_text(rotate(rotation, axis.xyz))

@@ -79,6 +79,14 @@ from lxml import etree
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
+from urdf_sdf.core.read.version import (
+    AXIS_SPRINGS,
+    MODEL_SELF_COLLIDE,
+    ODE_FEEDBACK_DEPRECATED,
+    OLDEST_WRITTEN,
+    Version,
+    version_text,
+)
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
 from urdf_sdf.urdf2sdf.gazebo_xml import (
@@ -116,8 +124,8 @@ JOINT_VALUES = {
     "fudgeFactor": (("physics", "ode", "fudge_factor"), "number"),
 }
 MODEL_VALUES = {
-    "static": (("static",), "bool", (1, 4)),
-    "selfCollide": (("self_collide",), "bool", (1, 5)),
+    "static": (("static",), "bool", OLDEST_WRITTEN),
+    "selfCollide": (("self_collide",), "bool", MODEL_SELF_COLLIDE),
 }
 SPRING_VALUES = {"springReference": "spring_reference", "springStiffness": "spring_stiffness"}
 LUMPING_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
@@ -137,7 +145,7 @@ class Context:
     """What every step needs: the model being written, where warnings go, the version."""
     model_el: object
     diagnostics: Diagnostics
-    version: tuple[int, int]
+    version: Version
     file: str | None
     # With --lump-fixed: (surviving link, "visual" | "collision", shape name) -> the link
     # the shape came from (urdf2sdf.lump.ElementAliases.shape_origins).
@@ -180,14 +188,13 @@ class Target:
 
 
 def apply_gazebo_extensions(model_el, blocks, elements: dict, diagnostics: Diagnostics,
-                            version: str, file: str | None = None) -> None:
+                            version: Version, file: str | None = None) -> None:
     """Apply the URDF ``<gazebo>`` ``blocks`` (in file order) to the SDF being written:
     ``model_el`` is its ``<model>``, ``elements`` the written link/joint/frame elements by
-    name; warnings go to ``diagnostics`` with ``file`` and the blocks' lines."""
-    major, minor = version.split(".")
-    written = (int(major), int(minor))
-    ctx = Context(model_el, diagnostics, written, file, getattr(elements, "shape_origins", {}),
-                  getattr(elements, "aliases", {}), tree_for(written), ChildIndex())
+    name; ``version`` is the SDFormat version written; warnings go to ``diagnostics`` with
+    ``file`` and the blocks' lines."""
+    ctx = Context(model_el, diagnostics, version, file, getattr(elements, "shape_origins", {}),
+                  getattr(elements, "aliases", {}), tree_for(version), ChildIndex())
     for block in blocks:
         apply_block(ctx, block, elements)
 
@@ -446,7 +453,7 @@ def apply_joint_tag(ctx: Context, target: Target, child) -> None:
         value = read_value(ctx, target, child, "bool")
         if value is not None:
             merge(ctx, target.el, nest(("physics", "provide_feedback"), value), child)
-            if ctx.version < (1, 5):  # deprecated in 1.5; libsdformat 14 refuses it after
+            if ctx.version < ODE_FEEDBACK_DEPRECATED:  # libsdformat 14 refuses it after
                 # converting a 1.5 or 1.6 file up to its own version
                 merge(ctx, target.el, nest(("physics", "ode", "provide_feedback"), value), child)
     elif tag in ("implicitSpringDamper", "cfmDamping"):
@@ -470,9 +477,10 @@ def apply_implicit_spring_damper(ctx: Context, target: Target, child) -> None:
 
 
 def apply_spring(ctx: Context, target: Target, child) -> None:
-    if ctx.version < (1, 5):
+    if ctx.version < AXIS_SPRINGS:
         keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
-             f"SDFormat 1.5 (//axis/dynamics/{SPRING_VALUES[child.tag]})")
+             f"SDFormat {version_text(AXIS_SPRINGS)} "
+             f"(//axis/dynamics/{SPRING_VALUES[child.tag]})")
         return
     if target.el.find("axis") is None:
         keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, f"<{child.tag}> sets a joint "
@@ -501,7 +509,7 @@ def apply_model_tag(ctx: Context, target: Target, child) -> None:
     path, kind, since = MODEL_VALUES[child.tag]
     if ctx.version < since:
         keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
-             f"SDFormat {since[0]}.{since[1]} (//model/{path[-1]})")
+             f"SDFormat {version_text(since)} (//model/{path[-1]})")
         return
     value = read_value(ctx, target, child, kind)
     if value is not None:

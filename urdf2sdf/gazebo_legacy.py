@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from lxml import etree
 
+from urdf_sdf.core.read.version import PER_AXIS_IMU_NOISE, Version
+
 IMU_NOISE_PARTS = (("rate", "angular_velocity"), ("accel", "linear_acceleration"))
 NOISE_VALUES = ("mean", "stddev", "bias_mean", "bias_stddev", "precision")
 
 
-def modernise(el, version: tuple[int, int]) -> list[str]:
+def modernise(el, version: Version) -> list[str]:
     """Rewrite the legacy forms inside ``el`` (a copy the caller owns) for ``version``;
     the list says what was rewritten, for a warning."""
     done = []
-    if version >= (1, 5):
+    if version >= PER_AXIS_IMU_NOISE:
         for imu in el.iter("imu"):
             if not in_plugin(imu) and translate_imu_noise(imu):
                 done.append("<imu><noise> (Gazebo classic) as angular_velocity and "

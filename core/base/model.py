@@ -200,9 +200,10 @@ class Model:
     gazebo: list[Any] = field(default_factory=list)
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
-    # The SDFormat version of the file the model was written in: naming rules differ
-    # below 1.7, and an included model keeps its own file's version.
-    version: tuple[int, int] = (1, 11)
+    # The SDFormat version of the file the model was written in (core.read.version): naming
+    # rules differ below 1.7, and an included model keeps its own file's version. Always
+    # given by whoever makes the model.
+    version: tuple[int, int] = field(kw_only=True)
     # Where the model came from when it was included (the included file's path).
     included_from: str | None = None
     # A model a custom parser provided (core.compose.interface.InterfaceModel), for reposturing.
@@ -217,7 +218,7 @@ class World:
     joints: list[Joint] = field(default_factory=list)
     source: Source = field(default_factory=Source)
     xml: Any = None
-    version: tuple[int, int] = (1, 11)
+    version: tuple[int, int] = field(kw_only=True)  # as Model.version
 
 
 @dataclass(slots=True)

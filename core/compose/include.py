@@ -41,6 +41,7 @@ from urdf_sdf.core.graph.build import own_model_name_axis
 from urdf_sdf.core.read import sdf as reader
 from urdf_sdf.core.read import values
 from urdf_sdf.core.read.urdf import read_urdf_root
+from urdf_sdf.core.read.version import version_text
 
 
 def read_include(el, state, parent: Model | World) -> None:
@@ -212,7 +213,7 @@ def place_merged_model(model: Model, el, state) -> bool:
     alone.pose = PoseSpec()
     alone.placement_frame = None
     findings = Diagnostics()
-    graph = build_graph(Document(version="1.11", model=alone), findings)
+    graph = build_graph(Document(version=version_text(model.version), model=alone), findings)
     validate_graph(graph, findings)
     frame = graph.lookup(graph.root, model.placement_frame)
     placement = relative_pose(graph, frame, graph.root.owner.id) if frame is not None else None

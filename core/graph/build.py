@@ -11,9 +11,10 @@ reporting every reference that names no frame of its scope.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import Document, Frame, Joint, Model, PoseSpec, World
+from urdf_sdf.core.base.model import Document, Frame, Joint, Link, Model, PoseSpec, World
 from urdf_sdf.core.graph.frame_graph import (
     SCOPE_SEPARATOR,
     WORLD_SENTINEL,
@@ -22,7 +23,10 @@ from urdf_sdf.core.graph.frame_graph import (
     Scope,
     Vertex,
 )
-from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS, NEWEST_VERSION, legacy_name
+from urdf_sdf.core.read.version import AXIS_FRAMES, FRAME_SEMANTICS, Version, legacy_name
+
+# What a scope registers besides models: a link, joint or frame.
+Named = Link | Joint | Frame
 
 RESERVED_PATTERN = re.compile(r"^__.*__$")
 
@@ -64,9 +68,10 @@ class Builder:
             self.connect_scope(self.graph.root)
         return self.graph
 
-    def check_name(self, name: str, kind: str, source, version=NEWEST_VERSION) -> bool:
-        """Names must be non-empty and not reserved. Before 1.7 a link may be named
-        ``world`` (the legacy spec then connects ``<parent>world</parent>`` to it)."""
+    def check_name(self, name: str, kind: str, source, version: Version) -> bool:
+        """Names must be non-empty and not reserved. Before 1.5 (``version``: the file's) a
+        link may be named ``world`` (the legacy spec then connects ``<parent>world</parent>``
+        to it)."""
         if name == "":
             self.error(Code.ATTRIBUTE_INVALID, f"{kind} has an empty name", source)
             return False
@@ -115,67 +120,64 @@ class Builder:
 
     def model_scope(self, owner: Vertex, model: Model, parent: Scope | None,
                     prefix: str) -> Scope:
+        """The scope of ``owner``'s model: its nested models (each with its scope), links,
+        joints and frames, registered in that order."""
         scope = Scope(owner, parent, False, prefix, model.version)
         owner.inner = scope
-        for nested in model.models:
-            if not self.check_name(nested.name, "model", nested.source):
-                continue
-            vertex = self.graph.add(Kind.MODEL, nested.name, scope, nested, nested.source,
-                                    static=nested.static or owner.static)
-            if self.register(scope, vertex, "model"):
-                self.model_scope(vertex, nested, scope, vertex.scoped_name + SCOPE_SEPARATOR)
-        for link in model.links:
-            if self.check_name(link.name, "link", link.source, model.version):
-                self.register(scope, self.graph.add(Kind.LINK, link.name, scope, link,
-                                                    link.source), "link")
-        for joint in model.joints:
-            if self.check_name(joint.name, "joint", joint.source):
-                self.register(scope, self.graph.add(Kind.JOINT, joint.name, scope, joint,
-                                                    joint.source), "joint")
-        for frame in model.frames:
-            if self.check_name(frame.name, "frame", frame.source):
-                self.register(scope, self.graph.add(Kind.FRAME, frame.name, scope, frame,
-                                                    frame.source), "frame")
+        self.add_models(scope, model.models, owner.static)
+        self.add_entities(scope, Kind.LINK, model.links)
+        self.add_entities(scope, Kind.JOINT, model.joints)
+        self.add_entities(scope, Kind.FRAME, model.frames)
         return scope
 
     def world_scope(self, world: World) -> Scope:
+        """The world's scope: its models (each with its scope), frames and joints, registered
+        in that order."""
         owner = self.graph.add(Kind.WORLD, "world", None, world, world.source)
         owner.scoped_name = "world"
         scope = Scope(owner, None, True, "", world.version)
         owner.inner = scope
-        for model in world.models:
-            if not self.check_name(model.name, "model", model.source):
+        self.add_models(scope, world.models, False)
+        self.add_entities(scope, Kind.FRAME, world.frames)
+        self.add_entities(scope, Kind.JOINT, world.joints)
+        return scope
+
+    def add_models(self, scope: Scope, models: list[Model], static: bool) -> None:
+        """Register ``models`` in ``scope`` and give each its own scope; a model inside a
+        ``static`` one is static."""
+        for model in models:
+            if not self.check_name(model.name, "model", model.source, scope.version):
                 continue
             vertex = self.graph.add(Kind.MODEL, model.name, scope, model, model.source,
-                                    static=model.static)
+                                    static=model.static or static)
             if self.register(scope, vertex, "model"):
                 self.model_scope(vertex, model, scope, vertex.scoped_name + SCOPE_SEPARATOR)
-        for frame in world.frames:
-            if self.check_name(frame.name, "frame", frame.source):
-                self.register(scope, self.graph.add(Kind.FRAME, frame.name, scope, frame,
-                                                    frame.source), "frame")
-        for joint in world.joints:
-            if self.check_name(joint.name, "joint", joint.source):
-                self.register(scope, self.graph.add(Kind.JOINT, joint.name, scope, joint,
-                                                    joint.source), "joint")
-        return scope
+
+    def add_entities(self, scope: Scope, kind: Kind, entities: Sequence[Named]) -> None:
+        """Register the links, joints or frames ``entities`` (of ``kind``) in ``scope``."""
+        label = kind.value
+        for entity in entities:
+            if self.check_name(entity.name, label, entity.source, scope.version):
+                self.register(scope, self.graph.add(kind, entity.name, scope, entity,
+                                                    entity.source), label)
 
     # ---- phases 3-7: edges -----------------------------------------------------------
 
     def connect_scope(self, scope: Scope) -> None:
         if scope.parent is None and not scope.is_world:
-            self.connect_model(scope.owner)
+            self.connect_model(scope.owner, scope)
         for vid in list(scope.vertices):
             vertex = self.graph.vertices[vid]
             if vertex.kind is Kind.MODEL:
-                self.connect_model(vertex)
-                self.connect_scope(vertex.inner)
+                if vertex.inner is not None:  # a model vertex owns the scope it is given
+                    self.connect_model(vertex, vertex.inner)
+                    self.connect_scope(vertex.inner)
             elif vertex.kind is Kind.LINK:
-                self.connect_pose(vertex, vertex.element.pose, scope.owner.id)
+                self.connect_pose(vertex, scope, vertex.element.pose, scope.owner.id)
             elif vertex.kind is Kind.JOINT:
-                self.connect_joint(vertex)
+                self.connect_joint(vertex, scope)
             elif vertex.kind is Kind.FRAME:
-                self.connect_frame(vertex)
+                self.connect_frame(vertex, scope)
 
     def resolve_reference(self, scope: Scope, reference: str, attribute: str, vertex: Vertex,
                           code: Code) -> int | None:
@@ -198,19 +200,19 @@ class Builder:
             return f"world [{scope.owner.element.name}]"
         return f"model [{scope.owner.scoped_name or scope.owner.name}]"
 
-    def connect_pose(self, vertex: Vertex, pose: PoseSpec, default: int | None) -> None:
-        """relative_to edge: the pose's own frame if it names one, else ``default``."""
+    def connect_pose(self, vertex: Vertex, scope: Scope, pose: PoseSpec,
+                     default: int | None) -> None:
+        """relative_to edge: the pose's own frame (in ``scope``, the vertex's) if it names
+        one, else ``default``."""
         vertex.pose = pose.value
         if pose.relative_to is None:
             vertex.relative_to = default
             return
-        vertex.relative_to = self.resolve_reference(vertex.scope, pose.relative_to,
-                                                    "relative_to", vertex,
-                                                    Code.POSE_RELATIVE_TO_INVALID)
+        vertex.relative_to = self.resolve_reference(scope, pose.relative_to, "relative_to",
+                                                    vertex, Code.POSE_RELATIVE_TO_INVALID)
 
-    def connect_joint(self, vertex: Vertex) -> None:
+    def connect_joint(self, vertex: Vertex, scope: Scope) -> None:
         joint: Joint = vertex.element
-        scope = vertex.scope
         child = None
         for role, value in (("parent", joint.parent), ("child", joint.child)):
             if value == "__root__":
@@ -267,7 +269,7 @@ class Builder:
             vertex.pose = joint.pose.value
             vertex.relative_to = child
         else:
-            self.connect_pose(vertex, joint.pose, child)
+            self.connect_pose(vertex, scope, joint.pose, child)
         for axis in joint.axes:
             self.check_axis_frame(scope, joint, axis)
 
@@ -287,19 +289,18 @@ class Builder:
         self.error(Code.POSE_RELATIVE_TO_INVALID, f"frame [{axis.expressed_in}] named "
                    f"by an axis of joint [{joint.name}] does not exist", axis.source)
 
-    def connect_frame(self, vertex: Vertex) -> None:
+    def connect_frame(self, vertex: Vertex, scope: Scope) -> None:
         frame: Frame = vertex.element
-        scope = vertex.scope
-        owner = scope.owner.id
-        target = owner
+        target: int | None = scope.owner.id
         if frame.attached_to is not None:
             target = self.resolve_reference(scope, frame.attached_to, "attached_to", vertex,
                                             Code.FRAME_ATTACHED_TO_INVALID)
         vertex.attached_to = target
-        self.connect_pose(vertex, frame.pose, target)
+        self.connect_pose(vertex, scope, frame.pose, target)
 
-    def connect_model(self, vertex: Vertex) -> None:
-        """A model: canonical link, pose in the enclosing scope, placement frame.
+    def connect_model(self, vertex: Vertex, inner: Scope) -> None:
+        """A model (``inner``: the scope it owns): canonical link, pose in the enclosing
+        scope, placement frame.
 
         The top-level model (no enclosing scope) is the root frame: it has no
         relative_to edge.
@@ -315,11 +316,11 @@ class Builder:
                 self.error(Code.MODEL_WITHOUT_LINK, f"model [{model.name}] must have at least "
                            "one link", model.source)
         elif not vertex.static:
-            vertex.attached_to = self.canonical_link(vertex)
+            vertex.attached_to = self.canonical_link(vertex, inner)
         if vertex.scope is not None:
-            self.connect_pose(vertex, model.pose, vertex.scope.owner.id)
+            self.connect_pose(vertex, vertex.scope, model.pose, vertex.scope.owner.id)
         if model.placement_frame is not None:
-            vertex.placement = self.graph.lookup(vertex.inner, model.placement_frame)
+            vertex.placement = self.graph.lookup(inner, model.placement_frame)
             if vertex.placement is None:
                 self.error(Code.MODEL_PLACEMENT_FRAME_INVALID, f"placement frame "
                            f"[{model.placement_frame}] of model [{model.name}] is not a frame of "
@@ -329,11 +330,10 @@ class Builder:
                 if vertex.scope is not None:
                     vertex.relative_to = None
 
-    def canonical_link(self, vertex: Vertex) -> int | None:
+    def canonical_link(self, vertex: Vertex, inner: Scope) -> int | None:
         """The canonical link: ``canonical_link`` if given, else the first link, else the
         canonical link of the first nested model that has one."""
         model: Model = vertex.element
-        inner = vertex.inner
         if model.canonical_link is not None:
             if model.canonical_link == "__root__":
                 self.error(Code.ATTRIBUTE_INVALID, "'__root__' is reserved; it cannot be the "
@@ -349,7 +349,7 @@ class Builder:
 
 
 def default_canonical_link(graph: FrameGraph, vertex: Vertex) -> int | None:
-    current = vertex
+    current: Vertex | None = vertex
     while current is not None and current.inner is not None:
         model: Model = current.element
         for link in model.links:
@@ -365,7 +365,7 @@ def default_canonical_link(graph: FrameGraph, vertex: Vertex) -> int | None:
             if nested_vertex.static and not has_link(nested):
                 return vid  # a static model is a sink of the attached_to graph
             if has_link(nested):
-                if nested.canonical_link is not None:
+                if nested.canonical_link is not None and nested_vertex.inner is not None:
                     return graph.lookup(nested_vertex.inner, nested.canonical_link)
                 nxt = nested_vertex
                 break

@@ -1,4 +1,4 @@
-"""Phase 1: read an SDFormat document (versions 1.0 to 1.11) into ``core.base.model``.
+"""Phase 1: read an SDFormat document (versions 1.0 to 1.12) into ``core.base.model``.
 
 Version differences (``core.read.version``) are normalised here, the way libsdformat's
 conversion files do, so that later phases see one semantics:
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
@@ -49,6 +50,9 @@ from urdf_sdf.core.read.version import (
     unflatten,
 )
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
+
+# A model child whose element is freed once read.
+Entity = TypeVar("Entity", Link, Joint)
 
 # Names other modules read through this one (composition, the URDF reader).
 __all__ = ["ReadState", "child", "child_text", "read_bool", "read_frame", "read_joint",
@@ -135,7 +139,7 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
 
 def read_root_include(el, state: ReadState) -> Model | None:
     """An ``<include>`` directly under ``<sdf>`` stands for the model it includes."""
-    holder = Model(name="__root_include__")
+    holder = Model(name="__root_include__", version=state.version)
     state.read_include(el, holder)
     return holder.models[0] if holder.models else None
 
@@ -168,27 +172,41 @@ def read_model_children(el, model: Model, state: ReadState) -> None:
     for c in el:
         tag = c.tag
         if tag == "link":
-            extra = state.extra_content
-            link = read_link(c, state)
-            if link is not None:
-                model.links.append(link)
-            release(el, c, link, state.extra_content != extra, state)
+            read_and_release(el, c, read_link, model.links, state)
         elif tag == "joint":
-            extra = state.extra_content
-            joint = read_joint(c, state)
-            if joint is not None:
-                model.joints.append(joint)
-            release(el, c, joint, state.extra_content != extra, state)
-        elif tag == "frame":
-            frame = read_frame(c, state)
-            if frame is not None:
-                model.frames.append(frame)
-        elif tag == "model":
-            nested = read_model(c, state)
-            if nested is not None:
-                model.models.append(nested)
-        elif tag == "include":
-            state.read_include(c, model)
+            read_and_release(el, c, read_joint, model.joints, state)
+        else:
+            read_scope_child(c, tag, model, state)
+
+
+def read_and_release(parent, el, reader: Callable[[Any, ReadState], Entity | None],
+                     read: list[Entity], state: ReadState) -> None:
+    """Read link or joint ``el`` of model element ``parent`` with ``reader`` into ``read``,
+    then free its element (:func:`release`)."""
+    extra = state.extra_content
+    value = reader(el, state)
+    if value is not None:
+        read.append(value)
+    release(parent, el, value, state.extra_content != extra, state)
+
+
+def read_scope_child(el, tag, scope: Model | World, state: ReadState) -> None:
+    """What a model and a world both hold: a frame, a nested model, a joint (a model's
+    joints are read with its links, to free their elements) or an include."""
+    if tag == "frame":
+        frame = read_frame(el, state)
+        if frame is not None:
+            scope.frames.append(frame)
+    elif tag == "model":
+        model = read_model(el, state)
+        if model is not None:
+            scope.models.append(model)
+    elif tag == "joint":
+        joint = read_joint(el, state)
+        if joint is not None:
+            scope.joints.append(joint)
+    elif tag == "include":
+        state.read_include(el, scope)
 
 
 def release(parent, el, value: Link | Joint | None, holds_extra: bool,
@@ -227,22 +245,10 @@ def read_world(el, state: ReadState) -> World | None:
     world = World(name=name, source=state.src(el), xml=el, version=state.version)
     for c in el:
         tag = c.tag
-        if tag == "model":
-            if state.version < NESTED_WORLD_MODELS:
-                unflatten(c)
-            model = read_model(c, state)
-            if model is not None:
-                world.models.append(model)
-        elif tag == "frame":
-            frame = read_frame(c, state)
-            if frame is not None:
-                world.frames.append(frame)
-        elif tag == "joint":
-            joint = read_joint(c, state)
-            if joint is not None:
-                world.joints.append(joint)
-        elif tag == "include":
-            state.read_include(c, world)
-        elif tag == "light":
+        if tag == "light":
             check_content_poses((c,), state)
+            continue
+        if tag == "model" and state.version < NESTED_WORLD_MODELS:
+            unflatten(c)
+        read_scope_child(c, tag, world, state)
     return world

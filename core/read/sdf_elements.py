@@ -165,7 +165,7 @@ def read_link(el, state: ReadState) -> Link | None:
     link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el), xml=el)
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
-        check_inertia(link, inertial_el, state)
+        check_inertia(name, link.inertial, inertial_el, state)
     check_unique_names(el, named, state)
     link.visuals = [read_shape(c, state) for c in named["visual"]]
     link.collisions = [read_shape(c, state) for c in named["collision"]]
@@ -274,15 +274,16 @@ def read_inertial(el, state: ReadState) -> Inertial:
     return inertial
 
 
-def check_inertia(link: Link, el, state: ReadState) -> None:
-    """Mass must be non-negative and the inertia tensor valid by libsdformat's rule. An
+def check_inertia(name: str, inertial: Inertial, el, state: ReadState) -> None:
+    """Link ``name``'s mass must be non-negative and its inertia tensor valid by
+    libsdformat's rule. An
     inertial urdf2sdf marked ``urdf:inertia="invalid"`` holds a URDF's tensor kept as
     written (URDF allows it, and the conversion warned): a warning, not an error."""
-    problem = mass_problem(link.inertial) or inertia_problem(link.inertial)
+    problem = mass_problem(inertial) or inertia_problem(inertial)
     if not problem:
         return
-    message = f"link [{link.name}] has invalid inertia: {problem}"
-    if el.get(qname("inertia")) == "invalid" and not mass_problem(link.inertial):
+    message = f"link [{name}] has invalid inertia: {problem}"
+    if el.get(qname("inertia")) == "invalid" and not mass_problem(inertial):
         state.warning(Code.LINK_INERTIA_INVALID, message + " (kept from a URDF; libsdformat "
                       "refuses it)", el)
     else:
@@ -387,7 +388,8 @@ def read_axis_xyz(axis: Axis, xyz_el, joint: Joint, state: ReadState) -> None:
             state.error(Code.ELEMENT_INVALID, f"the <xyz> axis of joint [{joint.name}] has "
                         "zero norm", xyz_el)
         else:
-            axis.xyz = tuple(v / norm for v in vector)
+            x, y, z = vector
+            axis.xyz = (x / norm, y / norm, z / norm)
     expressed_in = xyz_el.get("expressed_in")
     if expressed_in is not None and expressed_in.strip():
         axis.expressed_in = expressed_in.strip()

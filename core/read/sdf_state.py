@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
@@ -37,8 +37,9 @@ class ReadState:
     # Reads an <include> into the model or world being read: composition's
     # read_include(el, state, parent), given by the loader.
     include_reader: Callable[[Any, ReadState, Any], None] | None = None
-    # Deletes the link and joint elements once read when the XML is not kept.
-    consumer: Consumer | None = None
+    # Deletes the link and joint elements once read when the XML is not kept (made from
+    # the context's keep_xml).
+    consumer: Consumer = field(init=False)
     # What the includes of the composition have brought so far (core.compose.budget),
     # shared by the states of every file it includes; made at the first include.
     include_budget: Any = None
@@ -58,8 +59,7 @@ class ReadState:
     extra_content: int = 0
 
     def __post_init__(self) -> None:
-        if self.consumer is None:
-            self.consumer = Consumer(self.context.keep_xml)
+        self.consumer = Consumer(self.context.keep_xml)
 
     def src(self, el) -> Source:
         return _new_tuple(Source, (self.file, el.sourceline if el is not None else None))
@@ -143,7 +143,21 @@ def read_vector3(el, state: ReadState) -> tuple[float, float, float] | None:
     return numbers
 
 
+@overload
 def read_double(el, state: ReadState, default: float, allow_infinite: bool = False) -> float:
+    ...
+
+
+@overload
+def read_double(el, state: ReadState, default: None,
+                allow_infinite: bool = False) -> float | None:
+    ...
+
+
+def read_double(el, state: ReadState, default: float | None,
+                allow_infinite: bool = False) -> float | None:
+    """The number ``el`` holds; ``default`` when there is no ``el`` or (reported) it holds
+    none."""
     if el is None:
         return default
     text = el.text or ""

@@ -51,7 +51,7 @@ from urdf_sdf.core.read.urdf_elements import (
     read_xyz_rpy,
     text_numbers,
 )
-from urdf_sdf.core.read.version import NEWEST_VERSION
+from urdf_sdf.core.read.version import NEWEST_VERSION, version_text
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
@@ -110,7 +110,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     model.transmissions = parts["transmission"]
     model.gazebo = parts["gazebo"]
     read_gazebo_shapes(model.gazebo, links, state)
-    return Document(version="1.11", model=model, file=file, format="urdf")
+    return Document(version=version_text(model.version), model=model, file=file, format="urdf")
 
 
 def robot_children(root, state: UrdfState) -> dict[str, list]:

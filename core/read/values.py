@@ -14,7 +14,7 @@ DOUBLE, VECTOR3, COLOR = "a number", "three numbers", "a colour"
 BOOL, INT = "a boolean", "an integer"
 
 # Keyed by (parent tag, tag) first, then by tag alone.
-BY_PARENT = {
+BY_PARENT: dict[tuple[str | None, str], str | None] = {
     ("world", "gravity"): VECTOR3,
     ("world", "magnetic_field"): VECTOR3,
     ("world", "wind"): None,
@@ -27,7 +27,7 @@ BY_PARENT = {
     ("scene", "ambient"): COLOR,
     ("scene", "background"): COLOR,
 }
-BY_TAG = {
+BY_TAG: dict[str, str | None] = {
     "ixx": DOUBLE, "ixy": DOUBLE, "ixz": DOUBLE, "iyy": DOUBLE, "iyz": DOUBLE, "izz": DOUBLE,
     "radius": DOUBLE, "length": DOUBLE, "mu": DOUBLE, "mu2": DOUBLE,
     "static": BOOL, "self_collide": BOOL, "kinematic": BOOL, "enable_wind": BOOL,

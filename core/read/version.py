@@ -1,24 +1,37 @@
-"""SDFormat versions, in one place: which ones this project reads, what changed between
-them, and how content written for one version is rewritten to mean the same in another.
+"""SDFormat versions, in one place: which ones this project reads and writes, what changed
+between them, and how content written for one version is rewritten to mean the same in
+another.
 
-Versions 1.0 to 1.11 are read (:data:`NEWEST_VERSION`). What changed, each constant naming
-the first version with the newer rule:
+Versions 1.0 to 1.12 are read (:data:`NEWEST_VERSION`; 1.0 to 1.3 with the 1.4 rules, as
+libsdformat converts them) and 1.4 to 1.12 written (:data:`WRITTEN_VERSIONS`). What
+changed, each constant naming the first version with the newer rule:
 
 * :data:`AXIS_FRAMES` (1.5): up to 1.4 every joint axis is expressed in the model frame,
   a link may be named ``world``, a joint's child may be the world, and a model may have
   no link;
-* :data:`FRAME_SEMANTICS` (1.7): ``//pose/@relative_to``, ``xyz/@expressed_in`` and unique
-  sibling names; before, ``//pose/@frame`` meant ``relative_to``, ``use_parent_model_frame``
-  true meant ``expressed_in="__model__"``, and a joint or frame named like a sibling of
-  another kind was renamed (:func:`legacy_name`);
+* :data:`PER_AXIS_IMU_NOISE`, :data:`AXIS_SPRINGS`, :data:`MODEL_SELF_COLLIDE` (1.5): the
+  IMU's noise per axis, ``//axis/dynamics/spring_*``, ``//model/self_collide``; and
+  ``//joint/physics/ode/provide_feedback`` deprecated (:data:`ODE_FEEDBACK_DEPRECATED`);
+* :data:`FRAME_SEMANTICS` (1.7): ``//pose/@relative_to``, ``xyz/@expressed_in``,
+  ``//frame/@attached_to`` and unique sibling names; before, ``//pose/@frame`` meant
+  ``relative_to``, ``use_parent_model_frame`` true meant ``expressed_in="__model__"``,
+  and a joint or frame named like a sibling of another kind was renamed
+  (:func:`legacy_name`);
 * :data:`NESTED_WORLD_MODELS` (1.8): before, a world's models may be flattened
-  (``prefix::name`` entities), which :func:`unflatten` turns back into nested models.
+  (``prefix::name`` entities), which :func:`unflatten` turns back into nested models;
+* :data:`AXIS_MIMIC` (1.11): ``//joint/axis/mimic``;
+* 1.12 changes only a world's ``<state>`` (its elements renamed ``model_state``,
+  ``link_state``, ``joint_state``, ``light_state``; velocities, accelerations and wrenches
+  split into linear and angular): nothing this project reads (``<state>`` is not read in
+  any version) or writes, so a 1.12 file is read by the 1.11 rules and a model written
+  for 1.12 is the 1.11 one under another version number.
 
 The reader (``core.read.sdf``, ``core.read.sdf_elements``) applies these rules as it reads,
 so that later phases see one semantics; the graph (``core.graph.build``,
 ``core.graph.validate``) applies the naming and 1.4 rules; XML composition
 (``core.compose.inline``, behind ``urdf-sdf print``) rewrites the text of one version's
-content for another (:func:`rewrite`, :func:`printed_version`).
+content for another (:func:`rewrite`, :func:`printed_version`); ``urdf2sdf`` writes
+:data:`PLAIN_WRITTEN` unless the model needs a later rule.
 """
 from __future__ import annotations
 
@@ -32,10 +45,21 @@ from urdf_sdf.core.read.sdf_state import child
 
 Version = tuple[int, int]
 
-NEWEST_VERSION: Version = (1, 11)
+NEWEST_VERSION: Version = (1, 12)
 AXIS_FRAMES: Version = (1, 5)
+PER_AXIS_IMU_NOISE: Version = (1, 5)
+AXIS_SPRINGS: Version = (1, 5)
+MODEL_SELF_COLLIDE: Version = (1, 5)
+ODE_FEEDBACK_DEPRECATED: Version = (1, 5)
 FRAME_SEMANTICS: Version = (1, 7)
 NESTED_WORLD_MODELS: Version = (1, 8)
+AXIS_MIMIC: Version = (1, 11)
+
+# Writing: the oldest version a converter writes (1.0 to 1.3 are read by the 1.4 rules),
+# and the version a conversion is written as when nothing in it needs a later rule (the
+# newest without frame semantics, which every libsdformat from 6, Gazebo 9's, reads).
+OLDEST_WRITTEN: Version = (1, 4)
+PLAIN_WRITTEN: Version = (1, 6)
 
 # The order in which the graph registers a scope's names (core.graph.build), which decides
 # who the legacy rule renames.
@@ -61,6 +85,18 @@ def supported_version(text: str | None) -> Version | None:
 
 def version_text(version: Version) -> str:
     return f"{version[0]}.{version[1]}"
+
+
+# The versions a converter writes, as ``--sdf-version`` spells them (1.4 ... 1.12).
+WRITTEN_VERSIONS: tuple[str, ...] = tuple(
+    version_text((OLDEST_WRITTEN[0], minor))
+    for minor in range(OLDEST_WRITTEN[1], NEWEST_VERSION[1] + 1))
+
+
+def written_version(text: str | None) -> Version | None:
+    """The version ``--sdf-version TEXT`` asks to write, None when it is not one of
+    :data:`WRITTEN_VERSIONS` (spelt exactly so: it becomes ``<sdf version=TEXT>``)."""
+    return parse_version(text) if text in WRITTEN_VERSIONS else None
 
 
 def sdf_root_version(root, file: str | None, diagnostics: Diagnostics) -> Version | None:

@@ -23,12 +23,17 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.compose.inline import inline_includes
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.read.version import FRAME_SEMANTICS, Version, parse_version, version_text
+from urdf_sdf.core.read.version import (
+    FRAME_SEMANTICS,
+    WRITTEN_VERSIONS,
+    Version,
+    parse_version,
+    version_text,
+)
 from urdf_sdf.core.read.xmlio import parse_xml
 from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
 from urdf_sdf.core.write.stream import serialise_spent
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
-from urdf_sdf.urdf2sdf.convert import SUPPORTED_VERSIONS
 
 
 def compose_xml(path: str | Path, context: Context, diagnostics: Diagnostics,
@@ -80,7 +85,7 @@ def _convert_urdf(path: str, version: Version | None, diagnostics: Diagnostics):
     ``version`` when the converter can), or None; its findings join ``diagnostics``."""
     wanted = None  # relative poses need SDFormat 1.7
     if version is not None and version >= FRAME_SEMANTICS and \
-            version_text(version) in SUPPORTED_VERSIONS:
+            version_text(version) in WRITTEN_VERSIONS:
         wanted = version_text(version)
     conversion = convert_urdf(load(path, Context()), ToSdf(relative=True, sdf_version=wanted))
     diagnostics.extend(conversion.diagnostics)

@@ -13,14 +13,19 @@ from urdf_sdf import Context, frames_report, load_string
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.read.version import (
     AXIS_FRAMES,
+    AXIS_MIMIC,
     FRAME_SEMANTICS,
     NESTED_WORLD_MODELS,
+    NEWEST_VERSION,
+    PLAIN_WRITTEN,
+    WRITTEN_VERSIONS,
     legacy_name,
     parse_version,
     printed_version,
     rewrite,
     supported_version,
     version_text,
+    written_version,
 )
 
 LEGACY_1_6 = b"""<sdf version="1.6">
@@ -49,9 +54,20 @@ LEGACY_1_4 = b"""<sdf version="1.4">
 def test_versions_parse_and_print():
     assert parse_version(" 1.10 ") == (1, 10)
     assert parse_version("1") is None and parse_version(None) is None
-    assert supported_version("1.11") == (1, 11) and supported_version("1.12") is None
+    assert supported_version("1.0") == (1, 0) and supported_version(" 1.12 ") == (1, 12)
+    assert supported_version("1.13") is None and supported_version("2.0") is None
     assert version_text((1, 9)) == "1.9"
-    assert AXIS_FRAMES < FRAME_SEMANTICS < NESTED_WORLD_MODELS
+    assert AXIS_FRAMES < FRAME_SEMANTICS < NESTED_WORLD_MODELS < AXIS_MIMIC <= NEWEST_VERSION
+
+
+def test_written_versions_are_1_4_to_the_newest_spelt_as_written():
+    assert WRITTEN_VERSIONS == ("1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11",
+                                "1.12")
+    assert written_version("1.12") == (1, 12) and written_version("1.4") == (1, 4)
+    assert written_version(version_text(PLAIN_WRITTEN)) == (1, 6)
+    # what <sdf version=...> would not spell as the version: refused, not normalised
+    for text in ("1.3", "1.13", " 1.7", "1.07", "1", None):
+        assert written_version(text) is None, text
 
 
 def test_legacy_name_is_the_first_free_suffixed_name():
