@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.graph import graph_command
@@ -43,6 +44,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.inspect.report import frames_report, model_vertex
+from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
@@ -71,7 +73,7 @@ def frames_code(file: Path, as_json: bool, quiet: bool, model: str | None,
 
 def format_table(report: dict) -> str:
     """``frames``' table: one row per pose (kind, name, position, quaternion)."""
-    rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
+    rows: list[tuple[str, ...]] = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
     for section in ("models", "links", "joints", "frames"):
         for name, pose in report[section].items():
             rows.append((section[:-1], escape(name), *(f"{v:.6g}" for v in pose)))
@@ -108,10 +110,14 @@ def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, strict: 
     """``graph``: :func:`urdf_sdf.cli.graph.graph_command` with the command line's
     loading (standard input, xacro) and diagnostics (with their source lines)."""
     sources = SourceLines()
-    return graph_command(
-        file, kind, output, paths,
-        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources, xacro),
-        report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
+
+    def load(_file: object, _paths: object) -> LoadResult:  # graph_command's file, paths
+        return load_input(file, inspection_context(paths, strict), sources, xacro)
+
+    def report(result: object, stream: object) -> None:  # what load returned
+        emit(cast(LoadResult, result).diagnostics, stream, sources, quiet)
+
+    return graph_command(file, kind, output, paths, loader=load, report=report)
 
 
 def diff_usage_problem(a: Path, b: Path) -> str | None:

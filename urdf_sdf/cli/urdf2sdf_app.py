@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.conversion import batch_output
 from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
-from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
     CONVERTER_JSON,
@@ -30,11 +28,9 @@ def run(params: dict) -> int:
     """``urdf2sdf``'s body: the exit code (a usage error raises :class:`UsageError`
     before anything is read or written)."""
     options, expansion = prepared(params)
-    urdf, output = params["urdf"], params["output"]
-    if not is_stdin(urdf) and urdf.is_dir():
-        output = batch_output(output)
-    return convert(urdf, output, options, expansion, strict=params["strict"],
-                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
+    return convert(params["urdf"], params["output"], options, expansion,
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
 
 
 def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:
