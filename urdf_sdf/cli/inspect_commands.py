@@ -28,6 +28,7 @@ from urdf_sdf.cli.options import (
     TOLERANCE,
     XACRO,
     inspection_context,
+    inspection_inputs,
     xacro_choice,
 )
 from urdf_sdf.cli.output import (
@@ -153,8 +154,7 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
 
 def frames(params: dict) -> int:
     """``frames``' body."""
-    xacro = xacro_choice(params)
-    context = inspection_context(params["path"], params["strict"])
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: frames_code(
         params["file"], params["as_json"], params["quiet"], params["model"], context, xacro))
 
@@ -166,8 +166,7 @@ def diff(params: dict) -> int:
     problem = diff_usage_problem(a, b)
     if problem is not None:
         raise UsageError(problem)
-    xacro = xacro_choice(params)
-    context = inspection_context(params["path"], params["strict"])
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: diff_code(
         a, b, params["tol"], params["configurations"], params["seed"], params["model"],
         params["as_json"], context, xacro))

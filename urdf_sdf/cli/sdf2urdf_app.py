@@ -7,17 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
-    CONVERTER_JSON,
+    CONVERTER_COMMON,
     FORCE,
-    JOBS,
     MODEL,
     PACKAGE_PATH,
-    QUIET,
-    STRICT,
-    XACRO,
     xacro_choice,
 )
 from urdf_sdf.cli.sdf2urdf import PROG, URI_SCHEMES, convert
@@ -81,4 +77,4 @@ COMMAND = Command(
                help="'package' rewrites model:// mesh URIs to package://."),
         Option(("--path", "-p"), "path", Path, repeated=True,
                help="Extra model:// search directory."),
-        *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
+        *CONVERTER_COMMON))

@@ -7,16 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
-    CONVERTER_JSON,
+    CONVERTER_COMMON,
     FORCE,
-    JOBS,
     PACKAGE_PATH,
-    QUIET,
-    STRICT,
-    XACRO,
     xacro_choice,
 )
 from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
@@ -73,4 +69,4 @@ COMMAND = Command(
         Option(("--model-dir",), "model_dir", Path,
                help="Write a Gazebo model directory here (model.config, model.sdf, meshes "
                     "copied, model://NAME URIs)."),
-        PACKAGE_PATH, FORCE, *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
+        PACKAGE_PATH, FORCE, *CONVERTER_COMMON))

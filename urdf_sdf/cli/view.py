@@ -42,8 +42,7 @@ from urdf_sdf.cli.options import (
     STRICT,
     TOLERANCE,
     XACRO,
-    inspection_context,
-    xacro_choice,
+    inspection_inputs,
 )
 from urdf_sdf.cli.output import (
     FILE,
@@ -245,8 +244,7 @@ def end_by_signal(signum: int) -> int:
 
 def run(params: dict) -> int:
     """``view``'s body, from its command line (:data:`COMMAND`)."""
-    context = inspection_context(params["path"], params["strict"], params["package_path"])
-    xacro = xacro_choice(params, package_paths=True)
+    context, xacro = inspection_inputs(params, package_paths=True)
     return stdout_checked_code(COMMAND.prog, lambda: view_command(
         params["files"], params["output"], params["png"], context, params["quiet"],
         params["tol"], params["configurations"], params["seed"], xacro=xacro))
