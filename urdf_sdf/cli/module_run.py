@@ -1,0 +1,65 @@
+"""``python -m urdf_sdf.cli.MODULE ARGS...``: what running a module of the command line does.
+
+* ``urdf_sdf.cli.urdf2sdf`` and ``urdf_sdf.cli.sdf2urdf``, named as the console scripts, run
+  that console script with ``ARGS`` exactly as ``urdf2sdf ARGS`` (``python -m urdf_sdf.cli
+  urdf2sdf ARGS``) does;
+* ``urdf_sdf.cli`` (:mod:`urdf_sdf.cli.__main__`) and ``urdf_sdf.cli.main`` (``urdf-sdf``)
+  are programs of their own: their code runs;
+* any other module is not a program: running it prints how to run the commands and exits
+  2, where Python would run its definitions and exit 0 having done nothing.
+
+:mod:`urdf_sdf.cli` calls :func:`run_module` while Python locates the module to run
+(``sys.argv[0]`` is ``-m`` then), before that module's own code runs.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from urdf_sdf.cli.quick import SCRIPTS, run_script
+
+PACKAGE = "urdf_sdf.cli"
+# Modules named as a console script: running one runs that script.
+SCRIPT_MODULES = {f"{PACKAGE}.urdf2sdf": "urdf2sdf", f"{PACKAGE}.sdf2urdf": "sdf2urdf"}
+# Modules that are programs of their own.
+PROGRAMS = frozenset({PACKAGE, f"{PACKAGE}.__main__", f"{PACKAGE}.main"})
+COMMANDS_USAGE = f"python -m {PACKAGE} {{{','.join(SCRIPTS)}}} ARGS..."
+USAGE_STATUS = 2
+
+
+def module_of(argv: Sequence[str]) -> str | None:
+    """The module that the interpreter's command line ``argv`` (``sys.orig_argv``) runs
+    with ``-m`` (``-m NAME``, ``-mNAME``, ``-X dev -Im NAME``...), or None (a script,
+    ``-c``)."""
+    args = iter(argv[1:])
+    for arg in args:
+        if arg in ("-X", "-W"):
+            next(args, None)  # the option's value
+        elif arg.startswith(("-X", "-W", "--")):
+            continue  # a value attached, a long option
+        elif not arg.startswith("-") or arg == "-":
+            return None  # a script, or standard input
+        else:
+            for position, flag in enumerate(arg[1:], start=2):
+                if flag == "m":
+                    return arg[position:] or next(args, None)
+                if flag == "c":
+                    return None
+    return None
+
+
+def run_module(argv: Sequence[str]) -> None:
+    """Run what ``python -m urdf_sdf.cli.MODULE`` stands for (see the module), exiting;
+    return for a program of its own, a module outside this package or none at all (Python
+    says so)."""
+    module = module_of(argv)
+    if module is None or not module.startswith(f"{PACKAGE}.") or module in PROGRAMS \
+            or importlib.util.find_spec(module) is None:
+        return
+    script = SCRIPT_MODULES.get(module)
+    if script is not None:
+        run_script(script, sys.argv[1:])  # exits
+    print(f"python -m {module}: {module} is not a program; run the commands as "
+          f"{COMMANDS_USAGE}", file=sys.stderr)
+    sys.exit(USAGE_STATUS)
