@@ -4,6 +4,7 @@ of the command line that is not a program says how to run the commands and exits
 never 0 having done nothing."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from urdf_sdf.cli import module_run
-from urdf_sdf.cli.module_run import PROGRAMS, SCRIPT_MODULES, module_of, run_module
+from urdf_sdf.cli.module_run import PROGRAMS, SCRIPT_MODULES, module_of, script_run_as
+from urdf_sdf.cli.quick import SCRIPTS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CLI = Path(module_run.__file__).parent
@@ -19,8 +21,12 @@ MODULES = sorted(f"urdf_sdf.cli.{path.stem}" for path in CLI.glob("*.py")
                  if path.stem != "__init__")
 
 
+MAIN_BLOCK = re.compile(r'^if __name__ == "__main__":', re.MULTILINE)
+
+
 def python_m(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", *args], capture_output=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
 
 
 @pytest.mark.parametrize("module, script, source", [
@@ -53,18 +59,39 @@ def test_a_module_that_is_not_a_program_says_how_to_run_the_commands():
                                     if m not in PROGRAMS and m not in SCRIPT_MODULES])
 def test_every_other_module_is_refused_before_its_code_runs(module, capsys):
     with pytest.raises(SystemExit) as stop:
-        run_module(["python", "-m", module])
+        script_run_as(["python", "-m", module])
     assert stop.value.code == 2
     assert f"{module} is not a program" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("module", sorted(PROGRAMS) + ["json", "urdf_sdf.cli.no_such_module"])
 def test_programs_and_other_modules_are_left_to_python(module):
-    assert run_module(["python", "-m", module]) is None
+    assert script_run_as(["python", "-m", module]) is None
 
 
-def test_the_programs_and_script_modules_exist():
-    assert set(SCRIPT_MODULES) | (PROGRAMS - {"urdf_sdf.cli"}) <= set(MODULES)
+@pytest.mark.parametrize("module, script", sorted(SCRIPT_MODULES.items()))
+def test_a_script_module_stands_for_its_console_script(module, script):
+    assert script_run_as(["python", "-m", module]) == script
+    assert script in SCRIPTS
+
+
+def test_the_programs_are_the_modules_with_a_main_block():
+    """A module of the command line that runs as a program (``if __name__ ==
+    "__main__"``: the xacro sandbox, ``main``) is never refused, and a module listed as one
+    is one."""
+    with_main = {f"urdf_sdf.cli.{path.stem}" for path in CLI.glob("*.py")
+                 if MAIN_BLOCK.search(path.read_text(encoding="utf-8"))}
+    assert with_main == PROGRAMS - {"urdf_sdf.cli"}
+    assert set(SCRIPT_MODULES) <= set(MODULES)
+
+
+def test_the_usage_line_names_every_console_script():
+    assert "{" + ",".join(SCRIPTS) + "}" in module_run.COMMANDS_USAGE
+
+
+def test_the_xacro_sandbox_is_left_to_run():
+    done = python_m("urdf_sdf.cli.xacro_sandbox")
+    assert b"is not a program" not in done.stderr
 
 
 @pytest.mark.parametrize("argv, module", [

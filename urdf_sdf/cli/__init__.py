@@ -8,6 +8,10 @@ runs it, any other that is not a program says how to run the commands (exit 2).
 import sys
 
 if sys.argv[:1] == ["-m"]:  # python -m ...: the module to run is being located
-    from urdf_sdf.cli.module_run import run_module
+    from urdf_sdf.cli.module_run import script_run_as
 
-    run_module(sys.orig_argv)
+    _SCRIPT = script_run_as(sys.orig_argv)
+    if _SCRIPT is not None:
+        from urdf_sdf.cli.quick import run_script
+
+        run_script(_SCRIPT, sys.argv[1:])

@@ -8,8 +8,10 @@
 * any other module is not a program: running it prints how to run the commands and exits
   2, where Python would run its definitions and exit 0 having done nothing.
 
-:mod:`urdf_sdf.cli` calls :func:`run_module` while Python locates the module to run
-(``sys.argv[0]`` is ``-m`` then), before that module's own code runs.
+:mod:`urdf_sdf.cli` asks :func:`script_run_as` while Python locates the module to run
+(``sys.argv[0]`` is ``-m`` then), before that module's own code runs, and runs the console
+script it names. This module imports nothing of ours, so that a program of its own (the
+xacro sandbox, started once per expansion) starts no slower for the question.
 """
 from __future__ import annotations
 
@@ -17,14 +19,14 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
-from urdf_sdf.cli.quick import SCRIPTS, run_script
-
 PACKAGE = "urdf_sdf.cli"
 # Modules named as a console script: running one runs that script.
 SCRIPT_MODULES = {f"{PACKAGE}.urdf2sdf": "urdf2sdf", f"{PACKAGE}.sdf2urdf": "sdf2urdf"}
-# Modules that are programs of their own.
-PROGRAMS = frozenset({PACKAGE, f"{PACKAGE}.__main__", f"{PACKAGE}.main"})
-COMMANDS_USAGE = f"python -m {PACKAGE} {{{','.join(SCRIPTS)}}} ARGS..."
+# Modules that are programs of their own (an ``if __name__ == "__main__"`` block).
+PROGRAMS = frozenset({PACKAGE, f"{PACKAGE}.__main__", f"{PACKAGE}.main",
+                      f"{PACKAGE}.xacro_sandbox"})
+# The console scripts (``urdf_sdf.cli.quick.SCRIPTS``), as the usage line names them.
+COMMANDS_USAGE = f"python -m {PACKAGE} {{urdf2sdf,sdf2urdf,urdf-sdf}} ARGS..."
 USAGE_STATUS = 2
 
 
@@ -49,17 +51,18 @@ def module_of(argv: Sequence[str]) -> str | None:
     return None
 
 
-def run_module(argv: Sequence[str]) -> None:
-    """Run what ``python -m urdf_sdf.cli.MODULE`` stands for (see the module), exiting;
-    return for a program of its own, a module outside this package or none at all (Python
-    says so)."""
+def script_run_as(argv: Sequence[str]) -> str | None:
+    """The console script that ``python -m urdf_sdf.cli.MODULE`` (the interpreter's command
+    line ``argv``) stands for; None for a program of its own, a module outside this
+    package or none at all (Python says so). For any other module of this package: says how
+    to run the commands and exits 2."""
     module = module_of(argv)
     if module is None or not module.startswith(f"{PACKAGE}.") or module in PROGRAMS \
             or importlib.util.find_spec(module) is None:
-        return
+        return None
     script = SCRIPT_MODULES.get(module)
-    if script is not None:
-        run_script(script, sys.argv[1:])  # exits
-    print(f"python -m {module}: {module} is not a program; run the commands as "
-          f"{COMMANDS_USAGE}", file=sys.stderr)
-    sys.exit(USAGE_STATUS)
+    if script is None:
+        print(f"python -m {module}: {module} is not a program; run the commands as "
+              f"{COMMANDS_USAGE}", file=sys.stderr)
+        sys.exit(USAGE_STATUS)
+    return script
