@@ -16,17 +16,15 @@ from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.graph import graph_command
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (
-    CONFIGURATIONS,
     FILE_HELP,
     JSON,
     MODEL,
     OUTPUT,
     PATH,
     QUIET,
-    SEED,
     STRICT,
-    TOLERANCE,
     XACRO,
+    comparison_options,
     inspection_context,
     inspection_inputs,
     xacro_choice,
@@ -202,9 +200,9 @@ DIFF = Command(
          "(with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
-    options=(TOLERANCE.with_help("Tolerance (metres, radians, kg...): a number >= 0."),
-             CONFIGURATIONS.with_help("Random joint configurations to compare."),
-             SEED.with_help("Seed of the random configurations."),
+    options=(*comparison_options("Tolerance (metres, radians, kg...): a number >= 0.",
+                                 "Random joint configurations to compare.",
+                                 "Seed of the random configurations."),
              MODEL.with_help("Compare this model (its scoped name) of each file that holds "
                              "it; a file that is one model (a URDF) is compared whole."),
              JSON, STRICT, PATH, *XACRO))

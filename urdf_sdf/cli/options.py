@@ -72,6 +72,13 @@ def tolerance_problem(value: float) -> str | None:
 TOLERANCE = Option(("--tol",), "tol", float, default=1e-9, check=tolerance_problem)
 
 
+def comparison_options(tolerance: str, configurations: str, seed: str) -> tuple[Option, ...]:
+    """``--tol``, ``--configurations`` and ``--seed``: the settings of a comparison
+    (``diff``; ``view`` of two files), each explained for one command."""
+    return (TOLERANCE.with_help(tolerance), CONFIGURATIONS.with_help(configurations),
+            SEED.with_help(seed))
+
+
 def policy(strict: bool) -> Policy:
     """The diagnostics policy of ``--strict``: warnings become errors."""
     return Policy(warnings_as_errors=strict)

@@ -33,15 +33,13 @@ from pathlib import Path
 from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (
-    CONFIGURATIONS,
     OUTPUT,
     PACKAGE_PATH,
     PATH,
     QUIET,
-    SEED,
     STRICT,
-    TOLERANCE,
     XACRO,
+    comparison_options,
     inspection_inputs,
 )
 from urdf_sdf.cli.output import (
@@ -263,7 +261,7 @@ COMMAND = Command(
                               "--png."),
              Option(("--png",), "png", Path, help="Also write a still picture (PNG, isometric "
                                                   "view), taken by headless Chromium."),
-             TOLERANCE.with_help("With two files: diff's tolerance (a number >= 0)."),
-             CONFIGURATIONS.with_help("With two files: diff's random joint configurations."),
-             SEED.with_help("With two files: diff's seed."),
+             *comparison_options("With two files: diff's tolerance (a number >= 0).",
+                                 "With two files: diff's random joint configurations.",
+                                 "With two files: diff's seed."),
              PACKAGE_PATH, QUIET, STRICT, PATH, *XACRO))
