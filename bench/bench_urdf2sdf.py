@@ -8,7 +8,8 @@ each in its own subprocess so that peak memory is per run:
 
 - timing runs (``--repeat``, the fastest is kept): wall time of ``load`` (read + frame
   graph + validation) and of ``convert_urdf`` (plan + build the SDF tree + serialise;
-  the serialisation, ``to_bytes``, is also timed alone), and ``ru_maxrss``;
+  the document's serialisation, ``Document.to_bytes``, is also timed alone), and
+  ``ru_maxrss``;
 - one ``tracemalloc`` run: peak of Python allocations during load + convert.
 
 One run per robot and style also checks the result, after measuring: the conversion is
@@ -16,7 +17,10 @@ ok, the SDF loads without errors, holds N links and frames, and a sample of link
 the same pose (within 1e-9) in the URDF and in the SDF.
 
 Prints a table and the 1k -> 10k and 10k -> 100k time ratios: about 10 means linear.
-The target is the 10,000-link robot in under 1.5 s.
+The target is the 10,000-link robot in under 1.5 s. What it times is the library called
+in-process, Python's cycle collector on, as a program that imports ``urdf_sdf`` runs it
+(``urdf2sdf`` turns the collector off: ``bench_all.py`` times the command; see
+``common.py``); the output says so above the table.
 
     python bench/bench_urdf2sdf.py                     # everything, a few minutes
     python bench/bench_urdf2sdf.py --sizes 1000 10000 --kinds wide --styles relative
@@ -25,8 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -68,42 +70,28 @@ def _check(result, conversion, n: int) -> dict:
 
 def _worker(path: str, style: str, mode: str, check: bool) -> dict:
     """One measurement in this process; returns a JSON-able dict."""
-    import resource
-
     sys.path.insert(0, str(ROOT))
-    import urdf_sdf.urdf2sdf.convert as convert_module
     from urdf_sdf import load
+    from urdf_sdf.core.write.document import Document
     from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
     serialise = [0.0]
-    to_bytes = convert_module.to_bytes
+    to_bytes = Document.to_bytes
 
-    def timed_to_bytes(root):  # time the serialisation inside convert_urdf
+    def timed_to_bytes(document):  # time the document's serialisation inside convert_urdf
         t = time.perf_counter()
         try:
-            return to_bytes(root)
+            return to_bytes(document)
         finally:
             serialise[0] += time.perf_counter() - t
 
-    convert_module.to_bytes = timed_to_bytes
-    rss_base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    if mode == "memory":
-        import tracemalloc
-
-        tracemalloc.start()
-    t0 = time.perf_counter()
-    result = load(path)
-    t1 = time.perf_counter()
-    conversion = convert_urdf(result, ToSdf(relative=style == "relative"))
-    t2 = time.perf_counter()
-    out = {"load_s": t1 - t0, "convert_s": t2 - t1, "serialise_s": serialise[0],
-           "total_s": t2 - t0, "rss_base_kb": rss_base,
-           "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-           "out_bytes": len(conversion.xml or b""),
-           "warnings": sum(not d.is_error for d in conversion.diagnostics)}
-    if mode == "memory":
-        out["traced_peak_bytes"] = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+    Document.to_bytes = timed_to_bytes
+    options = ToSdf(relative=style == "relative")
+    out, result, conversion = common.measured(mode, ("load_s", "convert_s"),
+                                              lambda: load(path),
+                                              lambda loaded: convert_urdf(loaded, options))
+    out.update(serialise_s=serialise[0], out_bytes=len(conversion.xml or b""),
+               warnings=sum(not d.is_error for d in conversion.diagnostics))
     if check:
         n = int(Path(path).stem.split("_")[1])
         out["check"] = _check(result, conversion, n)
@@ -122,14 +110,8 @@ _mb = common.mb
 def run(kinds, sizes, styles, repeat: int, timeout: float, out_dir: Path,
         memory: bool) -> list[dict]:
     rows = []
-    print(f"generating into {out_dir} ...", file=sys.stderr)
-    # In a subprocess: a child's ru_maxrss starts from its parent's peak (fork/vfork share
-    # the parent's memory until exec), so this process must stay small.
-    subprocess.run([sys.executable, str(HERE / "generate_urdf.py"), "--out", str(out_dir),
-                    "--kinds", *kinds, "--sizes", *map(str, sizes)],
-                   check=True, stdout=subprocess.DEVNULL)
-    paths = [generate_urdf.path_for(out_dir, kind, n) for kind in kinds for n in sizes]
-    for path in paths:
+    for path in common.generated("generate_urdf.py", generate_urdf.MODELS, out_dir, kinds,
+                                 sizes):
         kind, n = path.stem.split("_")
         for style in styles:
             print(f"measuring {path.name} ({style}) ...", file=sys.stderr)
@@ -137,21 +119,13 @@ def run(kinds, sizes, styles, repeat: int, timeout: float, out_dir: Path,
             # run, or in the first timing run when there is none.
             runs = [measure(path, style, "time", i == 0 and not memory, timeout)
                     for i in range(repeat)]
-            good = [r for r in runs if "failure" not in r]
             row = {"kind": kind, "n": int(n), "style": style, "file": str(path),
-                   "bytes": path.stat().st_size}
-            if not good:
-                row["failure"] = runs[0]["failure"]
-            else:
-                row.update(min(good, key=lambda r: r["total_s"]))
-                row["rss_kb"] = max(r["rss_kb"] for r in good)
+                   "bytes": path.stat().st_size, **common.fastest(runs)}
+            if "failure" not in row:
                 row["check"] = runs[0].get("check")
                 if memory:
                     mem = measure(path, style, "memory", True, timeout * 5)
-                    row["traced_peak_bytes"] = mem.get("traced_peak_bytes")
-                    row["check"] = mem.get("check")
-                    if "failure" in mem:
-                        row["memory_failure"] = mem["failure"]
+                    row.update(common.traced(mem), check=mem.get("check"))
             rows.append(row)
     return rows
 
@@ -202,21 +176,9 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+",
-                        default=list(generate_urdf.DEFAULT_SIZES))
-    parser.add_argument("--kinds", nargs="+", choices=generate_urdf.KINDS,
-                        default=list(generate_urdf.KINDS))
+    parser = common.library_parser(__doc__.split("\n\n")[0], generate_urdf.MODELS)
     parser.add_argument("--styles", nargs="+", choices=STYLES, default=list(STYLES))
-    parser.add_argument("--repeat", type=int, default=1, help="timing runs per file (min kept)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds per timing run")
-    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc runs")
-    parser.add_argument("--out", type=Path, default=HERE / "out")
-    parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--style", choices=STYLES, default="relative", help=argparse.SUPPRESS)
-    parser.add_argument("--mode", choices=("time", "memory"), default="time",
-                        help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -224,10 +186,7 @@ def main(argv=None) -> int:
         return 0
     rows = run(args.kinds, args.sizes, args.styles, max(1, args.repeat), args.timeout,
                args.out, not args.no_memory)
-    print(f"python {sys.version.split()[0]} on {os.uname().machine}, {os.cpu_count()} CPUs")
-    print_table(rows)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+    common.report(rows, print_table, args.json)
     ok = all("failure" not in r and (r.get("check") or {}).get("ok") for r in rows)
     return 0 if ok else 1
 

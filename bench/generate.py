@@ -25,9 +25,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402  (bench/common.py)
 
-KINDS = ("wide", "deep")
-DEFAULT_SIZES = (1000, 10000, 100000)
-
 
 def _num(rng: random.Random, lo: float, hi: float) -> str:
     return f"{rng.uniform(lo, hi):.6g}"
@@ -92,22 +89,9 @@ def deep_chain(n: int, seed: int = 2) -> str:
     return "".join(out)
 
 
-GENERATORS = {"wide": wide_tree, "deep": deep_chain}
-
-
-def path_for(out_dir: Path, kind: str, n: int) -> Path:
-    return out_dir / f"{kind}_{n}.sdf"
-
-
-def generate(out_dir: Path, kinds=KINDS, sizes=DEFAULT_SIZES) -> list[Path]:
-    """Write every (kind, size) model into ``out_dir``; returns the paths, kind-major."""
-    return common.write_generated(out_dir, kinds, sizes, GENERATORS, "sdf")
-
-
-def main(argv=None) -> int:
-    return common.generator_main(__doc__.split("\n\n")[0], generate, KINDS, DEFAULT_SIZES,
-                                 argv)
-
+MODELS = common.Family(__doc__.split("\n\n")[0], {"wide": wide_tree, "deep": deep_chain}, "sdf")
+KINDS, DEFAULT_SIZES = MODELS.kinds, MODELS.sizes
+generate, path_for = MODELS.generate, MODELS.path_for
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(MODELS.main())

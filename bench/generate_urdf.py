@@ -28,8 +28,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402  (bench/common.py)
 
-KINDS = ("chain", "wide")
-DEFAULT_SIZES = (1000, 10000, 100000)
 LEAF_EVERY = {"chain": 50, "wide": 10}
 
 
@@ -125,22 +123,9 @@ def wide(n: int, seed: int = 4) -> str:
     return "".join(out + joints + ["</robot>\n"])
 
 
-GENERATORS = {"chain": chain, "wide": wide}
-
-
-def path_for(out_dir: Path, kind: str, n: int) -> Path:
-    return out_dir / f"{kind}_{n}.urdf"
-
-
-def generate(out_dir: Path, kinds=KINDS, sizes=DEFAULT_SIZES) -> list[Path]:
-    """Write every (kind, size) robot into ``out_dir``; returns the paths, kind-major."""
-    return common.write_generated(out_dir, kinds, sizes, GENERATORS, "urdf")
-
-
-def main(argv=None) -> int:
-    return common.generator_main(__doc__.split("\n\n")[0], generate, KINDS, DEFAULT_SIZES,
-                                 argv)
-
+MODELS = common.Family(__doc__.split("\n\n")[0], {"chain": chain, "wide": wide}, "urdf")
+KINDS, DEFAULT_SIZES = MODELS.kinds, MODELS.sizes
+generate, path_for = MODELS.generate, MODELS.path_for
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(MODELS.main())

@@ -48,6 +48,16 @@ runner = CliRunner()
 
 # ---- helpers ---------------------------------------------------------------------------
 
+def including(directory: Path, uri: str) -> Path:
+    """``directory/robot.sdf``: a model with a link and an ``<include>`` of ``uri``."""
+    source = directory / "robot.sdf"
+    source.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n'
+                      '    <link name="base"/>\n'
+                      f'    <include>\n      <uri>{uri}</uri>\n    </include>\n'
+                      '  </model>\n</sdf>\n')
+    return source
+
+
 def P(x, y, z, roll=0.0, pitch=0.0, yaw=0.0) -> Pose:
     return Pose.from_rpy((x, y, z), (roll, pitch, yaw))
 

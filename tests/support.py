@@ -271,3 +271,112 @@ def with_mimics(text: str) -> str:
     return re.sub(re.escape(limit), lambda m: m.group(0) + (
         '<mimic joint="joint_1" multiplier="2" offset="0.1"/>' if next(count) % 9 == 0 else ""),
         text)
+
+
+# ---- random poses at the hard corners (the converters' property tests) --------------------
+
+HALF_PI = math.pi / 2
+
+
+def signed(rng: random.Random, value: float) -> float:
+    return value if rng.random() < 0.5 else -value
+
+
+def tiny(rng: random.Random) -> float:
+    """A positive offset between 1e-9 and 1e-6 (log-uniform)."""
+    return 10 ** rng.uniform(-9, -6)
+
+
+def angle(rng: random.Random) -> float:
+    return rng.uniform(-math.pi, math.pi)
+
+
+def rpy_for(kind: str, rng: random.Random,
+            zero_kinds: tuple[str, ...] = ()) -> tuple[float, float, float]:
+    """Roll, pitch and yaw of a kind of pose: at gimbal lock (exactly, or within 1e-9..1e-6
+    of it), near or at +-pi, both, axis-aligned, or random (any other kind); zero for the
+    ``zero_kinds``."""
+    if kind in zero_kinds:
+        return (0.0, 0.0, 0.0)
+    if kind == "gimbal_exact":   # pitch = +-pi/2 exactly (the float nearest to it)
+        return (angle(rng), signed(rng, HALF_PI), angle(rng))
+    if kind == "gimbal_near":    # pitch within 1e-9..1e-6 of +-pi/2, on either side
+        pitch = signed(rng, HALF_PI + signed(rng, tiny(rng)))
+        roll, yaw = rng.choice([(angle(rng), angle(rng)), (0.0, 0.0), (angle(rng), 0.0)])
+        return (roll, pitch, yaw)
+    if kind == "near_pi":        # roll and/or yaw within 1e-9..1e-6 of +-pi
+        near = [signed(rng, math.pi - tiny(rng)) for _ in range(2)]
+        return rng.choice([(near[0], 0.0, 0.0), (0.0, 0.0, near[1]),
+                           (near[0], angle(rng) / 4, near[1]), (near[0], 0.0, near[1])])
+    if kind == "pi_exact":
+        return rng.choice([(math.pi, 0.0, 0.0), (0.0, 0.0, -math.pi), (0.0, math.pi, 0.0),
+                           (math.pi, 0.0, math.pi), (-math.pi, angle(rng), math.pi)])
+    if kind == "gimbal_and_pi":  # gimbal lock combined with half and full turns
+        pitch = signed(rng, HALF_PI + rng.choice([0.0, tiny(rng), -tiny(rng)]))
+        return (signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])), pitch,
+                signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])))
+    if kind == "axis_aligned":
+        return tuple(rng.choice([0.0, HALF_PI, -HALF_PI, math.pi, -math.pi]) for _ in range(3))
+    return (angle(rng), angle(rng), angle(rng))
+
+
+# ---- a converter's output file (test_urdf2sdf_cli, test_sdf2urdf_cli) ----------------------
+
+def only_files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir())
+
+
+def assert_written_atomically(invoke, source: Path, out: Path, monkeypatch) -> None:
+    """``invoke(source, "-o", out)`` writes beside ``out`` and renames into place: when the
+    rename fails, the old file is intact and no temporary file is left behind."""
+    out.write_bytes(b"old")
+    renames = []
+
+    def failing_replace(src, dst):
+        renames.append((Path(src), Path(dst)))
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    result = invoke(source, "-o", out)
+    monkeypatch.undo()
+    assert result.exit_code != 0
+    assert len(renames) == 1 and renames[0][1] == out
+    assert renames[0][0].parent == out.parent and renames[0][0] != out
+    assert out.read_bytes() == b"old"
+    assert only_files(out.parent) == [out.name]
+
+
+def assert_input_not_overwritten(invoke, source: Path, spelling: str) -> None:
+    """``-o`` naming the input ``source`` (``same``: as it is; ``dot``: through ``.``;
+    ``symlink``: a link to it) is refused with OUTPUT_IS_INPUT, the input intact."""
+    folder, before = source.parent, source.read_bytes()
+    link = folder / f"link{source.suffix}"
+    target = {"same": source, "dot": folder / "." / source.name, "symlink": link}[spelling]
+    if spelling == "symlink":
+        link.symlink_to(source)
+    result = invoke(source, "-o", target)
+    assert result.exit_code == 1
+    assert "error[OUTPUT_IS_INPUT]" in result.stderr
+    assert source.name in result.stderr or link.name in result.stderr
+    assert "Traceback" not in result.stderr
+    assert source.read_bytes() == before
+    assert only_files(folder) == sorted([source.name] + ([link.name] if spelling == "symlink"
+                                                         else []))
+
+
+class FakeTerminal:
+    """A stream that says it is a terminal and keeps what is written to it (a progress
+    bar's, colours')."""
+
+    def __init__(self):
+        self.written = []
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.written.append(text)
+        return len(text)
+
+    def flush(self):
+        pass

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.support import xacro_module
+from tests.support import FakeTerminal, xacro_module
+from tests.urdf2sdf_helpers import batch_with_a_crash
 from urdf_sdf.cli.batch import COLLECT_AFTER_OBJECTS, BatchItem, ProgressBar, done_here
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
@@ -135,20 +136,9 @@ def test_a_bad_file_first_does_not_stop_the_rest(tmp_path):
 
 
 def test_an_exception_in_one_conversion_fails_that_file_only(tmp_path, monkeypatch):
-    import urdf_sdf.cli.urdf2sdf as cli
-
     tree = tmp_path / "tree"
-    tree.mkdir()
-    for name in ("a.urdf", "b.urdf", "c.urdf"):
-        shutil.copyfile(FIXTURES / "pendulum.urdf", tree / name)
-    real = cli.convert_urdf
-
-    def flaky(result, options):
-        if result.document.file.endswith("b.urdf"):
-            raise RuntimeError("simulated bug")
-        return real(result, options)
-
-    monkeypatch.setattr(cli, "convert_urdf", flaky)
+    batch_with_a_crash(tree, ["a.urdf", "b.urdf", "c.urdf"], FIXTURES / "pendulum.urdf",
+                       "b.urdf", RuntimeError("simulated bug"), monkeypatch)
     out = tmp_path / "out"
     result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched
     assert result.exit_code == 1
@@ -327,21 +317,6 @@ def test_a_broken_model_config_falls_back_to_every_sdf(tmp_path):
 
 
 # ---- the progress bar --------------------------------------------------------------------
-
-class FakeTerminal:
-    def __init__(self):
-        self.written = []
-
-    def isatty(self):
-        return True
-
-    def write(self, text):
-        self.written.append(text)
-        return len(text)
-
-    def flush(self):
-        pass
-
 
 class Pipe(FakeTerminal):
     def isatty(self):

@@ -11,6 +11,7 @@ import pytest
 
 import urdf_sdf.cli.sdf2urdf as sdf2urdf_cli
 import urdf_sdf.cli.urdf2sdf as urdf2sdf_cli
+from tests.urdf2sdf_helpers import batch_with_a_crash
 from urdf_sdf.cli.crash import internal_error
 from urdf_sdf.cli.quick import SCRIPTS
 from urdf_sdf.core.base.diagnostics import Code
@@ -64,17 +65,8 @@ def test_debug_variable_lets_the_traceback_through(monkeypatch):
 def test_batch_reports_a_crash_per_file_and_goes_on(monkeypatch, capsys, tmp_path):
     monkeypatch.delenv("URDF_SDF_DEBUG", raising=False)
     tree = tmp_path / "tree"
-    tree.mkdir()
-    for name in ("a.urdf", "b.urdf"):
-        (tree / name).write_bytes(PENDULUM_URDF.read_bytes())
-    real = urdf2sdf_cli.convert_urdf
-
-    def crash_on_a(result, options):
-        if result.document.file.endswith("a.urdf"):
-            raise Boom("only a")
-        return real(result, options)
-
-    monkeypatch.setattr(urdf2sdf_cli, "convert_urdf", crash_on_a)
+    batch_with_a_crash(tree, ["a.urdf", "b.urdf"], PENDULUM_URDF, "a.urdf", Boom("only a"),
+                       monkeypatch)
     assert run_main(urdf2sdf_cli, monkeypatch, tree, "-o", tmp_path / "out", "-j", "1") == 1
     captured = capsys.readouterr()
     assert "error[INTERNAL_ERROR]" in captured.err + captured.out

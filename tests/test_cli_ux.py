@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.support import xacro_module
+from tests.support import FakeTerminal, xacro_module
 from urdf_sdf.cli.inputs import xacro_available
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
@@ -232,20 +232,6 @@ def test_no_colour_when_captured():
     assert proc.returncode == 1
     assert b"\x1b" not in proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"{DUPLICATE_URDF}:5: error[DUPLICATE_NAME]".encode())
-
-
-class FakeTerminal:
-    def __init__(self):
-        self.written = []
-
-    def isatty(self):
-        return True
-
-    def write(self, text):
-        self.written.append(text)
-
-    def flush(self):
-        pass
 
 
 def test_colour_on_a_terminal_unless_no_color(monkeypatch):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.compose_helpers import including
 from tests.support import TIMEOUT
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
@@ -19,15 +20,6 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 runner = CliRunner()
 SECRET = "TOP-SECRET-PASSWORD"
-
-
-def including(tmp_path: Path, uri: str) -> Path:
-    source = tmp_path / "robot.sdf"
-    source.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n'
-                      '    <link name="base"/>\n'
-                      f'    <include>\n      <uri>{uri}</uri>\n    </include>\n'
-                      '  </model>\n</sdf>\n')
-    return source
 
 
 def test_an_included_non_xml_file_is_never_shown(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.compose_helpers import including
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
@@ -17,15 +18,6 @@ from urdf_sdf.core.loader import load
 runner = CliRunner()
 PART = ('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="{name}">\n'
         '    <link name="a"/>\n  </model>\n</sdf>\n')
-
-
-def including(directory: Path, uri: str) -> Path:
-    source = directory / "robot.sdf"
-    source.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="m">\n'
-                      '    <link name="base"/>\n'
-                      f'    <include>\n      <uri>{uri}</uri>\n    </include>\n'
-                      '  </model>\n</sdf>\n')
-    return source
 
 
 def workspace(tmp_path: Path) -> Path:

@@ -7,7 +7,6 @@ bad input never ends in a traceback.
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -18,7 +17,13 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from tests.support import assert_check_urdf_accepts, assert_xml_equivalent
+from tests.support import (
+    assert_check_urdf_accepts,
+    assert_input_not_overwritten,
+    assert_written_atomically,
+    assert_xml_equivalent,
+    only_files,
+)
 from urdf_sdf.cli.main import sdf2urdf_app as app
 
 HERE = Path(__file__).resolve().parent
@@ -39,10 +44,6 @@ def fixture(stem: str) -> Path:
 
 def golden(stem: str) -> Path:
     return FIXTURES / f"{stem}.urdf"
-
-
-def only_files(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir())
 
 
 def diagnostics(stderr: str) -> list[re.Match]:
@@ -78,43 +79,15 @@ def test_output_file_replaces_an_existing_file(tmp_path):
 
 
 def test_output_file_is_written_atomically(tmp_path, monkeypatch):
-    """Written beside the target and renamed into place: when the rename fails, the old
-    file is intact and no temporary file is left behind."""
-    out = tmp_path / "robot.urdf"
-    out.write_bytes(b"old")
-    renames = []
-
-    def failing_replace(src, dst):
-        renames.append((Path(src), Path(dst)))
-        raise OSError("disk full")
-
-    monkeypatch.setattr(os, "replace", failing_replace)
-    result = invoke(fixture("mimic_axis"), "-o", out)
-    monkeypatch.undo()
-    assert result.exit_code != 0
-    assert len(renames) == 1 and renames[0][1] == out
-    assert renames[0][0].parent == tmp_path and renames[0][0] != out
-    assert out.read_bytes() == b"old"
-    assert only_files(tmp_path) == ["robot.urdf"]
+    assert_written_atomically(invoke, fixture("mimic_axis"), tmp_path / "robot.urdf",
+                              monkeypatch)
 
 
 @pytest.mark.parametrize("spelling", ["same", "dot", "symlink"])
 def test_refuses_to_overwrite_the_input(tmp_path, spelling):
     sdf = tmp_path / "robot.sdf"
     shutil.copyfile(fixture("joint_to_world"), sdf)
-    before = sdf.read_bytes()
-    target = {"same": sdf, "dot": tmp_path / "." / "robot.sdf",
-              "symlink": tmp_path / "link.sdf"}[spelling]
-    if spelling == "symlink":
-        target.symlink_to(sdf)
-    result = invoke(sdf, "-o", target)
-    assert result.exit_code == 1
-    assert "error[OUTPUT_IS_INPUT]" in result.stderr
-    assert "robot.sdf" in result.stderr or "link.sdf" in result.stderr
-    assert "Traceback" not in result.stderr
-    assert sdf.read_bytes() == before
-    assert sorted(only_files(tmp_path)) == sorted(
-        ["robot.sdf"] + (["link.sdf"] if spelling == "symlink" else []))
+    assert_input_not_overwritten(invoke, sdf, spelling)
 
 
 def test_output_into_a_missing_directory_is_a_usage_error(tmp_path):

@@ -64,7 +64,15 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 import urdf_sdf.core.diff.compare as core_diff
-from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
+from tests.support import (
+    CHECK_URDF_HINT,
+    IN_CI,
+    check_urdf,
+    program,
+    rpy_for,
+    signed,
+    tiny,
+)
 from urdf_sdf import load_string
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
@@ -72,7 +80,6 @@ from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 MAX_LINKS = 40
 MAX_NESTED_MODELS = 4
 MAX_FRAMES = 12
-HALF_PI = math.pi / 2
 VERSIONS = ("1.9", "1.9", "1.9", "1.6", "1.6", "1.4")  # shrinks towards 1.9
 JOINT_TYPES = ("fixed", "revolute", "continuous", "prismatic")
 # How a <pose> is written and which angles it holds (shrinks towards "none").
@@ -91,44 +98,6 @@ def num(value: float) -> str:
 
 def nums(values) -> str:
     return " ".join(num(v) for v in values)
-
-
-def signed(rng: random.Random, value: float) -> float:
-    return value if rng.random() < 0.5 else -value
-
-
-def tiny(rng: random.Random) -> float:
-    """A positive offset between 1e-9 and 1e-6 (log-uniform)."""
-    return 10 ** rng.uniform(-9, -6)
-
-
-def angle(rng: random.Random) -> float:
-    return rng.uniform(-math.pi, math.pi)
-
-
-def rpy_for(kind: str, rng: random.Random) -> tuple[float, float, float]:
-    if kind in ("identity", "xyz"):
-        return (0.0, 0.0, 0.0)
-    if kind == "gimbal_exact":   # pitch = +-pi/2 (the nearest float)
-        return (angle(rng), signed(rng, HALF_PI), angle(rng))
-    if kind == "gimbal_near":    # pitch within 1e-9..1e-6 of +-pi/2, on either side
-        pitch = signed(rng, HALF_PI + signed(rng, tiny(rng)))
-        roll, yaw = rng.choice([(angle(rng), angle(rng)), (0.0, 0.0), (angle(rng), 0.0)])
-        return (roll, pitch, yaw)
-    if kind == "near_pi":        # roll and/or yaw within 1e-9..1e-6 of +-pi
-        near = [signed(rng, math.pi - tiny(rng)) for _ in range(2)]
-        return rng.choice([(near[0], 0.0, 0.0), (0.0, 0.0, near[1]),
-                           (near[0], angle(rng) / 4, near[1]), (near[0], 0.0, near[1])])
-    if kind == "pi_exact":
-        return rng.choice([(math.pi, 0.0, 0.0), (0.0, 0.0, -math.pi), (0.0, math.pi, 0.0),
-                           (math.pi, 0.0, math.pi), (-math.pi, angle(rng), math.pi)])
-    if kind == "gimbal_and_pi":
-        pitch = signed(rng, HALF_PI + rng.choice([0.0, tiny(rng), -tiny(rng)]))
-        return (signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])), pitch,
-                signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])))
-    if kind == "axis_aligned":
-        return tuple(rng.choice([0.0, HALF_PI, -HALF_PI, math.pi, -math.pi]) for _ in range(3))
-    return (angle(rng), angle(rng), angle(rng))
 
 
 def xyz_for(kind: str, rng: random.Random) -> tuple[float, float, float]:
@@ -159,7 +128,8 @@ def pose_xml(kind: str, relative_to: str | None, rng: random.Random) -> str:
                           (180.0, 0.0, signed(rng, 180.0 - tiny(rng))),
                           (45.0, signed(rng, 90 - tiny(rng)), 30.0)])
         return f'<pose{attributes} degrees="true">{nums(xyz)} {nums(rpy)}</pose>'
-    return f"<pose{attributes}>{nums(xyz)} {nums(rpy_for(kind, rng))}</pose>"
+    rpy = rpy_for(kind, rng, zero_kinds=("identity", "xyz"))
+    return f"<pose{attributes}>{nums(xyz)} {nums(rpy)}</pose>"
 
 
 def axis_for(rng: random.Random) -> tuple[float, float, float]:

@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.support import assert_xml_equivalent
+from tests.support import (
+    assert_input_not_overwritten,
+    assert_written_atomically,
+    assert_xml_equivalent,
+    only_files,
+)
 from urdf_sdf.cli.main import urdf2sdf_app as app
 
 HERE = Path(__file__).resolve().parent
@@ -38,10 +43,6 @@ def golden(stem: str, variant: str = "") -> Path:
 
 def invoke(*args):
     return runner.invoke(app, [str(a) for a in args])
-
-
-def only_files(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir())
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -76,24 +77,8 @@ def test_output_file_replaces_an_existing_file(tmp_path):
 
 
 def test_output_file_is_written_atomically(tmp_path, monkeypatch):
-    """The file is written beside the target and renamed into place: when the rename
-    fails, the old file is intact and no temporary file is left."""
-    out = tmp_path / "robot.sdf"
-    out.write_bytes(b"old")
-    renames = []
-
-    def failing_replace(src, dst):
-        renames.append((Path(src), Path(dst)))
-        raise OSError("disk full")
-
-    monkeypatch.setattr(os, "replace", failing_replace)
-    result = invoke(feature("joint_prismatic"), "-o", out)
-    monkeypatch.undo()
-    assert result.exit_code != 0
-    assert len(renames) == 1 and renames[0][1] == out
-    assert renames[0][0].parent == tmp_path and renames[0][0] != out
-    assert out.read_bytes() == b"old"
-    assert only_files(tmp_path) == ["robot.sdf"]
+    assert_written_atomically(invoke, feature("joint_prismatic"), tmp_path / "robot.sdf",
+                              monkeypatch)
 
 
 @pytest.fixture
@@ -142,18 +127,7 @@ def test_output_into_a_missing_directory_is_a_usage_error(tmp_path):
 def test_refuses_to_overwrite_the_input(tmp_path, spelling):
     urdf = tmp_path / "robot.urdf"
     shutil.copyfile(feature("joint_prismatic"), urdf)
-    before = urdf.read_bytes()
-    target = {"same": urdf, "dot": tmp_path / "." / "robot.urdf",
-              "symlink": tmp_path / "link.urdf"}[spelling]
-    if spelling == "symlink":
-        target.symlink_to(urdf)
-    result = invoke(urdf, "-o", target)
-    assert result.exit_code == 1
-    assert "error[OUTPUT_IS_INPUT]" in result.stderr
-    assert "robot.urdf" in result.stderr or "link.urdf" in result.stderr
-    assert urdf.read_bytes() == before
-    assert sorted(only_files(tmp_path)) == sorted(
-        ["robot.urdf"] + (["link.urdf"] if spelling == "symlink" else []))
+    assert_input_not_overwritten(invoke, urdf, spelling)
 
 
 # ---- diagnostics -------------------------------------------------------------------------

@@ -23,6 +23,8 @@ import numpy as np
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
+from tests.support import rpy_for
+from tests.urdf2sdf_helpers import pose_matrix
 from urdf_sdf import load_string
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
@@ -39,7 +41,6 @@ SHAPES = ("none", "visual", "collision", "both")
 JOINT_DRAW = ("fixed", "fixed", *JOINT_TYPES)
 INERTIAL_DRAW = ("none", "mass", "zero_mass", "mass")
 SHAPE_DRAW = ("none", "none", "none", "visual", "collision", "both")
-HALF_PI = math.pi / 2
 
 
 @dataclass
@@ -134,44 +135,6 @@ def numbers(values) -> str:
     return " ".join(repr(float(v)) for v in values)
 
 
-def signed(rng: random.Random, value: float) -> float:
-    return value if rng.random() < 0.5 else -value
-
-
-def tiny(rng: random.Random) -> float:
-    """A positive offset between 1e-9 and 1e-6 (log-uniform)."""
-    return 10 ** rng.uniform(-9, -6)
-
-
-def angle(rng: random.Random) -> float:
-    return rng.uniform(-math.pi, math.pi)
-
-
-def rpy_for(kind: str, rng: random.Random) -> tuple[float, float, float]:
-    if kind == "zero_rpy":
-        return (0.0, 0.0, 0.0)
-    if kind == "gimbal_exact":   # pitch = +-pi/2 exactly (the float nearest to it)
-        return (angle(rng), signed(rng, HALF_PI), angle(rng))
-    if kind == "gimbal_near":    # pitch within 1e-9..1e-6 of +-pi/2, on either side
-        pitch = signed(rng, HALF_PI + signed(rng, tiny(rng)))
-        roll, yaw = rng.choice([(angle(rng), angle(rng)), (0.0, 0.0), (angle(rng), 0.0)])
-        return (roll, pitch, yaw)
-    if kind == "near_pi":        # roll and/or yaw within 1e-9..1e-6 of +-pi
-        near = [signed(rng, math.pi - tiny(rng)) for _ in range(2)]
-        return rng.choice([(near[0], 0.0, 0.0), (0.0, 0.0, near[1]),
-                           (near[0], angle(rng) / 4, near[1]), (near[0], 0.0, near[1])])
-    if kind == "pi_exact":
-        return rng.choice([(math.pi, 0.0, 0.0), (0.0, 0.0, -math.pi), (0.0, math.pi, 0.0),
-                           (math.pi, 0.0, math.pi), (-math.pi, angle(rng), math.pi)])
-    if kind == "gimbal_and_pi":  # gimbal lock combined with half and full turns
-        pitch = signed(rng, HALF_PI + rng.choice([0.0, tiny(rng), -tiny(rng)]))
-        return (signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])), pitch,
-                signed(rng, rng.choice([math.pi, HALF_PI, math.pi - tiny(rng)])))
-    if kind == "axis_aligned":
-        return tuple(rng.choice([0.0, HALF_PI, -HALF_PI, math.pi, -math.pi]) for _ in range(3))
-    return (angle(rng), angle(rng), angle(rng))  # "random" (and rpy_only)
-
-
 def xyz_for(rng: random.Random) -> tuple[float, float, float]:
     return tuple(rng.choice([0.0, rng.uniform(-1, 1), rng.uniform(-1, 1)]) for _ in range(3))
 
@@ -231,7 +194,7 @@ def urdf_trees(draw, max_links: int = MAX_LINKS) -> Tree:
         if kind not in ("absent", "rpy_only"):
             link.xyz = xyz_for(rng)
         if kind not in ("absent", "xyz_only"):
-            link.rpy = rpy_for(kind, rng)
+            link.rpy = rpy_for(kind, rng, zero_kinds=("zero_rpy",))
         if link.joint_type not in ("fixed", "floating"):
             link.axis = axis_for(rng)
         elif rng.random() < 0.2:
@@ -290,16 +253,6 @@ def forward_kinematics(tree: Tree) -> dict[str, np.ndarray]:
     return out
 
 
-def matrix_of(pose) -> np.ndarray:
-    w, x, y, z = pose.rotation
-    m = np.eye(4)
-    m[:3, :3] = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                 [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                 [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
-    m[:3, 3] = pose.position
-    return m
-
-
 def gap(expected: np.ndarray, actual: np.ndarray) -> tuple[float, float]:
     """Position distance and rotation angle between two 4x4 transforms. The angle is
     atan2(sin, cos) of the relative rotation, accurate for tiny angles (acos is not)."""
@@ -346,7 +299,7 @@ def check_poses(result, expected: dict[str, np.ndarray], what: str) -> None:
             continue
         pose = result.pose(name)
         assert pose is not None, f"{what}: no pose for link [{name}]"
-        distance, rotation = gap(transform, matrix_of(pose))
+        distance, rotation = gap(transform, pose_matrix(pose))
         assert distance <= TOLERANCE and rotation <= TOLERANCE, (
             f"{what}: link [{name}] is {distance:.3g} m and {rotation:.3g} rad away from "
             f"URDF forward kinematics")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
+import urdf_sdf.cli.urdf2sdf as urdf2sdf_command
 from tests.reference import pose_gap
 from tests.support import SHARED, shared_cases
 from urdf_sdf.core.base.context import Context
@@ -346,3 +347,21 @@ def check_reference(urdf: Path, options: dict, sdf_reference, tmp_path: Path) ->
         if not gap <= REFERENCE_TOL:
             problems.append(f"joint {name}: gap {gap:.3g} (reference {pose})")
     assert not problems, problems
+
+
+def batch_with_a_crash(tree: Path, names: list[str], source: Path, crashing: str,
+                       error: Exception, monkeypatch) -> None:
+    """``tree`` holding a copy of ``source`` under each of ``names``, and the ``urdf2sdf``
+    command's ``convert_urdf`` patched to raise ``error`` (a bug of ours) for the file
+    ``crashing`` alone: in this process, so a batch to see it runs with ``-j 1``."""
+    tree.mkdir()
+    for name in names:
+        (tree / name).write_bytes(source.read_bytes())
+    real = urdf2sdf_command.convert_urdf
+
+    def crash_on_one(result, options):
+        if result.document.file.endswith(crashing):
+            raise error
+        return real(result, options)
+
+    monkeypatch.setattr(urdf2sdf_command, "convert_urdf", crash_on_one)

@@ -37,6 +37,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
@@ -54,6 +55,9 @@ from urdf_sdf.cli.render import (
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.read.files import file_kind, not_regular_message
+
+if TYPE_CHECKING:  # rich comes with typer; imported when a bar is drawn
+    from rich.progress import Progress, TaskID
 
 
 @dataclass
@@ -467,17 +471,16 @@ def batch_json(outcomes: list[Outcome], out_dir: Path, quiet: bool = False) -> d
     """``{"ok", "output", "diagnostics", "counts", "files"}``: ``output`` is the output
     directory, ``diagnostics`` every file's diagnostics, ``files`` one entry per file
     (``input``, ``output`` or null, ``status``, ``diagnostics``)."""
-    files = []
-    for o in outcomes:
-        files.append({"input": str(o.item.source),
-                      "output": str(o.written) if o.written is not None else None,
-                      "status": o.status,
-                      "reason": o.item.skip,
-                      "diagnostics": [diagnostic_json(d, o.sources)
-                                      for d in visible(o.diagnostics, quiet)]})
+    shown = [[diagnostic_json(d, o.sources) for d in visible(o.diagnostics, quiet)]
+             for o in outcomes]
+    files = [{"input": str(o.item.source),
+              "output": str(o.written) if o.written is not None else None,
+              "status": o.status,
+              "reason": o.item.skip,
+              "diagnostics": diagnostics} for o, diagnostics in zip(outcomes, shown)]
     return {"ok": not any(o.status == "failed" for o in outcomes),
             "output": str(out_dir),
-            "diagnostics": [d for f in files for d in f["diagnostics"]],
+            "diagnostics": [d for diagnostics in shown for d in diagnostics],
             "counts": batch_counts(outcomes),
             "files": files}
 
@@ -498,7 +501,7 @@ class ProgressBar:
         self.total, self.prog = total, prog
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = total > 0 and _is_tty(self.stream)
-        self._progress = self._task = None
+        self._bar: tuple[Progress, TaskID] | None = None  # rich's, while it is drawn
         self._count = 0
 
     def __enter__(self) -> ProgressBar:
@@ -515,22 +518,22 @@ class ProgressBar:
         except ImportError:
             return self
         console = Console(file=self.stream, no_color=not use_color(self.stream))
-        self._progress = Progress(TextColumn(self.prog), BarColumn(), MofNCompleteColumn(),
-                                  TextColumn("{task.fields[current]}", markup=False),
-                                  console=console,
-                                  transient=True, redirect_stdout=False,
-                                  redirect_stderr=False, auto_refresh=False)
-        self._progress.start()
-        self._task = self._progress.add_task(self.prog, total=self.total, current="")
+        progress = Progress(TextColumn(self.prog), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[current]}", markup=False),
+                            console=console,
+                            transient=True, redirect_stdout=False,
+                            redirect_stderr=False, auto_refresh=False)
+        progress.start()
+        self._bar = progress, progress.add_task(self.prog, total=self.total, current="")
         return self
 
     def advance(self, name: str) -> None:
         """Show ``name`` (escaped by the caller; shown as it is, never as rich markup)."""
         if not self.enabled:
             return
-        if self._progress is not None:
-            self._progress.update(self._task, completed=self._count, current=name,
-                                  refresh=True)
+        if self._bar is not None:
+            progress, task = self._bar
+            progress.update(task, completed=self._count, current=name, refresh=True)
         else:
             print(f"\r{self.prog}: [{self._count + 1}/{self.total}] {name}\x1b[K", end="",
                   file=self.stream, flush=True)
@@ -538,10 +541,9 @@ class ProgressBar:
 
     def log(self, text: str) -> None:
         """Print ``text`` (lines, maybe with ANSI colour) above the bar, unwrapped."""
-        if self._progress is not None:
+        if self._bar is not None:
             from rich.text import Text
-            self._progress.console.print(Text.from_ansi(text), soft_wrap=True,
-                                         highlight=False)
+            self._bar[0].console.print(Text.from_ansi(text), soft_wrap=True, highlight=False)
         elif self.enabled:
             print(f"\r\x1b[K{text}", file=self.stream, flush=True)
         else:
@@ -550,9 +552,10 @@ class ProgressBar:
     def __exit__(self, *exc) -> None:
         if not self.enabled:
             return
-        if self._progress is not None:
-            self._progress.update(self._task, completed=self.total)
-            self._progress.stop()
+        if self._bar is not None:
+            progress, task = self._bar
+            progress.update(task, completed=self.total)
+            progress.stop()
         else:
             print("\r\x1b[K", end="", file=self.stream, flush=True)
 

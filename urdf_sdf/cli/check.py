@@ -21,8 +21,7 @@ from urdf_sdf.cli.options import (
     QUIET,
     STRICT,
     XACRO,
-    inspection_context,
-    xacro_choice,
+    inspection_inputs,
 )
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
@@ -149,8 +148,7 @@ def run(params: dict) -> int:
     problem = usage_problem(files, params["model"])
     if problem is not None:
         raise UsageError(problem)
-    xacro = xacro_choice(params, package_paths=True)
-    context = inspection_context(params["path"], params["strict"], params["package_path"])
+    context, xacro = inspection_inputs(params, package_paths=True)
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
         params["quiet"], context, xacro))

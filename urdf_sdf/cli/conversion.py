@@ -1,4 +1,8 @@
-"""The end of one conversion on the command line: report, then write the document.
+"""What both converter commands (``urdf2sdf``, ``sdf2urdf``) share around their direction's
+conversion of one file (its ``convert_file``, a :class:`ConvertFile`): a FILE argument
+converted, reported and written (:func:`convert_source`, :func:`finish_conversion`), a
+batch's file converted for its place in the output tree (:class:`BatchConversion`), and the
+output directory a batch needs (:func:`batch_output`).
 
 Every failure is a coded diagnostic: a refused ``-o`` (the input, or the file standard
 input reads: OUTPUT_IS_INPUT, exit 1; a directory, a missing directory: OUTPUT_INVALID,
@@ -10,11 +14,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from urdf_sdf.cli.batch import batch_output_problem
+from urdf_sdf.cli.batch import BatchItem, batch_output_problem
 from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.output import (
@@ -26,9 +30,32 @@ from urdf_sdf.cli.output import (
     write_failed,
     write_output,
 )
+from urdf_sdf.cli.path_names import renamed_output
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.cli.xacro_expand import XacroOptions
+from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape
+
+
+class ConverterOptions(Protocol):
+    """A converter's options (``ToSdf``, ``ToUrdf``: dataclasses), as the command line sets
+    where the output goes, so that relative mesh paths are rewritten for its folder."""
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    output_dir: str | None
+
+
+Options = TypeVar("Options", bound=ConverterOptions)
+Options_in = TypeVar("Options_in", bound=ConverterOptions, contravariant=True)
+
+
+class ConvertFile(Protocol[Options_in]):
+    """A direction's ``convert_file``: load ``path`` (``-``, a xacro file or a file; a pipe
+    only when ``pipes``) and convert it, ``(document bytes or None, diagnostics)``."""
+
+    def __call__(self, path: Path, options: Options_in, xacro: XacroOptions | None,
+                 sources: SourceLines, context: Context,
+                 pipes: bool = True) -> tuple[bytes | None, Sequence[Diagnostic]]: ...
 
 
 def batch_output(output: Path | None) -> Path:
@@ -39,12 +66,42 @@ def batch_output(output: Path | None) -> Path:
     return cast(Path, output)  # a problem when there is none
 
 
-def written_to(options, output: Path | None):
+def written_to(options: Options, output: Path | None) -> Options:
     """Conversion ``options`` for an output written to ``output`` (None or ``-``: standard
     output): relative mesh paths are rewritten for the output's folder."""
     if output is None or is_stdin(output):
         return options
     return replace(options, output_dir=str(Path(output).absolute().parent))
+
+
+def convert_source(prog: str, function: ConvertFile[Options], source: Path,
+                   output: Path | None, options: Options, xacro: XacroOptions | None,
+                   context: Context, quiet: bool = False, as_json: bool = False) -> int:
+    """A FILE argument (or ``-``) converted by ``function``, reported and written to
+    ``output`` (:func:`finish_conversion`): the exit code."""
+    sources = SourceLines()
+    data, diagnostics = function(source, written_to(options, output), xacro, sources, context)
+    return finish_conversion(prog, source, data, diagnostics, output, sources, quiet, as_json)
+
+
+@dataclass(frozen=True)
+class BatchConversion(Generic[Options]):
+    """The ``convert`` of a converter's batch (:func:`urdf_sdf.cli.batch.run_batch`): each
+    file converted by ``function`` (the direction's module-level ``convert_file``, which
+    worker processes receive by name) with the options written for the file's place under
+    ``out_dir``, the note of a renamed output (NAME_RENAMED) before its diagnostics."""
+    function: ConvertFile[Options]
+    options: Options
+    xacro: XacroOptions | None
+    context: Context
+    out_dir: Path
+
+    def __call__(self, item: BatchItem,
+                 sources: SourceLines) -> tuple[bytes | None, list[Diagnostic]]:
+        data, diagnostics = self.function(
+            item.source, written_to(self.options, self.out_dir / item.output), self.xacro,
+            sources, self.context, pipes=False)
+        return data, [*self.context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def finish_conversion(prog: str, source: Path, data: bytes | None,

@@ -10,23 +10,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.graph import graph_command
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (
-    CONFIGURATIONS,
     FILE_HELP,
     JSON,
     MODEL,
     OUTPUT,
     PATH,
     QUIET,
-    SEED,
     STRICT,
-    TOLERANCE,
     XACRO,
+    comparison_options,
     inspection_context,
+    inspection_inputs,
     xacro_choice,
 )
 from urdf_sdf.cli.output import (
@@ -43,6 +43,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.inspect.report import frames_report, model_vertex
+from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
@@ -71,7 +72,7 @@ def frames_code(file: Path, as_json: bool, quiet: bool, model: str | None,
 
 def format_table(report: dict) -> str:
     """``frames``' table: one row per pose (kind, name, position, quaternion)."""
-    rows = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
+    rows: list[tuple[str, ...]] = [("kind", "name", "x", "y", "z", "qw", "qx", "qy", "qz")]
     for section in ("models", "links", "joints", "frames"):
         for name, pose in report[section].items():
             rows.append((section[:-1], escape(name), *(f"{v:.6g}" for v in pose)))
@@ -108,10 +109,14 @@ def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, strict: 
     """``graph``: :func:`urdf_sdf.cli.graph.graph_command` with the command line's
     loading (standard input, xacro) and diagnostics (with their source lines)."""
     sources = SourceLines()
-    return graph_command(
-        file, kind, output, paths,
-        loader=lambda f, p: load_input(f, inspection_context(p, strict), sources, xacro),
-        report=lambda result, stream: emit(result.diagnostics, stream, sources, quiet))
+
+    def load(_file: object, _paths: object) -> LoadResult:  # graph_command's file, paths
+        return load_input(file, inspection_context(paths, strict), sources, xacro)
+
+    def report(result: object, stream: object) -> None:  # what load returned
+        emit(cast(LoadResult, result).diagnostics, stream, sources, quiet)
+
+    return graph_command(file, kind, output, paths, loader=load, report=report)
 
 
 def diff_usage_problem(a: Path, b: Path) -> str | None:
@@ -147,8 +152,7 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
 
 def frames(params: dict) -> int:
     """``frames``' body."""
-    xacro = xacro_choice(params)
-    context = inspection_context(params["path"], params["strict"])
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: frames_code(
         params["file"], params["as_json"], params["quiet"], params["model"], context, xacro))
 
@@ -160,8 +164,7 @@ def diff(params: dict) -> int:
     problem = diff_usage_problem(a, b)
     if problem is not None:
         raise UsageError(problem)
-    xacro = xacro_choice(params)
-    context = inspection_context(params["path"], params["strict"])
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: diff_code(
         a, b, params["tol"], params["configurations"], params["seed"], params["model"],
         params["as_json"], context, xacro))
@@ -197,9 +200,9 @@ DIFF = Command(
          "(with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
-    options=(TOLERANCE.with_help("Tolerance (metres, radians, kg...): a number >= 0."),
-             CONFIGURATIONS.with_help("Random joint configurations to compare."),
-             SEED.with_help("Seed of the random configurations."),
+    options=(*comparison_options("Tolerance (metres, radians, kg...): a number >= 0.",
+                                 "Random joint configurations to compare.",
+                                 "Seed of the random configurations."),
              MODEL.with_help("Compare this model (its scoped name) of each file that holds "
                              "it; a file that is one model (a URDF) is compared whole."),
              JSON, STRICT, PATH, *XACRO))

@@ -1,15 +1,17 @@
 """What several commands share: their common options, declared once
-(:class:`~urdf_sdf.cli.declare.Option`), the usage errors of those options' values
-(:class:`~urdf_sdf.cli.declare.UsageError`), and the context the inspecting commands load
-with (:func:`inspection_context`). Each command's own options are declared in its module;
-the console scripts are :mod:`urdf_sdf.cli.quick`."""
+(:class:`~urdf_sdf.cli.declare.Option`; :data:`CONVERTER_COMMON`: the converters' common
+tail), the usage errors of those options' values
+(:class:`~urdf_sdf.cli.declare.UsageError`), and what the inspecting commands load with
+(:func:`inspection_inputs`: :func:`inspection_context` and :func:`xacro_choice`). Each
+command's own options are declared in its module; the console scripts are
+:mod:`urdf_sdf.cli.quick`."""
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.declare import Option, UsageError
+from urdf_sdf.cli.declare import VERSION, Option, UsageError
 from urdf_sdf.cli.inputs import xacro_mapping, xacro_mappings
 from urdf_sdf.cli.xacro_expand import XacroOptions, xacro_options
 from urdf_sdf.core.base.context import Context
@@ -55,6 +57,9 @@ XACRO = (
            help="With --xacro: a directory the expansion may read and $(find) searches, "
                 "besides the input's package (repeatable)."))
 
+# The options both converters (urdf2sdf, sdf2urdf) end with, in the order --help lists them.
+CONVERTER_COMMON = (*XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION)
+
 
 def tolerance_problem(value: float) -> str | None:
     """``--tol``: a number >= 0 (``inf`` accepts any difference); a negative tolerance
@@ -65,6 +70,13 @@ def tolerance_problem(value: float) -> str | None:
 
 
 TOLERANCE = Option(("--tol",), "tol", float, default=1e-9, check=tolerance_problem)
+
+
+def comparison_options(tolerance: str, configurations: str, seed: str) -> tuple[Option, ...]:
+    """``--tol``, ``--configurations`` and ``--seed``: the settings of a comparison
+    (``diff``; ``view`` of two files), each explained for one command."""
+    return (TOLERANCE.with_help(tolerance), CONFIGURATIONS.with_help(configurations),
+            SEED.with_help(seed))
 
 
 def policy(strict: bool) -> Policy:
@@ -94,4 +106,14 @@ def xacro_choice(params: dict, package_paths: bool = False) -> XacroOptions:
         raise UsageError(f"{escape(repr(wrong))} is not name:=value", "--xacro-arg")
     return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
                          params["package_path"] if package_paths else None)
+
+
+def inspection_inputs(params: dict, package_paths: bool = False) -> tuple[Context, XacroOptions]:
+    """What an inspecting command loads its files with: the context of ``--path`` and
+    ``--strict`` (:func:`inspection_context`) and what a xacro input is allowed
+    (:func:`xacro_choice`: a usage error for a bad ``--xacro-arg``); ``package_paths``: the
+    command takes ``--package-path`` too."""
+    xacro = xacro_choice(params, package_paths)
+    return inspection_context(params["path"], params["strict"],
+                              params["package_path"] if package_paths else None), xacro
 

@@ -75,6 +75,13 @@ def urdf_sdf() -> None:
 SCRIPTS = {"urdf2sdf": urdf2sdf, "sdf2urdf": sdf2urdf, "urdf-sdf": urdf_sdf}
 
 
+def run_script(name: str, args: Sequence[str]) -> None:
+    """The console script ``name`` of :data:`SCRIPTS` run with ``args`` as its launcher
+    runs it (``sys.argv[0]`` its name, which ``--help`` shows); exits."""
+    sys.argv = [name, *args]
+    SCRIPTS[name]()
+
+
 def app_of(script: str):
     """The typer app of a console script (of ``urdf-sdf``: every subcommand imported)."""
     if script == URDF_SDF.prog:

@@ -20,17 +20,16 @@ This module converts (:func:`convert`); the command's options and body are
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 from urdf_sdf.cli.batch import BatchItem, run_batch, skipped_items, walk
-from urdf_sdf.cli.conversion import finish_conversion, written_to
+from urdf_sdf.cli.conversion import BatchConversion, batch_output, convert_source
 from urdf_sdf.cli.inputs import is_stdin, load_input
-from urdf_sdf.cli.path_names import renamed_output, safe_outputs
+from urdf_sdf.cli.path_names import safe_outputs
 from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Policy
+from urdf_sdf.core.base.diagnostics import Diagnostics, Policy
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 
@@ -38,23 +37,15 @@ PROG = "sdf2urdf"
 URI_SCHEMES = (None, "package")
 
 
-
-def convert_file(path: Path, options: ToUrdf, context: Context,
-                 xacro: XacroOptions | None, sources: SourceLines, pipes: bool = True):
+def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
+                 sources: SourceLines, context: Context,
+                 pipes: bool = True) -> tuple[bytes | None, Diagnostics]:
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
     result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
     conversion = convert_sdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
-
-
-def convert_item(item: BatchItem, sources: SourceLines, options: ToUrdf,
-                 xacro: XacroOptions | None, context: Context, out_dir: Path):
-    """One file of a batch (module level: worker processes receive it by name)."""
-    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     context, xacro, sources, pipes=False)
-    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
@@ -90,21 +81,17 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
 def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions | None,
             paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
             as_json: bool = False, jobs: int = 0) -> int:
-    """The command, once its arguments are valid (a directory needs a valid ``output``):
-    convert, report, write; return the exit code. ``paths``: ``--path`` directories;
-    ``jobs`` 0: every core."""
+    """The command, once its options are valid: convert, report, write; return the exit
+    code. A directory needs ``output``, a directory (a usage error raised before anything
+    is read or written). ``paths``: ``--path`` directories; ``jobs`` 0: every core."""
     extra = [str(p) for p in paths or []]
     policy = Policy(warnings_as_errors=strict)
     if not is_stdin(sdf) and sdf.is_dir():
-        items, model_parents = discover(sdf, output)
+        out_dir = batch_output(output)
+        items, model_parents = discover(sdf, out_dir)
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
-        return run_batch(
-            items, output,
-            partial(convert_item, options=options, xacro=xacro, context=context,
-                    out_dir=output),
-            prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
-    sources = SourceLines()
-    data, diagnostics = convert_file(sdf, written_to(options, output),
-                                     Context.from_environment(extra, policy), xacro,
-                                     sources)
-    return finish_conversion(PROG, sdf, data, diagnostics, output, sources, quiet, as_json)
+        return run_batch(items, out_dir,
+                         BatchConversion(convert_file, options, xacro, context, out_dir),
+                         prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
+    return convert_source(PROG, convert_file, sdf, output, options, xacro,
+                          Context.from_environment(extra, policy), quiet, as_json)

@@ -7,19 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.conversion import batch_output
-from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
-from urdf_sdf.cli.inputs import is_stdin
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
-    CONVERTER_JSON,
+    CONVERTER_COMMON,
     FORCE,
-    JOBS,
     MODEL,
     PACKAGE_PATH,
-    QUIET,
-    STRICT,
-    XACRO,
     xacro_choice,
 )
 from urdf_sdf.cli.sdf2urdf import PROG, URI_SCHEMES, convert
@@ -31,11 +25,9 @@ def run(params: dict) -> int:
     """``sdf2urdf``'s body: the exit code (a usage error raises :class:`UsageError`
     before anything is read or written)."""
     options, expansion = prepared(params)
-    sdf, output, paths = params["sdf"], params["output"], params["path"]
-    if not is_stdin(sdf) and sdf.is_dir():
-        output = batch_output(output)
-    return convert(sdf, output, options, expansion, paths=paths, strict=params["strict"],
-                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
+    return convert(params["sdf"], params["output"], options, expansion, paths=params["path"],
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
 
 
 def prepared(params: dict) -> tuple[ToUrdf, XacroOptions]:
@@ -85,4 +77,4 @@ COMMAND = Command(
                help="'package' rewrites model:// mesh URIs to package://."),
         Option(("--path", "-p"), "path", Path, repeated=True,
                help="Extra model:// search directory."),
-        *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
+        *CONVERTER_COMMON))

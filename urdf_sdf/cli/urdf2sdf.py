@@ -20,17 +20,16 @@ This module converts (:func:`convert`); the command's options and body are
 """
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 
 from urdf_sdf.cli.batch import BatchItem, run_batch, skipped_items, walk
-from urdf_sdf.cli.conversion import finish_conversion, written_to
+from urdf_sdf.cli.conversion import BatchConversion, batch_output, convert_source
 from urdf_sdf.cli.inputs import is_stdin, is_xacro, load_input, xacro_available
-from urdf_sdf.cli.path_names import renamed_output, safe_outputs
+from urdf_sdf.cli.path_names import safe_outputs
 from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XACRO_HINT, XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Policy
+from urdf_sdf.core.base.diagnostics import Diagnostics, Policy
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 PROG = "urdf2sdf"
@@ -38,23 +37,14 @@ XACRO_SUFFIX = ".urdf.xacro"
 URI_SCHEMES = ("package", "model")
 
 
-
 def convert_file(path: Path, options: ToSdf, xacro: XacroOptions | None,
-                 sources: SourceLines, context: Context | None = None, pipes: bool = True):
+                 sources: SourceLines, context: Context,
+                 pipes: bool = True) -> tuple[bytes | None, Diagnostics]:
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
     ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
-    result = load_input(path, context if context is not None else Context(), sources, xacro,
-                        pipes)
+    result = load_input(path, context, sources, xacro, pipes)
     conversion = convert_urdf(result, options)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
-
-
-def convert_item(item: BatchItem, sources: SourceLines, options: ToSdf,
-                 xacro: XacroOptions | None, context: Context, out_dir: Path):
-    """One file of a batch (module level: worker processes receive it by name)."""
-    data, diagnostics = convert_file(item.source, written_to(options, out_dir / item.output),
-                                     xacro, sources, context, pipes=False)
-    return data, [*context.policy.apply(renamed_output(item)), *diagnostics]
 
 
 def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[BatchItem]:
@@ -97,18 +87,17 @@ def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[Batc
 def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions | None,
             strict: bool = False, quiet: bool = False, as_json: bool = False,
             jobs: int = 0) -> int:
-    """The command, once its arguments are valid (a directory needs a valid ``output``):
-    convert, report, write; return the exit code. ``jobs`` 0: every core."""
+    """The command, once its options are valid: convert, report, write; return the exit
+    code. A directory needs ``output``, a directory (a usage error raised before anything
+    is read or written). ``jobs`` 0: every core."""
     # A URDF's XML is needed only where the model does not hold its content (the reader
     # keeps that), except by --lump-fixed, which reparents joints' XML.
     context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
     if not is_stdin(urdf) and urdf.is_dir():
+        out_dir = batch_output(output)
         return run_batch(
-            discover(urdf, output, xacro is not None and xacro.expand), output,
-            partial(convert_item, options=options, xacro=xacro, context=context,
-                    out_dir=output),
+            discover(urdf, out_dir, xacro is not None and xacro.expand), out_dir,
+            BatchConversion(convert_file, options, xacro, context, out_dir),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
-    sources = SourceLines()
-    data, diagnostics = convert_file(urdf, written_to(options, output), xacro, sources,
-                                     context)
-    return finish_conversion(PROG, urdf, data, diagnostics, output, sources, quiet, as_json)
+    return convert_source(PROG, convert_file, urdf, output, options, xacro, context, quiet,
+                          as_json)

@@ -7,18 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.conversion import batch_output
-from urdf_sdf.cli.declare import VERSION, Argument, Command, Option, UsageError
-from urdf_sdf.cli.inputs import is_stdin
+from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
-    CONVERTER_JSON,
+    CONVERTER_COMMON,
     FORCE,
-    JOBS,
     PACKAGE_PATH,
-    QUIET,
-    STRICT,
-    XACRO,
     xacro_choice,
 )
 from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
@@ -30,11 +24,9 @@ def run(params: dict) -> int:
     """``urdf2sdf``'s body: the exit code (a usage error raises :class:`UsageError`
     before anything is read or written)."""
     options, expansion = prepared(params)
-    urdf, output = params["urdf"], params["output"]
-    if not is_stdin(urdf) and urdf.is_dir():
-        output = batch_output(output)
-    return convert(urdf, output, options, expansion, strict=params["strict"],
-                   quiet=params["quiet"], as_json=params["as_json"], jobs=params["jobs"])
+    return convert(params["urdf"], params["output"], options, expansion,
+                   strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
+                   jobs=params["jobs"])
 
 
 def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:
@@ -77,4 +69,4 @@ COMMAND = Command(
         Option(("--model-dir",), "model_dir", Path,
                help="Write a Gazebo model directory here (model.config, model.sdf, meshes "
                     "copied, model://NAME URIs)."),
-        PACKAGE_PATH, FORCE, *XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION))
+        PACKAGE_PATH, FORCE, *CONVERTER_COMMON))

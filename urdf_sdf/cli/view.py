@@ -33,17 +33,14 @@ from pathlib import Path
 from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (
-    CONFIGURATIONS,
     OUTPUT,
     PACKAGE_PATH,
     PATH,
     QUIET,
-    SEED,
     STRICT,
-    TOLERANCE,
     XACRO,
-    inspection_context,
-    xacro_choice,
+    comparison_options,
+    inspection_inputs,
 )
 from urdf_sdf.cli.output import (
     FILE,
@@ -245,8 +242,7 @@ def end_by_signal(signum: int) -> int:
 
 def run(params: dict) -> int:
     """``view``'s body, from its command line (:data:`COMMAND`)."""
-    context = inspection_context(params["path"], params["strict"], params["package_path"])
-    xacro = xacro_choice(params, package_paths=True)
+    context, xacro = inspection_inputs(params, package_paths=True)
     return stdout_checked_code(COMMAND.prog, lambda: view_command(
         params["files"], params["output"], params["png"], context, params["quiet"],
         params["tol"], params["configurations"], params["seed"], xacro=xacro))
@@ -265,7 +261,7 @@ COMMAND = Command(
                               "--png."),
              Option(("--png",), "png", Path, help="Also write a still picture (PNG, isometric "
                                                   "view), taken by headless Chromium."),
-             TOLERANCE.with_help("With two files: diff's tolerance (a number >= 0)."),
-             CONFIGURATIONS.with_help("With two files: diff's random joint configurations."),
-             SEED.with_help("With two files: diff's seed."),
+             *comparison_options("With two files: diff's tolerance (a number >= 0).",
+                                 "With two files: diff's random joint configurations.",
+                                 "With two files: diff's seed."),
              PACKAGE_PATH, QUIET, STRICT, PATH, *XACRO))
