@@ -63,8 +63,9 @@ class Pose:
 
     @staticmethod
     def from_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> Pose:
+        px, py, pz = xyz
         x, y, z, w = xyzw
-        return Pose(tuple(float(v) for v in xyz), normalize_quat((w, x, y, z)))
+        return Pose((float(px), float(py), float(pz)), normalize_quat((w, x, y, z)))
 
     def __mul__(self, other: Pose) -> Pose:
         """``X_AB * X_BC = X_AC`` (:func:`compose`)."""

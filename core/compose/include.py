@@ -23,17 +23,9 @@ import copy
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
+from urdf_sdf.core.compose import included
 from urdf_sdf.core.compose.budget import budget_of
-from urdf_sdf.core.compose.included import (
-    Located,
-    included_version,
-    locate_include,
-    no_top_level_model,
-    open_included,
-    placement_frame,
-    report_included,
-    top_level_elements,
-)
+from urdf_sdf.core.compose.included import Located
 from urdf_sdf.core.compose.interface import run_custom_parsers
 from urdf_sdf.core.compose.rules import claimed_by_custom_parsers, is_merge
 from urdf_sdf.core.graph import build_graph, relative_pose, validate_graph
@@ -46,12 +38,12 @@ from urdf_sdf.core.read.version import version_text
 
 def read_include(el, state, parent: Model | World) -> None:
     """Read one ``<include>`` and add what it brings to ``parent``."""
-    located = locate_include(el, state)
+    located = included.locate_include(el, state)
     if located is None:
         return
     sub = Diagnostics()
     model = read_included_model(located, el, state, sub, parent)
-    report_included(located, el, state, sub)  # findings inside keep their file:line
+    included.report_included(located, el, state, sub)  # findings inside keep their file:line
     if model is None:
         return
     was_static = model.static
@@ -75,7 +67,7 @@ def read_included_model(located: Located, el, state, sub: Diagnostics,
         model = run_custom_parsers(located.uri, located.path, el, state, parent, sub)
         if model is not None or sub.has_errors:
             return model
-    root = open_included(located, el, state, sub)
+    root = included.open_included(located, el, state, sub)
     if root is None:
         return None
     if root.tag == "robot":
@@ -85,14 +77,14 @@ def read_included_model(located: Located, el, state, sub: Diagnostics,
 
 def read_included_sdf(root, located: Located, el, state, sub: Diagnostics) -> Model | None:
     path = located.path
-    version = included_version(root, path, el, state)
+    version = included.included_version(root, path, el, state)
     if version is None:
         return None
     inner = reader.ReadState(path, version, sub, state.context, located.stack,
                              list(state.model_path) + [reader.child_text(el, "name") or ""],
                              include_reader=read_include, include_budget=budget_of(state))
     values.check_values(root, inner)
-    tops = top_level_elements(root, path, el, state)
+    tops = included.top_level_elements(root, path, el, state)
     models = [c for c in tops if c.tag == "model"]
     if tops and not models:
         return None  # a light or an actor: no frames to add
@@ -100,7 +92,7 @@ def read_included_sdf(root, located: Located, el, state, sub: Diagnostics) -> Mo
     if not models and root_includes:
         return reader.read_root_include(root_includes[0], inner)
     if not models:
-        no_top_level_model(path, el, state)
+        included.no_top_level_model(path, el, state)
         return None
     model = reader.read_model(models[0], inner, top_level=True)
     if model is not None:
@@ -123,8 +115,8 @@ def own_name_axes_to_model_frame(model: Model, state) -> None:
     (``FrameGraph.lookup_axis_frame``, with the same warning); it is said as ``__model__``
     before the include renames the model or merges it into its parent, where the old name
     would name nothing."""
-    siblings = {e.name for e in [*model.links, *model.joints, *model.frames, *model.models]}
-    if model.name in siblings:
+    siblings = (model.links, model.joints, model.frames, model.models)
+    if any(model.name == e.name for group in siblings for e in group):
         return
     for joint in model.joints:
         for axis in joint.axes:
@@ -143,7 +135,7 @@ def apply_overrides(model: Model, el, state) -> None:
     if name:
         model.name = name
     pose_el = reader.child(el, "pose")
-    placement = placement_frame(el, state)
+    placement = included.placement_frame(el, state)
     if placement:
         model.placement_frame = placement
     if pose_el is not None:
@@ -182,7 +174,8 @@ def merge_into(parent: Model | World, model: Model, el, state) -> None:
     (explicitly or by default) now refers to that frame.
     """
     proxy = merged_frame_name(model)
-    if model.placement_frame is not None and not place_merged_model(model, el, state):
+    if model.placement_frame is not None and \
+            not place_merged_model(model, model.placement_frame, el, state):
         return
     if isinstance(parent, World) and model.links:
         state.error(Code.ELEMENT_INVALID, f"<include merge='true'> of model [{model.name}] into "
@@ -205,7 +198,7 @@ def merge_into(parent: Model | World, model: Model, el, state) -> None:
     parent.joints.extend(model.joints)
 
 
-def place_merged_model(model: Model, el, state) -> bool:
+def place_merged_model(model: Model, placement_frame: str, el, state) -> bool:
     """With a placement frame, the merged model frame's pose is the include pose times
     the inverse of the placement frame's pose in the model, resolved on the included
     model alone (it is self-contained)."""
@@ -215,11 +208,13 @@ def place_merged_model(model: Model, el, state) -> bool:
     findings = Diagnostics()
     graph = build_graph(Document(version=version_text(model.version), model=alone), findings)
     validate_graph(graph, findings)
-    frame = graph.lookup(graph.root, model.placement_frame)
-    placement = relative_pose(graph, frame, graph.root.owner.id) if frame is not None else None
+    root = graph.root
+    frame = graph.lookup(root, placement_frame) if root is not None else None
+    placement = relative_pose(graph, frame, root.owner.id) \
+        if frame is not None and root is not None else None
     if placement is None:
         state.error(Code.MODEL_PLACEMENT_FRAME_INVALID, f"placement frame "
-                    f"[{model.placement_frame}] of merged model [{model.name}] is not a frame "
+                    f"[{placement_frame}] of merged model [{model.name}] is not a frame "
                     "of that model", el)
         return False
     model.pose.value = model.pose.value * placement.inverse()

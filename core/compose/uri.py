@@ -13,6 +13,7 @@ too).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
@@ -53,7 +54,7 @@ def resolve_uri(uri: str, state, el) -> str | None:
     return None
 
 
-def _candidates(uri: str, base: Path, state, el) -> list[tuple[Path | None, Path]] | None:
+def _candidates(uri: str, base: Path, state, el) -> Sequence[tuple[Path | None, Path]] | None:
     """``(root, path)`` pairs to try in order; ``root`` is the directory ``path`` must stay
     inside (None for a path the user wrote relative to the including file, or absolute:
     there ``..`` is what they meant)."""

@@ -145,11 +145,11 @@ class LinkContents:
     index: dict[str, int] = field(default_factory=dict)
     has_element: list[bool] = field(default_factory=list)
     masses: list[float] = field(default_factory=list)
-    inertial_frames: np.ndarray | None = None
-    tensors: np.ndarray | None = None
+    inertial_frames: np.ndarray = field(default_factory=lambda: np.zeros((0, 7)))
+    tensors: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
     no_frame: set[int] = field(default_factory=set)
     shape_spans: dict[str, list[int]] = field(default_factory=dict)
-    shape_frames: np.ndarray | None = None
+    shape_frames: np.ndarray = field(default_factory=lambda: np.zeros((0, 7)))
     signatures: list[tuple] = field(default_factory=list)
     no_shape_frame: set[int] = field(default_factory=set)
 
@@ -242,35 +242,45 @@ def joint_table(description, welds: list, free_bodies: list) -> JointTable:
     :class:`JointTable`."""
     welded = {id(joint) for joint in welds}
     free = {id(joint) for joint in free_bodies}
-    table = JointTable([], [], [], [], None, None, set(), None, None, set(), {}, set(), set())
-    X_PJ, axes, limits, limit_none = array("d"), array("d"), array("d"), []
+    names: list[str] = []
+    types: list[str] = []
+    parents: list[str] = []
+    children: list[str] = []
+    axisless: set[int] = set()
+    limitless: set[int] = set()
+    mimics: dict[int, Mimic] = {}
+    weld: set[int] = set()
+    free_body: set[int] = set()
+    X_PJ, axes, limits = array("d"), array("d"), array("d")
+    limit_none: list[bool] = []
     for i, (name, joint) in enumerate(description.joints.items()):
-        table.names.append(name)
-        table.types.append(sys.intern(joint.type))
-        table.parents.append(joint.parent)
-        table.children.append(joint.child)
+        names.append(name)
+        types.append(sys.intern(joint.type))
+        parents.append(joint.parent)
+        children.append(joint.child)
         X_PJ.extend(joint.X_PJ.position)
         X_PJ.extend(joint.X_PJ.rotation)
         axes.extend(joint.axes[0] if joint.axes else (0.0, 0.0, 0.0))
         if not joint.axes:
-            table.axisless.add(i)
+            axisless.add(i)
         element = joint_element(joint.element)
         if element.limit is None:
-            table.limitless.add(i)
+            limitless.add(i)
         values = element.limit or (None,) * 4
         limits.extend(0.0 if value is None else value for value in values)
         limit_none.extend(value is None for value in values)
         if element.mimic is not None:
-            table.mimics[i] = element.mimic
+            mimics[i] = element.mimic
         if id(joint) in welded:
-            table.weld.add(i)
+            weld.add(i)
         if id(joint) in free:
-            table.free_body.add(i)
-    table.X_PJ = np.frombuffer(X_PJ, dtype=float).reshape(-1, 7).copy()
-    table.axes = np.frombuffer(axes, dtype=float).reshape(-1, 3).copy()
-    table.limits = np.frombuffer(limits, dtype=float).reshape(-1, 4).copy()
-    table.limit_none = np.array(limit_none, dtype=bool).reshape(-1, 4)
-    return table
+            free_body.add(i)
+    return JointTable(names, types, parents, children,
+                      np.frombuffer(X_PJ, dtype=float).reshape(-1, 7).copy(),
+                      np.frombuffer(axes, dtype=float).reshape(-1, 3).copy(), axisless,
+                      np.frombuffer(limits, dtype=float).reshape(-1, 4).copy(),
+                      np.array(limit_none, dtype=np.bool_).reshape(-1, 4), limitless, mimics,
+                      weld, free_body)
 
 
 def joint_element(element) -> JointElement:

@@ -146,9 +146,9 @@ def alike_in_order(da, db, names: list[str], kind: str, bodies, tol: float) -> l
             rows[side].extend(range(start, end))
             links[side].extend([bodies[side].rows[name]] * (end - start))
         owners.extend([at] * (spans[0][at][1] - spans[0][at][0]))
-    poses = [shape_poses(digest, rows[side], links[side], bodies[side])
-             for side, digest in enumerate((da, db))]
-    within = within_gap(*poses[0], *poses[1], tol).tolist()
+    pa, qa = shape_poses(da, rows[0], links[0], bodies[0])
+    pb, qb = shape_poses(db, rows[1], links[1], bodies[1])
+    within = within_gap(pa, qa, pb, qb, tol).tolist()
     signatures = (da.contents.signatures, db.contents.signatures)
     unposed = (da.contents.no_shape_frame, db.contents.no_shape_frame)
     for k, (row_a, row_b, owner) in enumerate(zip(*rows, owners)):
@@ -166,7 +166,8 @@ def shape_spans(digest, names: list[str], kind: str) -> list[tuple[int, int]]:
     return [(0, 0) if row is None else (spans[2 * row], spans[2 * row + 1]) for row in rows]
 
 
-def shape_poses(digest, rows: list[int], links: list[int], frames):
+def shape_poses(digest, rows: list[int], links: list[int],
+                frames) -> tuple[np.ndarray, np.ndarray]:
     """The poses in the reference frame of the shapes ``rows`` of a digest, as position and
     quaternion arrays: the frame of its link (row ``links[i]`` of ``frames``, the link
     frames in the reference) times the shape's pose in the link."""

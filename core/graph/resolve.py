@@ -48,6 +48,8 @@ def _compose_local(graph: FrameGraph, vid: int) -> Pose:
     vertex = graph.vertices[vid]
     scope = vertex.scope
     target = vertex.relative_to
+    # (the world is never composed, and validate marks a vertex without relative_to broken)
+    assert scope is not None and target is not None
     base = IDENTITY if target == scope.owner.id else \
         _product(graph, down_path(graph, scope, target))
     edge = vertex.pose

@@ -135,7 +135,7 @@ def check_parity(result, scope=None, tree: KinematicTree | None = None) -> Parit
     for vid in scope.vertices:
         vertex = graph.vertices[vid]
         if vertex.kind is Kind.FRAME:
-            check_frame(graph, vertex, child_at_joint, report)
+            check_frame(graph, scope, vertex, child_at_joint, report)
     return report
 
 
@@ -293,18 +293,19 @@ def frame_parent(graph, vertex: Vertex) -> int | None:
     return link
 
 
-def check_frame(graph, vertex: Vertex, child_at_joint: dict, report: ParityReport) -> None:
+def check_frame(graph, scope, vertex: Vertex, child_at_joint: dict,
+                report: ParityReport) -> None:
     parent = frame_parent(graph, vertex)
     if parent is None:
         return
     if graph.vertices[parent].kind is Kind.LINK:
-        targets = link_equivalents(graph, vertex.scope, parent, child_at_joint)
+        targets = link_equivalents(graph, scope, parent, child_at_joint)
     else:
         targets = {parent}
     specs = relative_chain(graph, vertex, targets, passes_on)
     ok, spec = single_pose(specs) if specs is not None else (False, None)
     if ok:
-        report.copyable[vertex.scoped_name[len(vertex.scope.prefix):]] = spec
+        report.copyable[vertex.scoped_name[len(scope.prefix):]] = spec
     else:
         what = "link" if graph.vertices[parent].kind is Kind.LINK else "parent frame"
         report.add(Code.URDF_PARITY_FRAME_POSE, vertex, f"frame [{vertex.name}] is not posed "

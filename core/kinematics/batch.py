@@ -97,8 +97,12 @@ def compose_stacked(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def split(positions: np.ndarray, rotations: np.ndarray) -> tuple[tuple, tuple]:
     """The component views of position ``(..., 3)`` and quaternion ``(..., 4)`` arrays:
     what the formulas of :mod:`urdf_sdf.core.base.pose` take."""
-    return (tuple(positions[..., i] for i in range(3)),
-            tuple(rotations[..., i] for i in range(4)))
+    return components(positions, 3), components(rotations, 4)
+
+
+def components(array: np.ndarray, count: int) -> tuple:
+    """The views of the ``count`` components along the last axis of ``array``."""
+    return tuple(array[..., i] for i in range(count))
 
 
 def batch_compose(pa: np.ndarray, qa: np.ndarray, pb: np.ndarray,
@@ -118,8 +122,7 @@ def batch_inverse(p: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 def batch_relative_rotation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``a^-1 b`` (:func:`urdf_sdf.core.base.pose.relative_rotation`) over arrays of
     quaternions ``(..., 4)``."""
-    return np.stack(relative_rotation(tuple(a[..., i] for i in range(4)),
-                                      tuple(b[..., i] for i in range(4))), axis=-1)
+    return np.stack(relative_rotation(components(a, 4), components(b, 4)), axis=-1)
 
 
 @dataclass
@@ -143,20 +146,23 @@ def forward_plan(tree: KinematicTree) -> ForwardPlan:
     plan = ForwardPlan()
     depth: dict[int, int] = {}
 
-    def new_row(parent: int | None, joint: KinematicJoint | None, pose: Pose | None) -> int:
+    def base_row(pose: Pose) -> int:
         row = plan.size
         plan.size += 1
-        if parent is None:
-            plan.base[row] = pose
-            depth[row] = 0
-        else:
-            plan.parent[row], plan.joint[row] = parent, joint
-            depth[row] = depth[parent] + 1
+        plan.base[row] = pose
+        depth[row] = 0
         return row
 
-    stack = [(root, new_row(None, None, tree.link_poses[root])) for root in tree.roots]
+    def derived_row(parent: int, joint: KinematicJoint) -> int:
+        row = plan.size
+        plan.size += 1
+        plan.parent[row], plan.joint[row] = parent, joint
+        depth[row] = depth[parent] + 1
+        return row
+
+    stack = [(root, base_row(tree.link_poses[root])) for root in tree.roots]
     if WORLD in tree.children:
-        stack.append((WORLD, new_row(None, None, IDENTITY)))
+        stack.append((WORLD, base_row(IDENTITY)))
     while stack:
         name, row = stack.pop()
         if name in plan.rows:
@@ -164,10 +170,10 @@ def forward_plan(tree: KinematicTree) -> ForwardPlan:
         if name != WORLD:
             plan.rows[name] = row
         for joint in tree.children.get(name, []):
-            stack.append((joint.child, new_row(row, joint, None)))
+            stack.append((joint.child, derived_row(row, joint)))
     for name in tree.links:  # links on a kinematic loop no root reaches: at rest
         if name not in plan.rows:
-            plan.rows[name] = new_row(None, None, tree.link_poses[name])
+            plan.rows[name] = base_row(tree.link_poses[name])
     by_depth: dict[int, list[int]] = {}
     for row in plan.parent:
         by_depth.setdefault(depth[row], []).append(row)
@@ -286,7 +292,9 @@ class _Columns:
 def _columns(plans: list[CompactPlan], offsets: list[int]) -> _Columns:
     rows_at: dict[int, list[int]] = {}
     column: dict[int, int] = {}
-    parents, names, motions = [], [], []
+    parents: list[int] = []
+    names: list[str] = []
+    motions: list[int] = []
     for plan, offset in zip(plans, offsets):
         for depth, level in enumerate(plan.levels):
             rows_at.setdefault(depth, []).extend(offset + row for row in level)
@@ -309,7 +317,7 @@ def _columns(plans: list[CompactPlan], offsets: list[int]) -> _Columns:
                     stacked([plan.X_PJ for plan in plans], 7).T,
                     stacked([plan.X_JC for plan in plans], 7).T,
                     np.array(parents, dtype=np.intp)[at],
-                    np.array(sorted(column, key=column.get), dtype=np.intp)[at], levels)
+                    np.array(sorted(column, key=column.__getitem__), dtype=np.intp)[at], levels)
 
 
 def _runs(levels: list[int], width: int) -> list[tuple[int, int]]:

@@ -89,7 +89,12 @@ class KinematicTree:
         return closing
 
 
-_UNRESOLVED = object()
+class _Unresolved:
+    """The mark of a rest pose not resolved yet."""
+    __slots__ = ()
+
+
+_UNRESOLVED = _Unresolved()
 
 
 class RestPoses(MutableMapping):
@@ -98,9 +103,9 @@ class RestPoses(MutableMapping):
     roots' and those of links no root reaches, and ``urdf-sdf diff`` of a deep chain would
     otherwise resolve every link's for nothing. Read it while the graph is whole."""
 
-    def __init__(self, resolve: Callable[[int], Pose | None]):
+    def __init__(self, resolve: Callable[[int], Pose]):
         self._resolve = resolve
-        self._poses: dict[str, object] = {}
+        self._poses: dict[str, Pose | _Unresolved] = {}
         self._vertices: dict[str, int] = {}
 
     def defer(self, name: str, vertex: int) -> None:
@@ -108,9 +113,9 @@ class RestPoses(MutableMapping):
         self._poses[name] = _UNRESOLVED
         self._vertices[name] = vertex
 
-    def __getitem__(self, name: str) -> Pose | None:
+    def __getitem__(self, name: str) -> Pose:
         pose = self._poses[name]
-        if pose is _UNRESOLVED:
+        if isinstance(pose, _Unresolved):
             pose = self._poses[name] = self._resolve(self._vertices.pop(name))
         return pose
 
@@ -228,8 +233,17 @@ class _ScopeView:
 
     def pose(self, vid: int) -> Pose:
         if self.scope.owner.scope is None:
-            return root_pose(self.graph, vid)
-        return relative_pose(self.graph, vid, self.base)
+            return resolved(self.graph, vid, root_pose(self.graph, vid))
+        return resolved(self.graph, vid, relative_pose(self.graph, vid, self.base))
+
+
+def resolved(graph, vid: int, pose: Pose | None) -> Pose:
+    """``pose``, the pose of vertex ``vid`` that the graph resolved; ValueError when it did
+    not (a tree is built only of a valid model, whose every pose resolves)."""
+    if pose is None:
+        raise ValueError(f"the pose of {graph.vertices[vid]!r} does not resolve: the model "
+                         "is not valid")
+    return pose
 
 
 def _parent_link(graph, vertex) -> int | None:
@@ -256,8 +270,8 @@ def _kinematic_joint(result, view: _ScopeView, vertex, parent_link: int,
         X_PJ = view.pose(vertex.id)
     else:
         parent_name = view.name(parent_link)
-        X_PJ = relative_pose(graph, vertex.id, parent_link)
-    X_JC = relative_pose(graph, child_link, vertex.id)
+        X_PJ = resolved(graph, vertex.id, relative_pose(graph, vertex.id, parent_link))
+    X_JC = resolved(graph, child_link, relative_pose(graph, child_link, vertex.id))
     axes = [result.axis_in_joint_frame(vertex.scoped_name, i)
             for i in range(len(getattr(vertex.element, "axes", [])))]
     return KinematicJoint(view.name(vertex.id), vertex.element.type, parent_name,

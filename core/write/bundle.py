@@ -69,15 +69,15 @@ class Bundle:
     skipped: list[str] = field(default_factory=list)            # why a referenced file is not
     displaced: dict[str, str] = field(default_factory=dict)     # dest -> the place taken
 
-    def add(self, resource: Resource, identity: FileId) -> str:
-        """The place of a resolved resource that :func:`confined.copy_check` allowed (its
-        ``identity``), adding it and what a mesh refers to (those refused go to
+    def add(self, resource: Resource, path: Path, identity: FileId) -> str:
+        """The place of a resource resolved to ``path`` that :func:`confined.copy_check`
+        allowed (its ``identity``), adding it and what a mesh refers to (those refused go to
         :attr:`refused`); see :attr:`displaced` for a file that could not have its natural
         place."""
-        real = os.path.realpath(resource.path)
+        real = os.path.realpath(path)
         if real in self.dest_of:
             return self.dest_of[real]
-        natural = self._natural_place(resource)
+        natural = self._natural_place(resource, path)
         dest = self._free(natural, resource.owner)
         if dest != natural:
             self.displaced[dest] = natural
@@ -86,12 +86,12 @@ class Bundle:
             self._add_references(Path(real), dest)
         return dest
 
-    def _natural_place(self, resource: Resource) -> str:
+    def _natural_place(self, resource: Resource, path: Path) -> str:
         """The folder the file really lies in (every symlink followed) below its package
         or model directory, else below the description's folder, else none; then the
         name it is named by (a symlink's own name): always a :func:`safe_place`."""
-        real = os.path.realpath(resource.path)
-        named = Path(resource.path).name
+        real = os.path.realpath(path)
+        named = path.name
         name = named if component_problem(named) is None else _safe_component(Path(real).name)
         folder = os.path.dirname(real)
         below = _parts_below(folder, resource.root)
@@ -165,6 +165,7 @@ def tokenize_resources(result) -> dict[str, Resource]:
     tokens: dict[str, Resource] = {}
     for index, resource in enumerate(resources_of(result)):
         token = f"{TOKEN_SCHEME}{index}"
+        assert resource.holder is not None, "resources_of names every resource's holder"
         holder, attribute = resource.holder
         setattr(holder, attribute, token)
         tokens[token] = resource
@@ -187,24 +188,24 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
         if resource is None:
             continue
         resolve_resource(resource, base_folder(resource.source, result), context)
-        uri = resource.uri
+        uri, path = resource.uri, resource.path
         checked = _copy_check(resource, bundle.roots)
         if isinstance(checked, Refusal):
             diagnostics.error_at(checked.code, f"{resource.kind} [{shown(uri)}] is not copied "
                                  f"into {holder}: {checked.reason}", resource.source)
             place = uri
-        elif checked is None:
+        elif checked is None or path is None:
             diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] does "
                                    f"not resolve: {resource.problem}; its URI is kept and "
                                    f"{holder} does not hold it", resource.source)
             place = uri
         else:
-            if resource.kind == "mesh" and sniff_mesh(resource.path)[0] is None:
+            if resource.kind == "mesh" and sniff_mesh(path)[0] is None:
                 diagnostics.warning_at(Code.MESH_UNREADABLE, f"mesh [{shown(uri)}] "
-                                       f"({resource.path}) is not a mesh file by its content "
+                                       f"({path}) is not a mesh file by its content "
                                        "(STL, OBJ, COLLADA, glTF, GLB); copied as it is",
                                        resource.source)
-            dest = bundle.add(resource, checked)
+            dest = bundle.add(resource, path, checked)
             for what, why in bundle.refused:
                 diagnostics.error_at(why.code, f"{what} (of {resource.kind} [{shown(uri)}]) is "
                                      f"not copied into {holder}: {why.reason}", resource.source)

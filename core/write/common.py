@@ -105,7 +105,7 @@ def has_prefixed_local_name(name: str) -> bool:
     return ":" in name and ":" in name.rpartition("}")[2]
 
 
-def declare_undeclared_prefixes(root, file: str, diagnostics: Diagnostics) -> None:
+def declare_undeclared_prefixes(root, file: str | None, diagnostics: Diagnostics) -> None:
     """Make the output well-formed where the input was not: a custom element or attribute
     whose prefix was never declared (``<my_ns:custom_sensor/>``, read leniently as
     libsdformat does) gets the prefix declared on ``<sdf>`` with a placeholder namespace,

@@ -189,11 +189,11 @@ def _relative_label(graph: FrameGraph, vertex: Vertex) -> list[str]:
     """``relative_to``, the edge's pose ``X_TV``, and a model's placement frame."""
 
     lines = ["relative_to"]
-    placed = vertex.kind is Kind.MODEL and vertex.placement is not None
-    pose = edge_pose(graph, vertex.id) if placed else vertex.pose
+    placement = vertex.placement if vertex.kind is Kind.MODEL else None
+    pose = edge_pose(graph, vertex.id) if placement is not None else vertex.pose
     lines.append(format_pose(pose) if pose is not None else "?")
-    if placed:
-        lines.append(f"placement_frame {graph.vertices[vertex.placement].name}")
+    if placement is not None:
+        lines.append(f"placement_frame {graph.vertices[placement].name}")
     return lines
 
 

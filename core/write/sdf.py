@@ -60,7 +60,7 @@ def inertial_node(inertial: Inertial) -> Node:
     pose = pose_node(inertial.pose)
     children = [] if pose is None else [pose]
     children.append(("mass", {}, texts.get("mass") or repr(inertial.mass)))
-    moments = [(key, {}, texts.get(key) or number_text(getattr(inertial, key)))
+    moments: list[Node] = [(key, {}, texts.get(key) or number_text(getattr(inertial, key)))
                for key in INERTIA_KEYS]
     children.append(("inertia", {}, moments))
     return ("inertial", {}, children)
@@ -79,6 +79,7 @@ def geometry_node(geometry: Geometry, mesh_uri: str) -> Node | None:
     shape SDF has no element for."""
     texts = geometry.texts
     kind = geometry.kind
+    shape: Node
     if kind == "box":
         shape = ("box", {}, _values(("size", texts.get("size"))))
     elif kind == "cylinder":
@@ -87,7 +88,7 @@ def geometry_node(geometry: Geometry, mesh_uri: str) -> Node | None:
     elif kind == "sphere":
         shape = ("sphere", {}, _values(("radius", texts.get("radius"))))
     elif kind == "mesh":
-        values = [("uri", {}, mesh_uri)]
+        values: list[Node] = [("uri", {}, mesh_uri)]
         if "scale" in texts:
             values.append(("scale", {}, texts["scale"]))
         shape = ("mesh", {}, values)
@@ -110,7 +111,7 @@ def material_node(material: Material) -> Node:
         attributes[qname("name")] = material.name
     if material.reference:
         attributes[qname("reference")] = "true"
-    children = []
+    children: list[Node] = []
     if material.color_text is not None:
         children += [("ambient", {}, material.color_text), ("diffuse", {}, material.color_text)]
     if material.texture is not None:
@@ -121,12 +122,12 @@ def material_node(material: Material) -> Node:
 def axis_node(xyz_text: str, joint) -> Node:
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
     URDF's default lower and upper of 0 when the URDF gave none) and dynamics."""
-    children = [("xyz", {}, xyz_text)]
+    children: list[Node] = [("xyz", {}, xyz_text)]
     limit = joint.limit
     bounded = joint.type in ("revolute", "prismatic")
     if limit is not None or bounded:
         texts = limit.texts if limit is not None else {}
-        bounds = [("lower", {}, texts.get("lower", "0")),
+        bounds: list[Node] = [("lower", {}, texts.get("lower", "0")),
                   ("upper", {}, texts.get("upper", "0"))] if bounded else []
         bounds += [(key, {}, texts[key]) for key in ("effort", "velocity") if key in texts]
         children.append(("limit", {}, bounds))

@@ -51,7 +51,7 @@ class ChildStream:
         self.head = f"urdf-sdf-stream-{token}-head"
         self.tail = f"urdf-sdf-stream-{token}-tail"
         # The document up to the first child, then the batches, once one is flushed.
-        self.prefix: bytes | None = None
+        self.prefix = b""
         self.written: io.BytesIO | None = None
 
     def flush_if_full(self) -> None:

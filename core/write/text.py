@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -100,7 +101,7 @@ class Renderer:
             start = "<" + tag + text
         else:
             start = "<" + tag
-        if children.__class__ is str:
+        if isinstance(children, str):
             values.append(children)
             out.append(f"{start}>{children}</{tag}>")
             return
@@ -154,7 +155,7 @@ def escaped(tree: Node) -> Node:
     """A copy of ``tree`` with its values escaped for writing."""
     tag, attributes, children = tree
     attributes = {name: attribute_text(value) for name, value in attributes.items()}
-    if children.__class__ is str:
+    if isinstance(children, str):
         return (tag, attributes, content_text(children))
     return (tag, attributes, [escaped(child) for child in children or ()])
 
@@ -182,7 +183,7 @@ def to_element(tree: Node, parent=None):
     tag, attributes, children = tree
     el = etree.Element(tag, attributes) if parent is None else \
         etree.SubElement(parent, tag, attributes)
-    if children.__class__ is str:
+    if isinstance(children, str):
         el.text = children
         return el
     for child in children or ():
@@ -199,6 +200,14 @@ RUN = 16
 # children, markers here): about as many nodes as its batch of elements, so that a
 # batch's text takes no more memory than with one marker per node.
 STREAM_BATCH = BATCH // RUN
+
+
+@dataclass(slots=True)
+class Run:
+    """Consecutive nodes of ``parent`` behind one marker comment."""
+    nodes: list[Node]
+    marker: etree._Element
+    parent: etree._Element
 
 
 class TextChildren:
@@ -221,10 +230,7 @@ class TextChildren:
         self.count = 0
         self.written: dict[int, bytes] = {}  # the texts of the last expansion
         self.writing: dict[int, bytes] = {}
-        # The run a node may join: its nodes, its marker and the parent.
-        self.run: list[Node] | None = None
-        self.run_marker = None
-        self.run_parent = None
+        self.run: Run | None = None  # the run a node may join
 
     def place(self, parent, tree: Node) -> None:
         """Append ``tree`` (a node of nodes only) to ``parent`` (an lxml element at
@@ -232,14 +238,14 @@ class TextChildren:
         run = self.run
         # (lxml counts a parent's children by walking them all, but finds its last child
         # at once)
-        if run is not None and parent is self.run_parent and len(run) < RUN and \
-                parent[-1] is self.run_marker:
-            run.append(tree)
+        if run is not None and run.parent is parent and len(run.nodes) < RUN and \
+                parent[-1] is run.marker:
+            run.nodes.append(tree)
             return
-        run = self.run = [tree]
-        marker = self.run_marker = self._new_marker(run)
+        nodes = [tree]
+        marker = self._new_marker(nodes)
         parent.append(marker)
-        self.run_parent = parent
+        self.run = Run(nodes, marker, parent)
 
     def _new_marker(self, run: list[Node]):
         key = self.count

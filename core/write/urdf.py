@@ -97,6 +97,7 @@ def inertial_value_nodes(inertial: Inertial, texts: NumberTexts) -> list[Node]:
 def geometry_node(geometry: Geometry, mesh_uri: str) -> Node:
     """``<geometry>`` of a primitive (URDF's defaults for missing sizes) or a mesh."""
     texts = geometry.texts
+    shape: Node
     if geometry.kind == "box":
         shape = ("box", {"size": texts.get("size", "1 1 1")}, [])
     elif geometry.kind == "cylinder":
