@@ -212,6 +212,8 @@ class UrdfWriter:
         which a URDF cannot state (``sdf2urdf.world.kept_world_pose``); nothing for the
         identity."""
         owner = self.scope.owner
+        if not self.tree.roots:
+            return []
         root = self.tree.roots[0]
         pose = self.placement * self.tree.link_poses[root]
         if pose == IDENTITY or self.finite_origin(pose, owner.source) is None:
