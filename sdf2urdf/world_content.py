@@ -23,8 +23,8 @@ def warn_world_content(document, diagnostics: Diagnostics) -> None:
     left_out = left_out_content(world)
     if left_out:
         diagnostics.warning_at(Code.WORLD_CONTENT_DROPPED,
-                               f"world [{world.name}]: a URDF holds no world, so its "
-                               f"{'; '.join(left_out)} are left out (its models are converted)",
+                               f"world [{world.name}]: a URDF holds no world, so what it "
+                               f"states besides its models is left out: {'; '.join(left_out)}",
                                world.source, document.file)
     for other in document.worlds[1:]:
         models = ", ".join(model.name for model in other.models) or "none"
