@@ -13,6 +13,10 @@ restored exactly. Joint types URDF lacks are errors, or with ``approximate`` doc
 approximations with a warning each. A computed origin that is not a finite number (offsets that
 overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
 
+A world's model keeps where the world places it (``sdf2urdf.world``): the URDF's ``world``
+link is the SDF world. SDF content URDF cannot state goes to ``<gazebo>`` blocks
+(``sdf2urdf.extras``), its poses written in the URDF frames (``sdf2urdf.carried_poses``).
+
 The robot's children are made as ``core.write.text`` nodes (or copied elements) and handed in
 order to ``core.write.urdf.robot_document``, which decides how they become bytes.
 """
@@ -60,10 +64,12 @@ from urdf_sdf.core.write.urdf import (
     to_bytes,
 )
 from urdf_sdf.core.write.uris import relocated_mesh
-from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.carried_poses import pose_element
+from urdf_sdf.sdf2urdf.extras import GazeboKeeper
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
-from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
+from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, kept_world_pose, merge_robots
+from urdf_sdf.sdf2urdf.world_content import warn_world_content
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
@@ -85,6 +91,7 @@ def _convert(result, options: ToUrdf) -> Conversion:
     choices = choose_models(result, options, diagnostics)
     if choices is None:
         return Conversion(None, diagnostics)
+    warn_world_content(result.document, diagnostics)
     writers = [UrdfWriter(result, choice, options, diagnostics) for choice in choices]
     parity = all(w.parity.holds for w in writers)
     if not choices[0].in_world:
@@ -116,13 +123,15 @@ class UrdfWriter:
         self.file = result.document.file
         # X_JL of each link: where the SDF link frame sits in its URDF frame (joint frame).
         self.urdf_frame: dict[str, Pose] = {}
-        if choice.in_world:  # the URDF's world is the SDF world, not this model's frame
+        self.placement = choice.placement  # where a world puts the model frame
+        if choice.placement is not None:  # the URDF's world is the SDF world
             self.urdf_frame[WORLD] = choice.placement
         self.link_names: set[str] = set()
         # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once;
         # the texts of the inertias' numbers, written once per value.
         self.numbers = NumberMemo(finite_numbers)
         self.number_texts = NumberTexts()
+        self.kept = GazeboKeeper(result, scope, self.name, diagnostics, self.file)
 
     def name(self, scoped: str) -> str:
         if scoped == WORLD and self.prefix:
@@ -169,7 +178,8 @@ class UrdfWriter:
         if joints is None:
             return False
         free_roots = self.free_roots(joints)
-        if any(j.parent == "world" for j in joints) or owner.static or free_roots:
+        world_link = any(j.parent == "world" for j in joints) or owner.static or bool(free_roots)
+        if world_link:
             out.add(("link", {"name": "world"}, []))
         for joint in joints:
             self.urdf_frame[joint.child] = joint.X_JC
@@ -181,7 +191,7 @@ class UrdfWriter:
             self.write_world_joint(out, root, "floating")
         for joint in joints:
             self.write_joint(out, joint)
-            self.keep_joint_extras(out, joint)
+            self.kept.joint(out, joint)
             out.extend(gazebo_blocks(getattr(joint.element, "xml", None), self.name(joint.name)))
         if not self.options.drop_frames:
             self.write_frames(out)
@@ -190,10 +200,26 @@ class UrdfWriter:
         out.extend(plain_copy(transmission)
                    for transmission in custom_children(self.model_el, "transmission"))
         out.extend(carried_copies(self.model_el))
-        self.keep_model_extras(out)
+        if not world_link and self.placement is not None:
+            out.extend(self.world_pose_kept())
+        self.kept.model(out, self.model_el)
         out.extend(gazebo_blocks(self.model_el, None))
         close_robot(out, self.file, self.diagnostics)
         return True
+
+    def world_pose_kept(self) -> list:
+        """A world's free model converted alone: where the world places its root link,
+        which a URDF cannot state (``sdf2urdf.world.kept_world_pose``); nothing for the
+        identity."""
+        owner = self.scope.owner
+        if not self.tree.roots:
+            return []
+        root = self.tree.roots[0]
+        pose = self.placement * self.tree.link_poses[root]
+        if pose == IDENTITY or self.finite_origin(pose, owner.source) is None:
+            return []
+        return [kept_world_pose(owner.name, self.name(root), pose, self.diagnostics,
+                                owner.source, self.file)]
 
     def check_constraints(self) -> None:
         """Gearbox joints couple two joints; URDF has no such thing."""
@@ -317,7 +343,7 @@ class UrdfWriter:
             children += carried_copies(link.xml)
         out.add(("link", {"name": self.name(link_name)}, children))
         out.extend(blocks)
-        self.keep_sdf_extras(out, link, link_name)
+        self.kept.link(out, link, link_name, X_UL)
         if carries:
             out.extend(gazebo_blocks(link.xml, self.name(link_name)))
 
@@ -371,9 +397,7 @@ class UrdfWriter:
             copy.remove(old)
         pose = X_UL * self.shape_pose(link_name, shape.pose)
         if pose != IDENTITY:
-            pose_el = etree.Element("pose")
-            pose_el.text = numbers_text((*pose.position, *pose.rpy()))
-            copy.insert(0, pose_el)
+            copy.insert(0, pose_element(pose))
         block.append(copy)
         return block
 
@@ -384,37 +408,6 @@ class UrdfWriter:
         if self.options.uri_scheme == "package" and uri.startswith("model://"):
             return "package://" + uri[len("model://"):]
         return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
-
-    def keep_sdf_extras(self, out: Document, link: Link, name: str) -> None:
-        """SDF-only link content travels as SDF in a ``<gazebo reference="LINK">`` block,
-        the form Gazebo (and urdf2sdf) reads back: sensors, lights, link physics
-        flags, and the collision surfaces and visual extras of each named shape."""
-        if link.xml is not None:
-            self.keep_in_gazebo(out, link_extras(link.xml), f"link [{name}]", link.source,
-                                reference=self.name(name))
-
-    def keep_model_extras(self, out: Document) -> None:
-        """Model plugins and other model-level SDF content go to a ``<gazebo>`` block."""
-        if self.model_el is not None:
-            self.keep_in_gazebo(out, element_extras(self.model_el, MODEL_EXTRAS),
-                                f"model [{self.scope.owner.name}]", self.scope.owner.source)
-
-    def keep_joint_extras(self, out: Document, joint: KinematicJoint) -> None:
-        xml = getattr(joint.element, "xml", None)
-        if xml is not None and joint.vertex >= 0:
-            self.keep_in_gazebo(out, element_extras(xml, JOINT_EXTRAS), f"joint [{joint.name}]",
-                                joint.element.source, reference=self.name(joint.name))
-
-    def keep_in_gazebo(self, out: Document, kept: list, what: str, source,
-                       reference: str | None = None) -> None:
-        """``kept`` (SDF elements of ``what``) in a ``<gazebo>`` block, with a warning."""
-        if kept:
-            block = etree.Element("gazebo", {} if reference is None else {"reference": reference})
-            block.extend(kept)
-            out.add(block)
-            self.warn(Code.CONTENT_KEPT_IN_GAZEBO, f"{what}: SDF content URDF cannot state ("
-                      f"{', '.join(sorted({c.tag for c in kept}))}) is kept in a <gazebo> block",
-                      source)
 
     # ---- joints -----------------------------------------------------------------------
 
@@ -512,8 +505,8 @@ class UrdfWriter:
 
     def write_static(self, out: Document) -> None:
         """A static model is fixed to the world: each root link (a building or a shelf may
-        have several unconnected ones) is welded to ``world`` where it stands (the model
-        frame is the world frame)."""
+        have several unconnected ones) is welded to ``world`` where it stands (in a world,
+        where the world places the model; in a model file, the model frame is the world)."""
         roots = self.tree.roots
         for root in roots:
             self.write_world_joint(out, root, "fixed")

@@ -5,6 +5,8 @@ its only model, or with ``--all-models`` every model, into one URDF whose root i
 world: each model's links and joints are named ``MODEL::NAME`` (the separator of
 ``--separator``), and each model's root links hang from ``world`` where the world places
 them (fixed joints for a static model, floating joints, free bodies as in SDF, otherwise).
+A model of a world, converted alone, keeps the world's placement wherever the URDF has a
+``world`` link (a static model, a joint to the world): that link is the SDF world.
 """
 from __future__ import annotations
 
@@ -15,15 +17,17 @@ from lxml import etree
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.sdf2urdf.carried_poses import pose_element
 
 
 @dataclass
 class ModelChoice:
-    """One model to write: its scope, the prefix of its URDF names, and where its model
-    frame is in the URDF's root frame (the world for ``--all-models``)."""
+    """One model to write: its scope, the prefix of its URDF names, where a world places
+    its model frame (None for a model file: its model frame is the URDF's ``world``), and
+    whether it is merged with the world's other models (``--all-models``)."""
     scope: object
     prefix: str = ""
-    placement: Pose = IDENTITY
+    placement: Pose | None = None
     in_world: bool = False
 
 
@@ -52,7 +56,7 @@ def choose_models(result, options, diagnostics: Diagnostics) -> list[ModelChoice
                                  f"{', '.join(m.name for m in models) or 'none'})",
                                  root.owner.source, file)
             return None
-        return [ModelChoice(chosen[0].inner)]
+        return [placed(graph, chosen[0])]
     if len(models) != 1:
         what = "no model" if not models else \
             f"{len(models)} models ({', '.join(m.name for m in models)}); choose one with " \
@@ -60,26 +64,41 @@ def choose_models(result, options, diagnostics: Diagnostics) -> list[ModelChoice
         diagnostics.error_at(Code.ELEMENT_MISSING, f"the world holds {what}",
                              root.owner.source, file)
         return None
-    return [ModelChoice(models[0].inner)]
+    return [placed(graph, models[0])]
+
+
+def placed(graph, model) -> ModelChoice:
+    """A world's model (its vertex) converted alone, with where the world places it."""
+    return ModelChoice(model.inner, placement=relative_pose(graph, model.id, graph.root.owner.id)
+                       or IDENTITY)
+
+
+def kept_world_pose(model: str, root: str, pose: Pose, diagnostics: Diagnostics, source,
+                    file) -> object:
+    """The ``<gazebo><pose>`` block of a world's free model converted alone: ``pose`` is
+    where the world places its root link ``root``, which a URDF cannot state (a free root
+    link is at the URDF's origin for urdfdom and Drake; a floating joint from ``world`` is
+    placed by neither Drake nor libsdformat 12). libsdformat and Gazebo read the block as
+    the model's pose, urdf2sdf gives it back as the SDF model's ``<pose>``."""
+    block = etree.Element("gazebo")
+    block.append(pose_element(pose))
+    diagnostics.warning_at(Code.MODEL_POSE_KEPT_IN_GAZEBO, f"model [{model}] is free in its world "
+                           f"and a URDF has no world pose for its root link [{root}]: where the "
+                           f"world places it ({block[0].text}) is kept as <gazebo><pose> "
+                           "(Gazebo and libsdformat place the model there, urdf2sdf gives it "
+                           "back; Drake and urdfdom put the root link at the origin)",
+                           source, file)
+    return block
 
 
 def all_models(result, models, options, diagnostics: Diagnostics) -> list[ModelChoice] | None:
-    """Every model of the world, placed where the world puts it; what of the world itself
-    a URDF cannot hold (its frames, joints between models) is named in a warning."""
+    """Every model of the world, placed where the world puts it."""
     graph = result.graph
     root = graph.root
     if not models:
         diagnostics.error_at(Code.ELEMENT_MISSING, "the world holds no model",
                              root.owner.source, result.document.file)
         return None
-    left_out = [graph.vertices[v].name for v in root.vertices
-                if graph.vertices[v].kind in (Kind.FRAME, Kind.JOINT)]
-    if left_out:
-        diagnostics.warning_at(Code.WORLD_CONTENT_DROPPED,
-                               f"world [{root.owner.element.name}]: its frames "
-                               f"and joints ({', '.join(left_out)}) are left out of the URDF "
-                               "(--all-models converts its models)", root.owner.source,
-                               result.document.file)
     return [ModelChoice(m.inner, f"{m.name}{options.separator}",
                         relative_pose(graph, m.id, root.owner.id) or IDENTITY, True)
             for m in models]

@@ -179,6 +179,10 @@ CASES = {
     Code.CONTENT_KEPT_IN_GAZEBO: ("content_kept_in_gazebo_sensor.sdf", to_urdf()),
     Code.MATERIAL_NAME_CONFLICT: ("material_name_conflict.sdf", to_urdf(all_models=True)),
     Code.PACKAGE_PLACEHOLDERS: ("package_placeholders", packaged),
+    Code.MODEL_POSE_KEPT_IN_GAZEBO: ("model_pose_kept_in_gazebo_free_model.sdf", to_urdf()),
+    Code.WORLD_DROPPED: ("world_dropped_second_world.sdf", to_urdf()),
+    Code.NESTED_MODEL_CONTENT_DROPPED: ("nested_model_content_dropped_self_collide.sdf",
+                                        to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

@@ -173,6 +173,12 @@ class Code(str, enum.Enum):
     VERSION_REWRITTEN = "VERSION_REWRITTEN"
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
+    # Warnings of sdf2urdf about worlds and nested models (sdf2urdf.placement,
+    # sdf2urdf.world_content, sdf2urdf.nested): a free model's world pose kept for Gazebo
+    # only; a file's later worlds; nested-model settings that would apply to the whole robot.
+    MODEL_POSE_KEPT_IN_GAZEBO = "MODEL_POSE_KEPT_IN_GAZEBO"
+    WORLD_DROPPED = "WORLD_DROPPED"
+    NESTED_MODEL_CONTENT_DROPPED = "NESTED_MODEL_CONTENT_DROPPED"
 
 
 class Source(NamedTuple):
