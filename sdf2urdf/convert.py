@@ -60,6 +60,7 @@ from urdf_sdf.core.write.urdf import (
     to_bytes,
 )
 from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
@@ -164,6 +165,7 @@ class UrdfWriter:
         if not self.check_structure():
             return False
         owner = self.scope.owner
+        out.root.attrib.update(plain_attributes(self.model_el))
         out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints()
         if joints is None:
@@ -315,7 +317,7 @@ class UrdfWriter:
         carries = has_namespaced_children(link.xml)
         if carries:
             children += carried_copies(link.xml)
-        out.add(("link", {"name": self.name(link_name)}, children))
+        out.add(given_back(("link", {"name": self.name(link_name)}, children), link.xml))
         out.extend(blocks)
         self.keep_sdf_extras(out, link, link_name)
         if carries:
@@ -437,7 +439,7 @@ class UrdfWriter:
             children += [plain_copy(custom) for tag in ("calibration", "safety_controller", "mimic")
                          for custom in custom_children(xml, tag)]
             children += carried_copies(xml)
-        out.add(("joint", {"name": name, "type": urdf_type}, children))
+        out.add(given_back(("joint", {"name": name, "type": urdf_type}, children), xml))
 
     def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
@@ -477,7 +479,7 @@ class UrdfWriter:
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
                 attributes[key] = self.rate_limit(joint, key, texts.get(key))
-            children.append(("limit", attributes, []))
+            children.append(given_back(("limit", attributes, []), limit_xml(element)))
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
             children.append(mimic_node(self.name(mimic.joint), mimic))
@@ -564,8 +566,8 @@ class UrdfWriter:
                                    **origin}, []))
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
-            link_children = [plain_copy(inertial) for inertial in custom_children(xml, "inertial")]
-            out.add(("link", {"name": self.name(name)}, link_children + carried_copies(xml)))
+            kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
+            out.add(given_back(("link", {"name": self.name(name)}, kept), xml))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []

@@ -173,6 +173,12 @@ class Code(str, enum.Enum):
     VERSION_REWRITTEN = "VERSION_REWRITTEN"
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
+    # URDF content read as every consumer reads it, carried or named, never lost silently
+    # (core.read.urdf, core.read.urdf_attributes, urdf2sdf).
+    URDF_INERTIA_MISSING = "URDF_INERTIA_MISSING"
+    URDF_ATTRIBUTE_UNKNOWN = "URDF_ATTRIBUTE_UNKNOWN"
+    URDF_MIMIC_ON_FIXED_JOINT = "URDF_MIMIC_ON_FIXED_JOINT"
+    URDF_TRANSMISSION_JOINT_UNKNOWN = "URDF_TRANSMISSION_JOINT_UNKNOWN"
 
 
 class Source(NamedTuple):
