@@ -2,17 +2,21 @@
 URDF ``bar`` as ``urdf:bar``, a namespaced ``drake:acceleration`` as it is) on the SDF
 robot model, links, joints and joint limits.
 
-A namespaced attribute keeps the prefix the SDF declares for it: the URDF element that
-holds one (or whose child does) is written as an lxml element declaring that prefix.
-An attribute SDFormat does not define and that is in no namespace (which libsdformat
-ignores with a warning) is named with a URDF_ATTRIBUTE_UNKNOWN warning instead: URDF has
-no place for it either.
+A namespaced attribute keeps the prefix the SDF declares for it (one the SDF never
+declared gets ``urn:urdf-sdf:undeclared:PREFIX``, ``core.read.prefixes``): the URDF
+element that holds one (or whose child does) is written as an lxml element declaring
+that prefix.
+An attribute of an SDF link, joint, joint limit or frame that SDFormat does not define
+and that is in no namespace (which libsdformat ignores with a warning) is named with an
+SDF_ATTRIBUTE_DROPPED warning instead: URDF has no place for it either.
 """
 from __future__ import annotations
 
 from lxml import etree
 
 from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.base.diagnostics import Code, source_of
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, qualified_name
 from urdf_sdf.core.write.text import Node, to_element
 
 _URDF = f"{{{URDF_NS}}}"
@@ -20,8 +24,8 @@ _URDF = f"{{{URDF_NS}}}"
 MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
                     "element"})
 # What SDFormat defines on the elements whose attributes are given back.
-SDF_ATTRIBUTES = {"model": {"name", "canonical_link", "placement_frame"},
-                  "link": {"name"}, "joint": {"name", "type"}, "limit": set()}
+SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
+                  "frame": {"name", "attached_to"}}
 
 
 def urdf_attributes(sdf_el) -> dict[str, str]:
@@ -36,21 +40,33 @@ def urdf_attributes(sdf_el) -> dict[str, str]:
                 found[local] = value
         elif name[0] == "{":
             found[name] = value
+        elif ":" in name:  # a prefix the SDF never declared (read leniently)
+            qualified = qualified_name(name, {})
+            if qualified is not None:
+                found[qualified] = value
     return found
 
 
 def undefined_attributes(sdf_el, kind: str) -> list[str]:
-    """The attributes of ``sdf_el`` (a ``kind`` element) in no namespace that SDFormat
-    does not define: lost in the URDF, to be named."""
-    if sdf_el is None:
+    """The attributes of ``sdf_el`` (the SDF element of a URDF ``kind`` element) in no
+    namespace that SDFormat does not define: lost in the URDF, to be named."""
+    defined = SDF_ATTRIBUTES[sdf_el.tag] if sdf_el.tag in SDF_ATTRIBUTES else None
+    if defined is None or kind not in ("link", "joint", "limit"):
         return []
     return [name for name in sdf_el.keys()
-            if name[0] != "{" and name not in SDF_ATTRIBUTES[kind]]
+            if name[0] != "{" and ":" not in name and name not in defined]
 
 
-def given_back(node: Node, sdf_el):
+def given_back(node: Node, sdf_el, warn):
     """``node`` (a URDF element) with the URDF attributes ``sdf_el`` (the SDF element it
-    is made from; None-safe) carries, as written (:func:`declared`)."""
+    is made from; None-safe) carries, as written (:func:`declared`); each attribute of
+    ``sdf_el`` that has no place in the URDF is named by ``warn(code, message, source)``."""
+    if sdf_el is None:
+        return node
+    for name in undefined_attributes(sdf_el, node[0]):
+        warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{sdf_el.tag}> has the attribute [{name}], which "
+             "SDFormat does not define (libsdformat ignores it) and URDF has no place for: "
+             "left out", source_of(sdf_el, None))
     attributes = urdf_attributes(sdf_el)
     if not attributes:
         return node
@@ -85,6 +101,8 @@ def declared(node: Node, sdf_el):
     if not uris:
         return node
     nsmap = {prefix: uri for prefix, uri in sdf_el.nsmap.items() if uri in uris and prefix}
+    nsmap.update({uri[len(UNDECLARED_URI):]: uri for uri in uris
+                  if uri.startswith(UNDECLARED_URI)})
     tag, own, children = node
     el = etree.Element(tag, nsmap=nsmap)
     for name, value in own.items():

@@ -317,7 +317,7 @@ class UrdfWriter:
         carries = has_namespaced_children(link.xml)
         if carries:
             children += carried_copies(link.xml)
-        out.add(given_back(("link", {"name": self.name(link_name)}, children), link.xml))
+        out.add(given_back(("link", {"name": self.name(link_name)}, children), link.xml, self.warn))
         out.extend(blocks)
         self.keep_sdf_extras(out, link, link_name)
         if carries:
@@ -439,7 +439,7 @@ class UrdfWriter:
             children += [plain_copy(custom) for tag in ("calibration", "safety_controller", "mimic")
                          for custom in custom_children(xml, tag)]
             children += carried_copies(xml)
-        out.add(given_back(("joint", {"name": name, "type": urdf_type}, children), xml))
+        out.add(given_back(("joint", {"name": name, "type": urdf_type}, children), xml, self.warn))
 
     def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
@@ -479,7 +479,7 @@ class UrdfWriter:
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
                 attributes[key] = self.rate_limit(joint, key, texts.get(key))
-            children.append(given_back(("limit", attributes, []), limit_xml(element)))
+            children.append(given_back(("limit", attributes, []), limit_xml(element), self.warn))
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
             children.append(mimic_node(self.name(mimic.joint), mimic))
@@ -567,7 +567,7 @@ class UrdfWriter:
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
             kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
-            out.add(given_back(("link", {"name": self.name(name)}, kept), xml))
+            out.add(given_back(("link", {"name": self.name(name)}, kept), xml, self.warn))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []

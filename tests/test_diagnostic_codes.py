@@ -183,6 +183,7 @@ CASES = {
     Code.CONTENT_KEPT_IN_GAZEBO: ("content_kept_in_gazebo_sensor.sdf", to_urdf()),
     Code.MATERIAL_NAME_CONFLICT: ("material_name_conflict.sdf", to_urdf(all_models=True)),
     Code.PACKAGE_PLACEHOLDERS: ("package_placeholders", packaged),
+    Code.SDF_ATTRIBUTE_DROPPED: ("sdf_attribute_dropped.sdf", to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

@@ -174,11 +174,12 @@ class Code(str, enum.Enum):
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
     # URDF content read as every consumer reads it, carried or named, never lost silently
-    # (core.read.urdf, core.read.urdf_attributes, urdf2sdf).
+    # (core.read.urdf, core.read.urdf_attributes, sdf2urdf.attributes).
     URDF_INERTIA_MISSING = "URDF_INERTIA_MISSING"
     URDF_ATTRIBUTE_UNKNOWN = "URDF_ATTRIBUTE_UNKNOWN"
     URDF_MIMIC_ON_FIXED_JOINT = "URDF_MIMIC_ON_FIXED_JOINT"
     URDF_TRANSMISSION_JOINT_UNKNOWN = "URDF_TRANSMISSION_JOINT_UNKNOWN"
+    SDF_ATTRIBUTE_DROPPED = "SDF_ATTRIBUTE_DROPPED"
 
 
 class Source(NamedTuple):

@@ -204,12 +204,13 @@ def release(parent, el, value: Link | Joint | None, holds_extra: bool,
 
 
 def carries_attributes(el) -> bool:
-    """Whether a link or joint element (or a joint's ``axis/limit``) has a namespaced
-    attribute, custom content a converter copies (``sdf2urdf.attributes``)."""
-    if "{" in "".join(el.keys()):
+    """Whether a link or joint element (or a joint's ``axis/limit``) has an attribute
+    beyond its name and type: custom content a converter copies, or one it names as lost
+    (``sdf2urdf.attributes``)."""
+    if len(el.attrib) > (2 if el.tag == "joint" else 1):
         return True
     limit = el.find("axis/limit") if el.tag == "joint" else None
-    return limit is not None and "{" in "".join(limit.keys())
+    return limit is not None and len(limit.attrib) > 0
 
 
 def forget_xml(value: Link | Joint) -> None:
