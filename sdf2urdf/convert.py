@@ -64,6 +64,7 @@ from urdf_sdf.core.write.urdf import (
     to_bytes,
 )
 from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
@@ -173,6 +174,7 @@ class UrdfWriter:
         if not self.check_structure():
             return False
         owner = self.scope.owner
+        out.root.attrib.update(plain_attributes(self.model_el))
         out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints()
         if joints is None:
@@ -341,7 +343,7 @@ class UrdfWriter:
         carries = has_namespaced_children(link.xml)
         if carries:
             children += carried_copies(link.xml)
-        out.add(("link", {"name": self.name(link_name)}, children))
+        out.add(given_back(("link", {"name": self.name(link_name)}, children), link.xml, self.warn))
         out.extend(blocks)
         self.kept.link(out, link, link_name, X_UL)
         if carries:
@@ -430,7 +432,7 @@ class UrdfWriter:
             children += [plain_copy(custom) for tag in ("calibration", "safety_controller", "mimic")
                          for custom in custom_children(xml, tag)]
             children += carried_copies(xml)
-        out.add(("joint", {"name": name, "type": urdf_type}, children))
+        out.add(given_back(("joint", {"name": name, "type": urdf_type}, children), xml, self.warn))
 
     def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
@@ -470,7 +472,7 @@ class UrdfWriter:
                 attributes["upper"] = texts.get("upper", "1e+16")
             for key in ("effort", "velocity"):
                 attributes[key] = self.rate_limit(joint, key, texts.get(key))
-            children.append(("limit", attributes, []))
+            children.append(given_back(("limit", attributes, []), limit_xml(element), self.warn))
         mimic = getattr(element, "mimic", None)
         if mimic is not None:
             children.append(mimic_node(self.name(mimic.joint), mimic))
@@ -557,8 +559,8 @@ class UrdfWriter:
                                    **origin}, []))
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
-            link_children = [plain_copy(inertial) for inertial in custom_children(xml, "inertial")]
-            out.add(("link", {"name": self.name(name)}, link_children + carried_copies(xml)))
+            kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
+            out.add(given_back(("link", {"name": self.name(name)}, kept), xml, self.warn))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []

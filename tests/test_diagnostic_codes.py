@@ -140,6 +140,10 @@ CASES = {
     Code.WORLD_NAME_LEGACY: ("world_name_legacy_link.sdf", loaded),
     Code.URDF_WORLD_UNDECLARED: ("urdf_world_undeclared.urdf", loaded),
     Code.URDF_ELEMENT_UNKNOWN: ("urdf_element_unknown.urdf", loaded),
+    Code.URDF_INERTIA_MISSING: ("urdf_inertia_missing_point_mass.urdf", loaded),
+    Code.URDF_ATTRIBUTE_UNKNOWN: ("urdf_attribute_unknown.urdf", loaded),
+    Code.URDF_MIMIC_ON_FIXED_JOINT: ("urdf_mimic_on_fixed_joint.urdf", loaded),
+    Code.URDF_TRANSMISSION_JOINT_UNKNOWN: ("urdf_transmission_joint_unknown.urdf", loaded),
     # the writers: a prefix the input never declared is read leniently (XML_RECOVERED),
     # in a plugin sdf2urdf keeps in a <gazebo> block
     Code.NAMESPACE_PREFIX_INVALID: ("namespace_prefix_invalid.sdf", to_urdf(),
@@ -183,6 +187,7 @@ CASES = {
     Code.WORLD_DROPPED: ("world_dropped_second_world.sdf", to_urdf()),
     Code.NESTED_MODEL_CONTENT_DROPPED: ("nested_model_content_dropped_self_collide.sdf",
                                         to_urdf()),
+    Code.SDF_ATTRIBUTE_DROPPED: ("sdf_attribute_dropped.sdf", to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

@@ -121,8 +121,8 @@ def test_undeclared_prefix_is_found_in_element_and_attribute_names_only():
     name) is found on an element or an attribute, inside or outside a namespace; a
     namespace URI's own colons, a comment and text are not names."""
     from urdf_sdf.core.base.diagnostics import Diagnostics
+    from urdf_sdf.core.read.prefixes import has_undeclared_prefixes
     from urdf_sdf.core.read.xmlio import parse_xml
-    from urdf_sdf.core.write.common import has_undeclared_prefixes
 
     def parsed(inner: str):
         return parse_xml(f'<sdf xmlns:u="urn:x:y"><link>{inner}</link></sdf>', None,

@@ -11,7 +11,8 @@ Two pose styles:
   relative to their child link, as URDF's child frame is the joint frame.
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
-``core.base.custom``) and reported as a warning where it changes behaviour.
+``core.base.custom``; attributes URDF does not define: ``urdf2sdf.attributes``) and
+reported as a warning where it changes behaviour.
 
 The model's children are made as ``core.write.text`` nodes (or copied elements) and
 handed in order to ``core.write.sdf.model_document``, which decides how they become
@@ -53,6 +54,7 @@ from urdf_sdf.core.write.sdf import (
 )
 from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.urdf2sdf.attributes import carried_namespaces, sdf_attributes
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
 
@@ -279,7 +281,9 @@ class Writer:
         self.elements: dict[str, object] = {}
         # The document written (held whole until the <gazebo> blocks are applied), and
         # the names of its children the blocks change or look at.
-        self.out = model_document(plan.version, model.name, streamed=not model.gazebo)
+        self.out = model_document(plan.version, model.name, streamed=not model.gazebo,
+                                  namespaces=carried_namespaces(model))
+        self.out.container.attrib.update(sdf_attributes(model.attributes))
         self.edited: set[str] = set()
 
     def warn(self, code: Code, message: str, source) -> None:
@@ -359,7 +363,7 @@ class Writer:
                     children.append(self.shape_node(kind, shape, link, taken))
         if link.carried:
             children.append(carried_node(link.carried))
-        return ("link", {"name": link.name}, children)
+        return ("link", {"name": link.name, **sdf_attributes(link.attributes)}, children)
 
     def link_inertial(self, link: Link) -> Node:
         """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
@@ -396,6 +400,7 @@ class Writer:
         if link.carried or joint.carried:
             children.append(carried_node(link.carried + joint.carried))
         return ("frame", {"name": link.name, "attached_to": joint.parent,
+                          **sdf_attributes(link.attributes),
                           qname("joint"): joint.urdf_name or joint.name},
                 [child for child in children if child is not None])
 
@@ -462,7 +467,7 @@ class Writer:
     # ---- joints -----------------------------------------------------------------------
 
     def joint_node(self, joint: Joint) -> Node:
-        attributes = {"name": joint.name, "type": joint.type}
+        attributes = {"name": joint.name, "type": joint.type, **sdf_attributes(joint.attributes)}
         if joint.urdf_name is not None:
             attributes[NAME] = joint.urdf_name
         children: list = []
@@ -497,7 +502,8 @@ class Writer:
             xyz_text = numbers_text(rotate(rotation, axis.xyz))
         else:
             xyz_text = axis.xyz_text if axis.xyz_text is not None else "1 0 0"
-        axis = axis_node(xyz_text, joint)
+        limit = joint.limit
+        axis = axis_node(xyz_text, joint, sdf_attributes(limit.attributes if limit else None))
         children.append(axis)
         if joint.mimic is None:
             return

@@ -173,12 +173,19 @@ class Code(str, enum.Enum):
     VERSION_REWRITTEN = "VERSION_REWRITTEN"
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
-    # Warnings of sdf2urdf about worlds and nested models (sdf2urdf.placement,
-    # sdf2urdf.world_content, sdf2urdf.nested): a free model's world pose kept for Gazebo
+    # Warnings of sdf2urdf about worlds and nested models (sdf2urdf.world,
+    # sdf2urdf.world_content, sdf2urdf.extras): a free model's world pose kept for Gazebo
     # only; a file's later worlds; nested-model settings that would apply to the whole robot.
     MODEL_POSE_KEPT_IN_GAZEBO = "MODEL_POSE_KEPT_IN_GAZEBO"
     WORLD_DROPPED = "WORLD_DROPPED"
     NESTED_MODEL_CONTENT_DROPPED = "NESTED_MODEL_CONTENT_DROPPED"
+    # URDF content read as every consumer reads it, carried or named, never lost silently
+    # (core.read.urdf, core.read.urdf_attributes, sdf2urdf.attributes).
+    URDF_INERTIA_MISSING = "URDF_INERTIA_MISSING"
+    URDF_ATTRIBUTE_UNKNOWN = "URDF_ATTRIBUTE_UNKNOWN"
+    URDF_MIMIC_ON_FIXED_JOINT = "URDF_MIMIC_ON_FIXED_JOINT"
+    URDF_TRANSMISSION_JOINT_UNKNOWN = "URDF_TRANSMISSION_JOINT_UNKNOWN"
+    SDF_ATTRIBUTE_DROPPED = "SDF_ATTRIBUTE_DROPPED"
 
 
 class Source(NamedTuple):

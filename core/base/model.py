@@ -111,6 +111,8 @@ class Link:
     xml: Any = None
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    attributes: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -120,6 +122,8 @@ class Limit:
     effort: float | None = None
     velocity: float | None = None
     texts: dict[str, str] = field(default_factory=dict)
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    attributes: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -164,6 +168,8 @@ class Joint:
     extras: dict[str, Any] = field(default_factory=dict)
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    attributes: dict[str, str] | None = None
     # URDF: the joint's own name when it had to be renamed (a link has the same name).
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
@@ -200,6 +206,8 @@ class Model:
     gazebo: list[Any] = field(default_factory=list)
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    attributes: dict[str, str] | None = None
     # The SDFormat version of the file the model was written in (core.read.version): naming
     # rules differ below 1.7, and an included model keeps its own file's version. Always
     # given by whoever makes the model.

@@ -5,7 +5,8 @@ Compares, in any mix of URDF and SDFormat:
 * the named frames: links, and explicit frames, matched by name across links and
   frames (a URDF massless link made from an SDF frame matches that frame);
 * joints: types, parent/child links, axes (expressed in the reference frame at
-  the zero configuration), limits and mimic relations; a fixed joint that only
+  the zero configuration), limits and mimic relations (none on a fixed joint, which
+  does not move); a fixed joint that only
   holds a frame-made link on one side is not a difference;
 * every named frame's pose at the zero configuration and at ``configurations``
   seeded random configurations;
@@ -359,12 +360,17 @@ def compare_limits(ja, jb, tol, out) -> None:
             continue
         if not abs(va - vb) <= tol:
             out.append(Difference("joints", ja.name, f"limit {key} {va!r} in A, {vb!r} in B"))
-    mimic_a = getattr(ja.element, "mimic", None)
-    mimic_b = getattr(jb.element, "mimic", None)
+    mimic_a, mimic_b = mimic_of(ja), mimic_of(jb)
     if (mimic_a is None) != (mimic_b is None):
         out.append(Difference("joints", ja.name, "mimics another joint on one side only"))
     elif mimic_a is not None and mimic_key(mimic_a, tol) != mimic_key(mimic_b, tol):
         out.append(Difference("joints", ja.name, "mimic relation differs"))
+
+
+def mimic_of(joint):
+    """The joint's mimic relation; none for a fixed joint, which does not move (a mimic
+    there means nothing to any consumer, and a round trip drops it)."""
+    return None if joint.type == "fixed" else getattr(joint.element, "mimic", None)
 
 
 def mimic_key(mimic, tol: float) -> tuple:

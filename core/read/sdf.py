@@ -214,11 +214,21 @@ def release(parent, el, value: Link | Joint | None, holds_extra: bool,
     """Without ``Context.keep_xml``: a link or joint element whose content the model
     holds is freed, and the model keeps no reference into it; one holding content a
     converter copies as XML (``ReadState.extra_content``) keeps its element and XML."""
-    if state.consumer.keep_xml or holds_extra:
+    if state.consumer.keep_xml or holds_extra or carries_attributes(el):
         return
     if value is not None:
         forget_xml(value)
     state.consumer.done(parent, el)
+
+
+def carries_attributes(el) -> bool:
+    """Whether a link or joint element (or a joint's ``axis/limit``) has an attribute
+    beyond its name and type: custom content a converter copies, or one it names as lost
+    (``sdf2urdf.attributes``)."""
+    if len(el.attrib) > (2 if el.tag == "joint" else 1):
+        return True
+    limit = el.find("axis/limit") if el.tag == "joint" else None
+    return limit is not None and len(limit.attrib) > 0
 
 
 def forget_xml(value: Link | Joint) -> None:

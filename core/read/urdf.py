@@ -9,6 +9,10 @@ A root link named ``world`` is URDF's convention for the fixed world: it becomes
 no link, and its joints get ``world`` as parent and a pose relative to the model
 frame (which coincides with the world frame).
 
+A name with a namespace prefix the file never declares (Drake's
+``<drake:collision_filter_group>``, read leniently as every URDF reader does) gets the
+prefix declared (``core.read.prefixes``), with a warning.
+
 URDF validation (duplicate names, missing links, a link with two parents,
 several roots, loops, missing or unreadable attributes, limits with
 lower > upper) is reported as diagnostics with file:line.
@@ -34,9 +38,11 @@ from urdf_sdf.core.base.model import (
 )
 from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
+from urdf_sdf.core.read.prefixes import declare_undeclared_prefixes, prefixed_name
 from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
+from urdf_sdf.core.read.urdf_attributes import unknown_attributes
 from urdf_sdf.core.read.urdf_elements import (
     UrdfState,
     attribute_number,
@@ -89,11 +95,14 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
         return None
     if not xacro_free and not check_xacro_expanded(root, state):
         return None
+    if was_recovered(diagnostics):  # only a lenient parse keeps an undeclared prefix
+        declare_undeclared_prefixes(root, file, diagnostics)
     name = root.get("name")
     if not name:
         state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
         name = "robot"
     model = Model(name=name, source=state.src(root), xml=root, version=NEWEST_VERSION)
+    model.attributes = unknown_attributes(root, "robot", state, "the robot")
     parts = robot_children(root, state)
     for el in parts["material"]:
         material = read_material(el, state, {})
@@ -108,9 +117,17 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     model.carried = carry(parts["carried"], "robot", state, "the robot")
     report_carried(state)
     model.transmissions = parts["transmission"]
+    check_transmissions(model.transmissions, joints, state)
     model.gazebo = parts["gazebo"]
     read_gazebo_shapes(model.gazebo, links, state)
     return Document(version=version_text(model.version), model=model, file=file, format="urdf")
+
+
+def was_recovered(diagnostics: Diagnostics) -> bool:
+    """Whether the file was parsed in recovery mode (``core.read.xmlio``): then a name may
+    keep a prefix no declaration gave (``drake:collision_filter_group``), which the tree
+    gets declared (``core.read.prefixes``) before anything copies it."""
+    return any(d.code is Code.XML_RECOVERED for d in diagnostics)
 
 
 def robot_children(root, state: UrdfState) -> dict[str, list]:
@@ -191,6 +208,7 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     """A link's parts from one pass over its children: the first ``<inertial>``, every
     visual and collision, and what URDF does not define (carried)."""
     link = Link(name=name, source=state.src(el), xml=el)
+    link.attributes = unknown_attributes(el, "link", state, f"link [{name}]")
     inertial_el, visuals, collisions, carried = None, [], [], []
     for child in el:
         tag = child.tag
@@ -289,10 +307,27 @@ def report_carried(state: UrdfState) -> None:
     for (tag, kind), found in state.unknown.items():
         places = sorted({where for _, where in found})
         shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+        first = found[0][0]
         state.warning(Code.URDF_ELEMENT_UNKNOWN,
-                      f"<{tag}> is not a URDF element of <{kind}> (in {shown}); "
-                      "carried into the SDF as urdf: content, which sdf2urdf gives back",
-                      found[0][0])
+                      f"<{prefixed_name(tag, first)}> is not a URDF element of <{kind}> "
+                      f"(in {shown}); carried into the SDF as urdf: content, which sdf2urdf "
+                      "gives back", first)
+
+
+def check_transmissions(transmissions: list, joints: dict[str, Joint], state: UrdfState) -> None:
+    """A ``<transmission>`` whose ``<joint name>`` is no joint of the robot: urdfdom and
+    libsdformat never look, Drake refuses the file. Carried as written, with a warning."""
+    if not transmissions:
+        return
+    names = {joint.urdf_name or joint.name for joint in joints.values()}
+    for transmission in transmissions:
+        for joint_el in transmission.iter("joint"):
+            name = joint_el.get("name")
+            if name not in names:
+                state.warning(Code.URDF_TRANSMISSION_JOINT_UNKNOWN,
+                              f"transmission [{transmission.get('name')}] names joint [{name}], "
+                              "which is not a joint of the robot (Drake refuses the file)",
+                              joint_el)
 
 
 def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) -> list[Frame]:
@@ -380,6 +415,7 @@ def read_joint(el, parts: dict, carried: list, state: UrdfState,
     joint = Joint(name=name, type=joint_type, parent=parent, child=child,
                   pose=read_origin(parts.get("origin"), el, state, parent),
                   source=state.src(el), xml=el)
+    joint.attributes = unknown_attributes(el, "joint", state, f"joint [{name}]")
     if joint_type != "fixed" and joint_type != "floating":
         joint.axes.append(read_axis(parts.get("axis"), name, el, state))
     joint.limit = read_limit(parts.get("limit"), joint, el, state)
@@ -390,7 +426,11 @@ def read_joint(el, parts: dict, carried: list, state: UrdfState,
             attribute_number(texts.get("damping"), dynamics, "damping", state, 0.0),
             attribute_number(texts.get("friction"), dynamics, "friction", state, 0.0), texts)
     mimic = parts.get("mimic")
-    if mimic is not None:
+    if mimic is not None and joint_type == "fixed":
+        state.warning(Code.URDF_MIMIC_ON_FIXED_JOINT, f"fixed joint [{name}] has a <mimic>, "
+                      "which means nothing for a joint that does not move (Drake refuses "
+                      "it): ignored, and urdf2sdf drops it", mimic)
+    elif mimic is not None:
         read_mimic(mimic, joint, state)
     if "calibration" in parts or "safety_controller" in parts:
         read_joint_extras(parts, joint, state)

@@ -16,6 +16,7 @@ from urdf_sdf.core.base.model import Geometry, Inertial, Limit, Material, PoseSp
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, parse_doubles
+from urdf_sdf.core.read.urdf_attributes import unknown_attributes
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
@@ -159,10 +160,19 @@ def read_inertial(el, state: UrdfState) -> Inertial:
         inertial.mass = read_moment(mass.get("value"), mass, "value", "mass", inertial, state)
     inertia = parts.get("inertia")
     if inertia is None:
-        state.error(Code.ELEMENT_MISSING, "<inertial> needs an <inertia>", el)
+        read_missing_inertia(el, inertial, state)
     else:
         read_inertia(inertia, inertial, state)
     return inertial
+
+
+def read_missing_inertia(el, inertial: Inertial, state: UrdfState) -> None:
+    """An ``<inertial>`` without ``<inertia>``: urdfdom, libsdformat and Drake read its
+    mass with a zero inertia tensor (a point mass); so do we, with a warning."""
+    inertial.ixx = inertial.iyy = inertial.izz = 0.0
+    state.warning(Code.URDF_INERTIA_MISSING, "<inertial> has no <inertia>: read as a point "
+                  f"mass of {inertial.texts.get('mass', '0')} with a zero inertia tensor, as "
+                  "urdfdom, libsdformat and Drake read it", el)
 
 
 def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
@@ -347,6 +357,8 @@ def read_limit(limit_el, joint, el, state: UrdfState) -> Limit | None:
                   attribute_number(texts.get("velocity"), limit_el, "velocity", state, None,
                                    required=needs_all),
                   texts)
+    limit.attributes = unknown_attributes(limit_el, "limit", state,
+                                          f"the <limit> of joint [{joint.name}]")
     if limit.lower is not None and limit.upper is not None and limit.lower > limit.upper \
             and needs_all:
         # urdfdom reads it, pybullet means "no limit", libsdformat swaps the two, Drake

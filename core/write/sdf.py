@@ -23,13 +23,17 @@ ORIGIN, XYZ, RPY = qname("origin"), qname("xyz"), qname("rpy")
 IMPLICIT, TEXTURE = qname("implicit"), qname("texture")
 
 
-def model_document(version: str, name: str, streamed: bool = True) -> Document:
-    """``<sdf version=...><model name=...>`` (the ``urdf`` prefix declared), the model's
-    children to be written through the document (``streamed=False``: the tree is
-    changed once they are written)."""
-    root = new_document(version)
+def model_document(version: str, name: str, streamed: bool = True,
+                   namespaces: dict[str, str] | None = None) -> Document:
+    """``<sdf version=...><model name=...>`` (the ``urdf`` prefix declared, and
+    ``namespaces``: prefix -> URI), the model's children to be written through the
+    document (``streamed=False``: the tree is changed once they are written)."""
+    root = new_document(version, namespaces=namespaces)
+    prefixes = {URDF_NS: PREFIX}
+    if namespaces:
+        prefixes.update({uri: prefix for prefix, uri in namespaces.items()})
     return Document(root, etree.SubElement(root, "model", name=name), depth=2, serialise=to_bytes,
-                    prefixes={URDF_NS: PREFIX}, streamed=streamed)
+                    prefixes=prefixes, streamed=streamed)
 
 
 def pose_node(pose: PoseSpec, relative_to: str | None = None,
@@ -119,9 +123,10 @@ def material_node(material: Material) -> Node:
     return ("material", attributes, children)
 
 
-def axis_node(xyz_text: str, joint) -> Node:
+def axis_node(xyz_text: str, joint, limit_attributes: dict[str, str] | None = None) -> Node:
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
-    URDF's default lower and upper of 0 when the URDF gave none) and dynamics."""
+    URDF's default lower and upper of 0 when the URDF gave none; ``limit_attributes``: the
+    ``<limit>``'s attributes) and dynamics."""
     children: list[Node] = [("xyz", {}, xyz_text)]
     limit = joint.limit
     bounded = joint.type in ("revolute", "prismatic")
@@ -130,7 +135,7 @@ def axis_node(xyz_text: str, joint) -> Node:
         bounds: list[Node] = [("lower", {}, texts.get("lower", "0")),
                   ("upper", {}, texts.get("upper", "0"))] if bounded else []
         bounds += [(key, {}, texts[key]) for key in ("effort", "velocity") if key in texts]
-        children.append(("limit", {}, bounds))
+        children.append(("limit", limit_attributes or {}, bounds))
     if joint.dynamics is not None:
         texts = joint.dynamics.texts
         children.append(("dynamics", {}, [(key, {}, texts[key]) for key in ("damping", "friction")

@@ -17,14 +17,8 @@ from urdf_sdf.core.base.custom import markup
 from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, PoseSpec
 from urdf_sdf.core.base.pose import Pose
-from urdf_sdf.core.write.common import (
-    NumberTexts,
-    declare_undeclared_prefixes,
-    document_bytes,
-    has_undeclared_prefixes,
-    number_text,
-    numbers_text,
-)
+from urdf_sdf.core.read.prefixes import declare_undeclared_prefixes, has_undeclared_prefixes
+from urdf_sdf.core.write.common import NumberTexts, document_bytes, number_text, numbers_text
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 
@@ -41,7 +35,7 @@ def robot_document(name: str, streamed: bool = True) -> Document:
 
 def close_robot(document: Document, file: str | None, diagnostics: Diagnostics) -> None:
     """The robot's last step before its bytes: a prefix the input used without declaring
-    it gets a declaration (``core.write.common.declare_undeclared_prefixes``), unused
+    it gets a declaration (``core.read.prefixes.declare_undeclared_prefixes``), unused
     declarations go."""
     declare_undeclared_prefixes(document.root, file, diagnostics)
     etree.cleanup_namespaces(document.root)

@@ -23,6 +23,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.compose.inline import inline_includes
 from urdf_sdf.core.loader import load
+from urdf_sdf.core.read.prefixes import declare_undeclared_prefixes
 from urdf_sdf.core.read.version import (
     FRAME_SEMANTICS,
     WRITTEN_VERSIONS,
@@ -31,7 +32,7 @@ from urdf_sdf.core.read.version import (
     version_text,
 )
 from urdf_sdf.core.read.xmlio import parse_xml
-from urdf_sdf.core.write.common import declare_undeclared_prefixes, to_bytes
+from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.stream import serialise_spent
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 

@@ -1,0 +1,50 @@
+"""``sdf2urdf.attributes``: the attributes an SDF link, joint or joint limit carries come
+back on the URDF element (those urdf2sdf carried, and custom namespaced ones); one
+SDFormat does not define and that is in no namespace, which libsdformat ignores, is
+named with SDF_ATTRIBUTE_DROPPED."""
+from __future__ import annotations
+
+from lxml import etree
+
+from urdf_sdf import Context, load_string
+from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+
+SDF = b"""<?xml version="1.0"?>
+<sdf version="1.9" xmlns:drake="http://drake.mit.edu" xmlns:urdf="urn:urdf-sdf:urdf">
+  <model name="m">
+    <link name="a" baz="3" urdf:bar="1"/>
+    <link name="b" drake:foo="2" gz:other="4"/>
+    <joint name="j" type="revolute" urdf:zap="5">
+      <parent>a</parent><child>b</child>
+      <axis><xyz>0 0 1</xyz>
+        <limit drake:acceleration="15"><lower>-1</lower><upper>1</upper>
+          <effort>1</effort><velocity>1</velocity></limit>
+      </axis>
+    </joint>
+  </model>
+</sdf>"""
+
+
+def converted():
+    conversion = convert_sdf(load_string(SDF, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    return conversion, etree.fromstring(conversion.xml)
+
+
+def test_carried_and_namespaced_attributes_come_back_on_the_urdf_element():
+    _, robot = converted()
+    drake = "{http://drake.mit.edu}"
+    assert robot.find("link[@name='a']").get("bar") == "1"
+    assert robot.find("link[@name='b']").get(f"{drake}foo") == "2"
+    assert robot.find("link[@name='b']").get(f"{{{UNDECLARED_URI}gz}}other") == "4"
+    assert robot.find("joint").get("zap") == "5"
+    assert robot.find("joint/limit").get(f"{drake}acceleration") == "15"
+
+
+def test_an_attribute_sdformat_does_not_define_is_named():
+    conversion, robot = converted()
+    dropped = [d for d in conversion.diagnostics if d.code is Code.SDF_ATTRIBUTE_DROPPED]
+    assert [(d.line, "[baz]" in d.message) for d in dropped] == [(4, True)]
+    assert robot.find("link[@name='a']").get("baz") is None

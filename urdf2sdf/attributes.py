@@ -1,0 +1,31 @@
+"""The attributes a URDF element has beyond URDF's own (``core.read.urdf_attributes``), as
+the SDF carries them: on the SDF element the URDF element becomes, a plain ``bar`` as
+``urdf:bar`` (custom attributes, which libsdformat keeps and ignores), a namespaced one
+(``drake:acceleration``) as it is, its prefix declared on ``<sdf>``; sdf2urdf gives them
+back (``sdf2urdf.attributes``)."""
+from __future__ import annotations
+
+from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.model import Model
+
+
+def sdf_attributes(attributes: dict[str, str] | None) -> dict[str, str]:
+    """The SDF names and values of carried URDF ``attributes`` (None: none)."""
+    if not attributes:
+        return {}
+    return {name if name[0] == "{" else qname(name): value for name, value in attributes.items()}
+
+
+def carried_namespaces(model: Model) -> dict[str, str] | None:
+    """Prefix -> URI of the namespaces the carried attributes of ``model`` use, with the
+    prefixes the URDF gave them (None: none, the common case)."""
+    found = [model.attributes, *(link.attributes for link in model.links),
+             *(joint.attributes for joint in model.joints),
+             *(joint.limit.attributes for joint in model.joints if joint.limit is not None)]
+    uris = {name[1:].partition("}")[0] for attributes in found if attributes
+            for name in attributes if name[0] == "{"}
+    if not uris:
+        return None
+    declared = {uri: prefix for prefix, uri in (model.xml.nsmap if model.xml is not None
+                                                else {}).items() if prefix}
+    return {declared.get(uri, f"ns{i}"): uri for i, uri in enumerate(sorted(uris))}
