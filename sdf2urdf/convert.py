@@ -61,6 +61,7 @@ from urdf_sdf.core.write.urdf import (
 )
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
@@ -161,6 +162,7 @@ class UrdfWriter:
         """Write the model's robot into ``out`` (``core.write.document``); False when the
         model cannot be written."""
         self.check_constraints()
+        loop_blocks = gazebo_loop_blocks(self.tree, self.warn)  # before the tree's own loops
         if not self.check_structure():
             return False
         owner = self.scope.owner
@@ -183,6 +185,7 @@ class UrdfWriter:
             self.write_joint(out, joint)
             self.keep_joint_extras(out, joint)
             out.extend(gazebo_blocks(getattr(joint.element, "xml", None), self.name(joint.name)))
+        out.extend(loop_blocks)
         if not self.options.drop_frames:
             self.write_frames(out)
         else:
@@ -213,13 +216,12 @@ class UrdfWriter:
             self.error(Code.MODEL_WITHOUT_LINK, f"model [{self.scope.owner.name}] has no link; a "
                        "URDF needs at least one", self.scope.owner.source)
             return False
-        ok = True
-        for joint in tree.loop_joints():
+        loops = tree.loop_joints()
+        for joint in loops:
             self.error(Code.URDF_KINEMATIC_LOOP, f"joint [{joint.name}] closes a kinematic loop "
                        f"(link [{joint.child}] already has a parent); URDF is a tree",
                        joint.element.source)
-            ok = False
-        return ok
+        return not loops
 
     def free_roots(self, joints: list[KinematicJoint]) -> list[str]:
         """Root links that must hang from ``world`` by a floating joint: in a non-static

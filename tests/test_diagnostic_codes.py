@@ -179,6 +179,7 @@ CASES = {
     Code.CONTENT_KEPT_IN_GAZEBO: ("content_kept_in_gazebo_sensor.sdf", to_urdf()),
     Code.MATERIAL_NAME_CONFLICT: ("material_name_conflict.sdf", to_urdf(all_models=True)),
     Code.PACKAGE_PLACEHOLDERS: ("package_placeholders", packaged),
+    Code.JOINT_LOOP_KEPT_IN_GAZEBO: ("joint_loop_kept_in_gazebo.sdf", to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

@@ -60,7 +60,9 @@ the block's child whole, or what is nested deeper inside shallow copies of its
 ancestors (``urdf2sdf.gazebo_check``), with a ``GAZEBO_ELEMENT_UNDEFINED`` warning
 naming its path and the version. ``sdf2urdf`` gives it back as a ``<gazebo>`` block of
 the same reference, which converts to the same SDF. Legacy Gazebo-classic forms are
-translated first (``urdf2sdf.gazebo_legacy``).
+translated first (``urdf2sdf.gazebo_legacy``). A joint a block without reference adds to the
+model is marked ``urdf:gazebo="true"`` (``core.base.custom.FROM_GAZEBO``): one that closes a
+kinematic loop, which URDF cannot state, goes back to a block in sdf2urdf (``sdf2urdf.loops``).
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
@@ -76,7 +78,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.custom import FROM_GAZEBO, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
@@ -88,6 +90,7 @@ from urdf_sdf.urdf2sdf.gazebo_xml import (
     content_text,
     custom_block,
     element_children,
+    matching_child,
     merge,
     nest,
 )
@@ -274,8 +277,12 @@ def copy_sdf_content(ctx: Context, target: Target, child) -> None:
     there is kept as ``<urdf:gazebo>`` content instead, with a warning; a verbatim copy
     would make an SDF that libsdformat warns about and Drake refuses."""
     copy = checked(ctx, target, child, target.path)
-    if copy is not None:
-        merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
+    if copy is None:
+        return
+    if target.kind == "model" and copy.tag == "joint" and \
+            matching_child(ctx.children, target.el, copy) is None:
+        copy.set(FROM_GAZEBO, "true")  # a new joint: sdf2urdf gives a loop it closes back
+    merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
 
 
 def checked(ctx: Context, target: Target, child, parent_path: tuple[str, ...], outer=()):

@@ -173,6 +173,9 @@ class Code(str, enum.Enum):
     VERSION_REWRITTEN = "VERSION_REWRITTEN"
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
+    # Round trips of composed models and closed loops (urdf2sdf.scopes, sdf2urdf.loops).
+    NAME_SCOPE_UNNESTABLE = "NAME_SCOPE_UNNESTABLE"
+    JOINT_LOOP_KEPT_IN_GAZEBO = "JOINT_LOOP_KEPT_IN_GAZEBO"
 
 
 class Source(NamedTuple):
