@@ -18,6 +18,7 @@ from lxml import etree
 
 from urdf_sdf.core.base.custom import FROM_GAZEBO, markup, plain_copy
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.model import Joint
 from urdf_sdf.core.kinematics.tree import KinematicJoint, KinematicTree
 
 
@@ -27,26 +28,27 @@ def gazebo_loop_blocks(tree: KinematicTree, warn: Callable) -> list:
     source)``; those joints leave the tree, so its other loops are its own."""
     blocks = []
     for joint in tree.loop_joints():
-        if from_gazebo_block(tree, joint):
-            blocks.append(gazebo_loop_block(tree, joint))
+        element = joint.element
+        if isinstance(element, Joint) and from_gazebo_block(tree, joint, element):
+            blocks.append(gazebo_loop_block(tree, joint, element))
             warn(Code.JOINT_LOOP_KEPT_IN_GAZEBO, f"joint [{joint.name}] closes a kinematic "
                  "loop, which URDF cannot state; it came from a <gazebo> block and goes back "
-                 "into one", joint.element.source)
+                 "into one", element.source)
     return blocks
 
 
-def from_gazebo_block(tree: KinematicTree, joint: KinematicJoint) -> bool:
-    """Whether loop joint ``joint`` came from a URDF ``<gazebo>`` block and is a second
-    parent of its child (the tree keeps the first: the URDF's own joint)."""
-    return joint.vertex >= 0 and markup(joint.element, "gazebo") == "true" and \
+def from_gazebo_block(tree: KinematicTree, joint: KinematicJoint, element: Joint) -> bool:
+    """Whether loop joint ``joint`` (of SDF joint ``element``) came from a URDF ``<gazebo>``
+    block and is a second parent of its child (the tree keeps the first: the URDF's own)."""
+    return element.xml is not None and markup(element, "gazebo") == "true" and \
         any(extra is joint for extra in tree.extra_parents)
 
 
-def gazebo_loop_block(tree: KinematicTree, joint: KinematicJoint):
-    """The ``<gazebo>`` block holding ``joint``, which leaves the tree's joints."""
+def gazebo_loop_block(tree: KinematicTree, joint: KinematicJoint, element: Joint):
+    """The ``<gazebo>`` block holding ``element`` (``joint``'s), which leaves the tree."""
     tree.joints = [other for other in tree.joints if other is not joint]
     tree.extra_parents = [other for other in tree.extra_parents if other is not joint]
-    copy = plain_copy(joint.element.xml)
+    copy = plain_copy(element.xml)
     copy.attrib.pop(FROM_GAZEBO, None)
     block = etree.Element("gazebo")
     block.append(copy)

@@ -134,7 +134,7 @@ class Nesting:
     def move(self, child) -> None:
         name = child.get("name")
         scope, local = split(name)
-        if not local or any(not part for part in scope.split(SEPARATOR)):
+        if any(not part for part in name.split(SEPARATOR)):  # "::a", "a::", "a::::b"
             raise Unnestable(f"{child.tag} [{name}] has an empty scope or name")
         nested = self.scope_model(scope, child)
         for element in REFERENCE_ELEMENTS:
