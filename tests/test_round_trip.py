@@ -70,7 +70,12 @@ ACCEPTED_FIXTURES = [p for p in ALL_FIXTURES if accepted(p)]
 ALL_INTEGRATION = integration_files()
 ACCEPTED_INTEGRATION = [p for p in ALL_INTEGRATION if accepted(p)]
 ACCEPTED = ACCEPTED_FIXTURES + ACCEPTED_INTEGRATION
-ROUND_TRIPPABLE = [p for p in ACCEPTED if p.name not in LINKS_ADDED_BY_EXTENSIONS]
+# Its <gazebo> joint closing a loop is a real joint of the SDF (as libsdformat makes it), so the
+# SDF has a joint the URDF lacks; the URDF that comes back holds it in a <gazebo> block again
+# (tests/test_round_trip_rules.py, on a fixture reduced from it).
+LOOP_CLOSED_BY_EXTENSION = {"fixed_joint_reduction_joint_frame_extension.urdf"}
+ROUND_TRIPPABLE = [p for p in ACCEPTED
+                   if p.name not in {*LINKS_ADDED_BY_EXTENSIONS, *LOOP_CLOSED_BY_EXTENSION}]
 # The parametrisation: without ../shared, the fixtures and one case reporting it missing.
 ROUND_TRIP_CASES = shared_cases(ROUND_TRIPPABLE, *INTEGRATION_PARTS)
 LINKS_ADDED_CASES = shared_cases([p for p in ACCEPTED if p.name in LINKS_ADDED_BY_EXTENSIONS],
