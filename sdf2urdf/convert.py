@@ -67,6 +67,7 @@ from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
+from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, kept_world_pose, merge_robots
@@ -171,6 +172,7 @@ class UrdfWriter:
         """Write the model's robot into ``out`` (``core.write.document``); False when the
         model cannot be written."""
         self.check_constraints()
+        loop_blocks = gazebo_loop_blocks(self.tree, self.warn)  # before the tree's own loops
         if not self.check_structure():
             return False
         owner = self.scope.owner
@@ -195,6 +197,7 @@ class UrdfWriter:
             self.write_joint(out, joint)
             self.kept.joint(out, joint)
             out.extend(gazebo_blocks(getattr(joint.element, "xml", None), self.name(joint.name)))
+        out.extend(loop_blocks)
         if not self.options.drop_frames:
             self.write_frames(out)
         else:
@@ -241,13 +244,12 @@ class UrdfWriter:
             self.error(Code.MODEL_WITHOUT_LINK, f"model [{self.scope.owner.name}] has no link; a "
                        "URDF needs at least one", self.scope.owner.source)
             return False
-        ok = True
-        for joint in tree.loop_joints():
+        loops = tree.loop_joints()
+        for joint in loops:
             self.error(Code.URDF_KINEMATIC_LOOP, f"joint [{joint.name}] closes a kinematic loop "
                        f"(link [{joint.child}] already has a parent); URDF is a tree",
                        joint.element.source)
-            ok = False
-        return ok
+        return not loops
 
     def free_roots(self, joints: list[KinematicJoint]) -> list[str]:
         """Root links that must hang from ``world`` by a floating joint: in a non-static

@@ -188,6 +188,7 @@ CASES = {
     Code.NESTED_MODEL_CONTENT_DROPPED: ("nested_model_content_dropped_self_collide.sdf",
                                         to_urdf()),
     Code.SDF_ATTRIBUTE_DROPPED: ("sdf_attribute_dropped.sdf", to_urdf()),
+    Code.JOINT_LOOP_KEPT_IN_GAZEBO: ("joint_loop_kept_in_gazebo.sdf", to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

@@ -57,6 +57,13 @@ from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.urdf2sdf.attributes import carried_namespaces, sdf_attributes
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
+from urdf_sdf.urdf2sdf.scopes import (
+    has_scoped_names,
+    leaves_scope,
+    nest_scopes,
+    nesting_refused,
+    nesting_version,
+)
 
 # <gazebo> blocks are applied (and checked against SDFormat's element table) only when the
 # URDF has some: a run without them does not import that code.
@@ -123,6 +130,7 @@ class Plan:
     # The version as numbers (asked for each shape and axis).
     number: Version
     mimic_in_axis: bool
+    nested_scopes: bool = False  # names with '::' become nested models (urdf2sdf.scopes)
 
 
 def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
@@ -153,7 +161,10 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     writer = Writer(model, result, options, plan, diagnostics)
     if lumped_elements is not None:  # a lumped link's name finds its surviving link
         writer.elements = lumped_elements
-    return Conversion(writer.write(lumped_frames), plan.version, diagnostics)
+    xml = writer.write(lumped_frames)
+    if plan.nested_scopes:
+        xml = nest_scopes(xml, result, diagnostics)
+    return Conversion(xml, plan.version, diagnostics)
 
 
 def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
@@ -174,6 +185,9 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
         else PLAIN_WRITTEN
     if has_mimic and options.sdf_version is None:
         needed = AXIS_MIMIC
+    nested_scopes = has_scoped_names(model)
+    if nested_scopes:
+        needed = nesting_version(needed)
     version = options.sdf_version or version_text(needed)
     number = written_version(version)
     if number is None:
@@ -193,7 +207,9 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
                           f"need SDFormat {version_text(FRAME_SEMANTICS)} (//frame/@attached_to); "
                           f"--sdf-version {version} cannot express them", model.source.file)
         return None
-    return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC)
+    if nested_scopes and nesting_refused(number, model, diagnostics):
+        return None
+    return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC, nested_scopes)
 
 
 def is_massless(link: Link) -> bool:
@@ -204,7 +220,8 @@ def massless_frame_links(model: Model, parent_joint: dict[str, Joint]) -> dict[s
     """The links that become ``//frame``s, each with its joint: massless, shapeless links on
     fixed joints whose whole subtree is such links (sensor mounts, ``tool0``, chains of
     dummy links). Not a link welded to ``world`` (a frame cannot attach to the world
-    from inside a model), nor one a ``<gazebo>`` block references."""
+    from inside a model), nor one a ``<gazebo>`` block references, nor one whose scope
+    (``arm::`` of ``arm::tool``: ``urdf2sdf.scopes``) its parent is outside."""
     referenced = gazebo_references(model)
     children: dict[str, list[str]] = {}
     for joint in model.joints:
@@ -214,7 +231,8 @@ def massless_frame_links(model: Model, parent_joint: dict[str, Joint]) -> dict[s
         joint = parent_joint.get(link.name)
         return joint is not None and joint.type == "fixed" and joint.parent != "world" \
             and is_massless(link) and not link.visuals and not link.collisions \
-            and link.name not in referenced and joint.name not in referenced
+            and link.name not in referenced and joint.name not in referenced \
+            and not leaves_scope(link.name, joint.parent)
 
     frame_links: dict[str, Joint] = {}
     for link in reversed(tree_order(model, children)):  # children before their parents

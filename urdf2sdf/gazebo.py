@@ -60,7 +60,9 @@ the block's child whole, or what is nested deeper inside shallow copies of its
 ancestors (``urdf2sdf.gazebo_check``), with a ``GAZEBO_ELEMENT_UNDEFINED`` warning
 naming its path and the version. ``sdf2urdf`` gives it back as a ``<gazebo>`` block of
 the same reference, which converts to the same SDF. Legacy Gazebo-classic forms are
-translated first (``urdf2sdf.gazebo_legacy``).
+translated first (``urdf2sdf.gazebo_legacy``). A joint a block without reference adds to the
+model is marked ``urdf:gazebo="true"`` (``core.base.custom.FROM_GAZEBO``): one that closes a
+kinematic loop, which URDF cannot state, goes back to a block in sdf2urdf (``sdf2urdf.loops``).
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
@@ -76,19 +78,30 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import qname
+from urdf_sdf.core.base.custom import FROM_GAZEBO, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.core.read.version import (
     AXIS_SPRINGS,
-    MODEL_SELF_COLLIDE,
     ODE_FEEDBACK_DEPRECATED,
-    OLDEST_WRITTEN,
     Version,
     version_text,
 )
 from urdf_sdf.urdf2sdf.gazebo_check import checked_copy, wrapped_in, xml_path
 from urdf_sdf.urdf2sdf.gazebo_index import ChildIndex
+from urdf_sdf.urdf2sdf.gazebo_vocabulary import (
+    COLLISION_VALUES,
+    GAZEBO_MATERIAL_URI,
+    JOINT_TAGS,
+    JOINT_VALUES,
+    LINK_TAGS,
+    LINK_VALUES,
+    LUMPING_TAGS,
+    MODEL_VALUES,
+    POSED_LINK_CHILDREN,
+    SPRING_VALUES,
+    VOCABULARY,
+)
 from urdf_sdf.urdf2sdf.gazebo_xml import (
     EXPECTED,
     check_value,
@@ -96,48 +109,10 @@ from urdf_sdf.urdf2sdf.gazebo_xml import (
     content_text,
     custom_block,
     element_children,
+    matching_child,
     merge,
     nest,
 )
-
-GAZEBO_MATERIAL_URI = "file://media/materials/scripts/gazebo.material"
-
-# The scalar tags: (path below the element, value type[, first SDFormat version]).
-COLLISION_VALUES = {
-    "mu1": (("surface", "friction", "ode", "mu"), "number"),
-    "mu2": (("surface", "friction", "ode", "mu2"), "number"),
-    "fdir1": (("surface", "friction", "ode", "fdir1"), "vector3"),
-    "kp": (("surface", "contact", "ode", "kp"), "number"),
-    "kd": (("surface", "contact", "ode", "kd"), "number"),
-    "maxVel": (("surface", "contact", "ode", "max_vel"), "number"),
-    "minDepth": (("surface", "contact", "ode", "min_depth"), "number"),
-    "laserRetro": (("laser_retro",), "number"),
-    "maxContacts": (("max_contacts",), "integer"),
-}
-LINK_VALUES = {
-    "selfCollide": (("self_collide",), "bool"),
-    "turnGravityOff": (("gravity",), "negated bool"),
-}
-JOINT_VALUES = {
-    "stopCfm": (("physics", "ode", "limit", "cfm"), "number"),
-    "stopErp": (("physics", "ode", "limit", "erp"), "number"),
-    "fudgeFactor": (("physics", "ode", "fudge_factor"), "number"),
-}
-MODEL_VALUES = {
-    "static": (("static",), "bool", OLDEST_WRITTEN),
-    "selfCollide": (("self_collide",), "bool", MODEL_SELF_COLLIDE),
-}
-SPRING_VALUES = {"springReference": "spring_reference", "springStiffness": "spring_stiffness"}
-LUMPING_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
-LINK_TAGS = {*COLLISION_VALUES, *LINK_VALUES, "material", "dampingFactor"}
-JOINT_TAGS = {*JOINT_VALUES, *SPRING_VALUES, *LUMPING_TAGS, "provideFeedback",
-              "implicitSpringDamper", "cfmDamping"}
-# Every tag of the URDF extension vocabulary (canonicalBody: libsdformat ignores it).
-VOCABULARY = {*LINK_TAGS, *JOINT_TAGS, *MODEL_VALUES, "canonicalBody"}
-
-# Link children whose <pose> is relative to the link frame by default.
-POSED_LINK_CHILDREN = {"sensor", "light", "projector", "visual", "collision",
-                       "particle_emitter", "audio_source"}
 
 
 @dataclass
@@ -281,8 +256,12 @@ def copy_sdf_content(ctx: Context, target: Target, child) -> None:
     there is kept as ``<urdf:gazebo>`` content instead, with a warning; a verbatim copy
     would make an SDF that libsdformat warns about and Drake refuses."""
     copy = checked(ctx, target, child, target.path)
-    if copy is not None:
-        merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
+    if copy is None:
+        return
+    if target.kind == "model" and copy.tag == "joint" and \
+            matching_child(ctx.children, target.el, copy) is None:
+        copy.set(FROM_GAZEBO, "true")  # a new joint: sdf2urdf gives a loop it closes back
+    merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
 
 
 def checked(ctx: Context, target: Target, child, parent_path: tuple[str, ...], outer=()):

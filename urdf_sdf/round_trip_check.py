@@ -4,7 +4,9 @@
 Used by ``urdf-sdf roundtrip`` (the ``urdf-sdf-roundtrip`` pre-commit hook) and by the
 pytest plugin (:mod:`urdf_sdf.testing`). The intermediate files are never written: each
 is loaded from memory under a name beside the original, so relative mesh and include
-paths resolve as they do for the original.
+paths resolve as they do for the original. The original and what came back are compared as
+``urdf-sdf diff`` compares an SDF with its URDF: a link at its joint frame, where a URDF link
+frame always is (``core.diff.compare.joint_frame_rule``).
 """
 from __future__ import annotations
 
@@ -38,8 +40,8 @@ class RoundTrip:
         """A readable account: one line when it survived, else what went wrong, item by item."""
         pipeline = " | ".join(self.steps)
         if self.failed_step is not None:
-            where = "does not load" if not self.steps else \
-                f"{self.failed_step} failed in {pipeline}"
+            where = f"{self.failed_step} failed in {pipeline}" if self.steps else \
+                "does not load" if self.failed_step == "loading" else f"{self.failed_step} failed"
             lines = [f"{escape(str(self.path))}: {where}:"]
             lines += [f"  {d.format()}" for d in self.errors]
             return "\n".join(lines)
@@ -66,7 +68,7 @@ def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:
     there = _step(trip, trip.steps[0], original, context, Path(path))
     back = _step(trip, trip.steps[1], there, context, Path(path)) if there else None
     if back is not None:
-        trip.differences = diff_results(original, back)
+        trip.differences = diff_results(original, back, through_urdf=True)
     return trip
 
 

@@ -25,6 +25,9 @@ def qname(tag: str) -> str:
 
 
 _CUSTOM_PREFIX = qname("")
+# urdf:gazebo="true" on an SDF joint urdf2sdf copied from a URDF <gazebo> block: sdf2urdf gives
+# one that closes a kinematic loop back to a block (sdf2urdf.loops).
+FROM_GAZEBO = qname("gazebo")
 
 
 def markup_of(el) -> dict[str, str] | None:

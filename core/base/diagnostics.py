@@ -186,6 +186,9 @@ class Code(str, enum.Enum):
     URDF_MIMIC_ON_FIXED_JOINT = "URDF_MIMIC_ON_FIXED_JOINT"
     URDF_TRANSMISSION_JOINT_UNKNOWN = "URDF_TRANSMISSION_JOINT_UNKNOWN"
     SDF_ATTRIBUTE_DROPPED = "SDF_ATTRIBUTE_DROPPED"
+    # Round trips of composed models and closed loops (urdf2sdf.scopes, sdf2urdf.loops).
+    NAME_SCOPE_UNNESTABLE = "NAME_SCOPE_UNNESTABLE"
+    JOINT_LOOP_KEPT_IN_GAZEBO = "JOINT_LOOP_KEPT_IN_GAZEBO"
 
 
 class Source(NamedTuple):

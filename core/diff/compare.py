@@ -15,7 +15,9 @@ Compares, in any mix of URDF and SDFormat:
 * visual and collision geometry and poses, per link in order.
 
 Poses are compared relative to a common reference: the first root link of A when
-B has a link of that name, else each model's own frame.
+B has a link of that name, else each model's own frame. A link's pose is its joint frame's
+when either file is a URDF, or when one was made from the other through URDF (``through_urdf``:
+a round trip), as a URDF link frame always is its joint frame (:func:`joint_frame_rule`).
 
 Each file is reduced to a digest of what is compared (:mod:`core.diff.digest`) while it
 is loaded; :func:`diff_files` (and ``urdf-sdf diff``) load the second file only once the
@@ -119,14 +121,17 @@ class Description:
 
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
-                 seed: int = 0, model: str | None = None) -> list[Difference]:
+                 seed: int = 0, model: str | None = None, *,
+                 through_urdf: bool = False) -> list[Difference]:
     """Differences between two loaded descriptions (see :func:`diff_files`); ``model``
     (a scoped model name) compares that model of each file that holds it, and the whole
-    model of a file that is one model (a URDF, say)."""
+    model of a file that is one model (a URDF, say). ``through_urdf``: one was made from
+    the other through URDF (:func:`joint_frame_rule`)."""
     differences = unusable(a, b, model)
     if differences:
         return differences
-    return compare_digests(describe(a, model), describe(b, model), tol, configurations, seed)
+    return compare_digests(describe(a, model), describe(b, model), tol, configurations, seed,
+                           through_urdf=through_urdf)
 
 
 def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResult],
@@ -165,9 +170,9 @@ def describe(result: LoadResult, model: str | None = None) -> Digest:
 
 
 def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: int = 20,
-                    seed: int = 0) -> list[Difference]:
+                    seed: int = 0, *, through_urdf: bool = False) -> list[Difference]:
     """The differences between two digests, in the order they are reported: static,
-    names, joints, poses, inertials, geometry."""
+    names, joints, poses, inertials, geometry (``through_urdf``: :func:`joint_frame_rule`)."""
     differences: list[Difference] = []
     compare_static(da, db, differences)
     compare_names(da, db, differences)
@@ -177,7 +182,8 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     frames = (reference_frames(da, links[0], reference[0]),
               reference_frames(db, links[1], reference[1]))
     compare_joints(da, db, frames, tol, differences)
-    compare_all_poses(da, db, sampled, links, reference, tol, differences)
+    compare_all_poses(da, db, sampled, links, reference, tol, differences,
+                      joint_frame_rule(da, db, through_urdf))
     bodies = (frames[0][0], frames[1][0])
     compare_inertials(da, db, bodies, tol, differences)
     compare_shapes(da, db, bodies, tol, differences)
@@ -431,8 +437,13 @@ def apply_mimic(mimics: list[tuple[str, object]], q: dict[str, float]) -> None:
             q[name] = value if math.isfinite(value) else 0.0
 
 
-def urdf_convention(da: Digest, db: Digest) -> bool:
-    return "urdf" in (da.format, db.format)
+def joint_frame_rule(da: Digest, db: Digest, through_urdf: bool = False) -> bool:
+    """Whether a link's pose is compared at its joint frame: a URDF link frame *is* its
+    joint frame, so where the SDF link frame is elsewhere URDF cannot keep it. So when
+    either side is a URDF, and when one side was made from the other through URDF
+    (``through_urdf``: an SDF's round trip ``sdf2urdf | urdf2sdf``). Inertials, shapes and
+    frames are compared where they are, whichever frame they are written in."""
+    return through_urdf or "urdf" in (da.format, db.format)
 
 
 def where_text(q: dict[str, float]) -> str:
@@ -441,7 +452,7 @@ def where_text(q: dict[str, float]) -> str:
 
 
 def compare_all_poses(da: Digest, db: Digest, configurations: list[dict], links, reference,
-                      tol, out) -> None:
+                      tol, out, at_joint_frames: bool) -> None:
     """Each differing frame once, at the first configuration where it differs (its gap
     from :func:`core.base.pose.pose_gap` over ``tol``; configurations in order, names sorted).
 
@@ -452,9 +463,9 @@ def compare_all_poses(da: Digest, db: Digest, configurations: list[dict], links,
     The screen is below the exact gap by a few rounding errors at most (its position term
     is the largest coordinate difference, at least the distance over sqrt(3)), so no frame
     whose gap exceeds ``tol`` escapes it."""
-    urdf = urdf_convention(da, db)
     links_a, links_b = links
-    rows_a, rows_b = da.pose_rows.names_to_rows(urdf), db.pose_rows.names_to_rows(urdf)
+    rows_a = da.pose_rows.names_to_rows(at_joint_frames)
+    rows_b = db.pose_rows.names_to_rows(at_joint_frames)
     common = sorted(set(rows_a) & set(rows_b))
     column_a, column_b = [rows_a[n] for n in common], [rows_b[n] for n in common]
     threshold = tol / 2 if tol > 1e-200 else -math.inf  # below that, check every frame

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import sys
 
-from urdf_sdf.core.base.custom import markup_of, qname
+from urdf_sdf.core.base.custom import FROM_GAZEBO, markup_of, qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.base.model import (
@@ -304,6 +304,8 @@ def read_joint(el, state: ReadState) -> Joint | None:
     if other:
         state.extra_content += 1  # joint physics, sensors, custom content
         check_content_poses(el.iterchildren("sensor"), state)
+    elif el.get(FROM_GAZEBO) is not None:
+        state.extra_content += 1  # from a URDF <gazebo> block: a loop it closes is copied
     parent, child_el = parts.get("parent"), parts.get("child")
     parent_name = (parent.text or "").strip() if parent is not None else None
     child_name = (child_el.text or "").strip() if child_el is not None else None

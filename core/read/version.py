@@ -53,6 +53,7 @@ MODEL_SELF_COLLIDE: Version = (1, 5)
 ODE_FEEDBACK_DEPRECATED: Version = (1, 5)
 FRAME_SEMANTICS: Version = (1, 7)
 NESTED_WORLD_MODELS: Version = (1, 8)
+SCOPE_CROSSING_JOINTS: Version = (1, 8)  # a joint's parent or child in a nested model
 AXIS_MIMIC: Version = (1, 11)
 
 # Writing: the oldest version a converter writes (1.0 to 1.3 are read by the 1.4 rules),

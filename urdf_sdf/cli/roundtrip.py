@@ -4,27 +4,29 @@ back with an empty diff? (The ``urdf-sdf-roundtrip`` pre-commit hook.)
 A URDF goes through ``urdf2sdf | sdf2urdf``, an SDF through ``sdf2urdf | urdf2sdf``; each
 result is compared with the original as ``urdf-sdf diff`` compares. Prints one line per
 file that survives and, for one that does not, the failed step's errors or the
-differences; exits 0 when every file survives, 1 otherwise. Its options are declared here
-(:data:`COMMAND`).
+differences; exits 0 when every file survives, 1 otherwise. A crash of ours on one file
+(:func:`urdf_sdf.cli.crash.internal_error`) fails that file and the others are still checked:
+the total is always printed. Its options are declared here (:data:`COMMAND`).
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.options import PATH, STRICT, inspection_context
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, emit
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.round_trip_check import round_trip
+from urdf_sdf.round_trip_check import RoundTrip, round_trip
 
 
 def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) -> int:
     """Round-trip each file; the exit code (0: all survive)."""
     failed = 0
     for file in files:
-        trip = round_trip(file, context)
+        trip = checked_round_trip(file, context)
         if trip.ok:
             if not quiet:
                 print(trip.report())
@@ -38,6 +40,18 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) ->
     if len(files) > 1:
         print(f"{len(files) - failed} of {len(files)} files survive the round trip")
     return 1 if failed else 0
+
+
+def checked_round_trip(file: Path, context: Context) -> RoundTrip:
+    """:func:`round_trip` of one file; a crash of ours fails that file with an
+    INTERNAL_ERROR (``URDF_SDF_DEBUG=1`` lets it through), so the next file is still checked."""
+    try:
+        return round_trip(file, context)
+    except Exception as exc:  # a bug of ours, reported as the file's error
+        if debugging():
+            raise
+        return RoundTrip(str(file), failed_step="the round trip",
+                         errors=[internal_error(exc, str(file))])
 
 
 def run(params: dict) -> int:
