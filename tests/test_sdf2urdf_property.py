@@ -64,7 +64,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 import urdf_sdf.core.diff.compare as core_diff
-from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, program
+from tests.support import CHECK_URDF_HINT, IN_CI, check_urdf, examples, program
 from urdf_sdf import load_string
 from urdf_sdf.core.diff.compare import diff_results
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
@@ -690,21 +690,21 @@ def check_urdf_installed() -> str:
     return program("check_urdf", "the check_urdf program", CHECK_URDF_HINT)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(separators=(None,)))
 def test_random_sdf_models_convert_with_default_options_to_an_equivalent_urdf(
         check_urdf_installed, model):
     check_model(model)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(separators=("__",)))
 def test_random_sdf_models_flattened_with_a_separator_convert_to_an_equivalent_urdf(
         check_urdf_installed, model):
     check_model(model)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(max_links=6, separators=("__",)))
 def test_small_random_sdf_models_convert_to_an_equivalent_urdf(check_urdf_installed, model):
     # Small models reach the corner cases (one link, a nested model whose only link is

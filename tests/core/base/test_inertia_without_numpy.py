@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support import examples
 from urdf_sdf.core.base.inertia import (
     clearly_valid,
     inertia_problem,
@@ -88,13 +89,13 @@ moment = st.floats(min_value=-0.1, max_value=3.0, allow_nan=False)
 angle = st.floats(min_value=-math.pi, max_value=math.pi, allow_nan=False)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.tuples(moment, moment, moment), st.tuples(angle, angle, angle), scale)
 def test_turned_tensors_are_decided_as_numpy_decides_them(moments, angles, size):
     agrees(rotated([m * size for m in moments], angles))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.tuples(moment, moment), st.floats(min_value=-1e-6, max_value=1e-6),
        st.tuples(angle, angle, angle), scale)
 def test_tensors_at_the_triangle_inequality_are_decided_as_numpy_decides_them(
@@ -103,7 +104,7 @@ def test_tensors_at_the_triangle_inequality_are_decided_as_numpy_decides_them(
     agrees(rotated([a * size, b * size, (a + b + excess) * size], angles))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=6,
                 max_size=6))
 def test_any_six_numbers_are_decided_as_numpy_decides_them(values):

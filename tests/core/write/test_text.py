@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from tests.support import examples
 from urdf_sdf.core.write.common import to_bytes
 from urdf_sdf.core.write.stream import ChildStream
 from urdf_sdf.core.write.text import RUN, TextChildren, holds_elements, to_element
@@ -39,7 +40,7 @@ def document():
     return root, etree.SubElement(root, "model", name="m")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(nodes(), min_size=1, max_size=4), st.sampled_from([to_bytes, urdf_to_bytes]))
 def test_placed_nodes_serialise_as_their_lxml_elements(trees, serialise):
     root, model = document()

@@ -25,6 +25,7 @@ import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support import examples
 from urdf_sdf.cli import quick
 from urdf_sdf.cli.declare import parse, version_line
 
@@ -246,7 +247,7 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
     declared, command = COMMANDS[prog]
     accepted = []
 
-    @settings(max_examples=400, deadline=None, derandomize=True)
+    @settings(max_examples=examples(400), deadline=None, derandomize=True)
     @given(st.lists(pieces(declared), max_size=4), st.sampled_from(["robot.urdf", "-", "a b"]),
            st.lists(pieces(declared), max_size=3))
     def check(before, file, after):
