@@ -5,9 +5,17 @@ import copy
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
+from tests import support
 from tests.reference import ReferenceUnavailable, find_reference, run_reference
-from tests.support import CheckedDiagnostics, require, shared_dir
+from tests.support import CheckedDiagnostics, examples, require, shared_dir
+
+# A hypothesis test without its own budget runs a share of hypothesis's default outside CI
+# (tests.support.examples); CI keeps the default.
+settings.register_profile("local", max_examples=examples(settings.default.max_examples))
+if not support.FULL:
+    settings.load_profile("local")
 
 # pytester runs the small inline test sessions that check the fixtures below.
 pytest_plugins = ["pytester"]
@@ -19,6 +27,15 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "needs_shared(*parts): the case stands in for files of ../shared/PARTS "
                    "that are missing (tests.support.shared_cases)")
+    config.addinivalue_line(
+        "markers", "slow: minutes of wall time (a real browser); runs under CI or with "
+                   "URDF_SDF_FULL=1, skips elsewhere")
+
+
+def pytest_runtest_setup(item):
+    """A ``slow`` test skips outside the full budgets (tests.support.FULL)."""
+    if item.get_closest_marker("slow") is not None and not support.FULL:
+        pytest.skip("slow (a real browser): runs under CI or with URDF_SDF_FULL=1")
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -35,6 +35,11 @@ def ci_is_set(environ) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
+def full_budgets(environ) -> bool:
+    """Under CI, or ``$URDF_SDF_FULL`` set to anything but "" or "0"."""
+    return ci_is_set(environ) or environ.get("URDF_SDF_FULL", "").strip() not in ("", "0")
+
+
 def shared_root(environ) -> Path:
     """The project's shared directory: ``$URDF_SDF_SHARED``, else ``../shared``."""
     override = environ.get("URDF_SDF_SHARED")
@@ -42,6 +47,12 @@ def shared_root(environ) -> Path:
 
 
 IN_CI = ci_is_set(os.environ)
+# The full budgets: every hypothesis example and the slow tests (``@pytest.mark.slow``, a real
+# browser). CI always runs them; elsewhere ``URDF_SDF_FULL=1`` asks for them.
+FULL = full_budgets(os.environ)
+# Outside the full budgets a hypothesis test runs this share of its examples, so that the
+# plain ``python -m pytest -q`` stays a few minutes of CPU.
+LOCAL_SHARE = 4
 SHARED = shared_root(os.environ)
 SHARED_HINT = ("put the project's shared directory beside the clone as ../shared, "
                "or set URDF_SDF_SHARED")
@@ -54,6 +65,12 @@ TIMEOUT = 60  # seconds for an external program; longer is a hang
 # Numbers in goldens: equal within this relative tolerance (and this absolute one near 0).
 REL_TOL = 1e-12
 ABS_TOL = 1e-15
+
+
+def examples(full: int) -> int:
+    """A hypothesis budget: ``full`` examples under the full budgets, else a share of it
+    (never fewer than 10)."""
+    return full if FULL else max(10, full // LOCAL_SHARE)
 
 
 # ---- what the machine has ------------------------------------------------------------------

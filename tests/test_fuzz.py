@@ -4,7 +4,8 @@ Mutations: a flipped byte, a deleted or duplicated element, two attribute values
 swapped, a number replaced by a hostile one (1e308, -0, nan, 1_0...). Every command,
 in-process (typer's runner) and a few as subprocesses, must exit 0, 1 or 2, never print
 a traceback or an internal error, write well-formed XML when it succeeds and nothing
-when it fails. 150 mutated files by default (seconds); ``URDF_SDF_FUZZ_EXAMPLES=N`` for more.
+when it fails. 150 mutated files under CI, a quarter elsewhere (``tests.support.examples``);
+``URDF_SDF_FUZZ_EXAMPLES=N`` for more.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
-from tests.support import TIMEOUT
+from tests.support import TIMEOUT, examples
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
@@ -35,7 +36,7 @@ SEEDS = sorted((ROOT / "samples").glob("*.urdf")) + sorted((ROOT / "samples").gl
     FIXTURES / "hostile" / "undeclared_namespace_prefix.sdf.xml",
 ]
 SEED_BYTES = [path.read_bytes() for path in SEEDS]
-EXAMPLES = int(os.environ.get("URDF_SDF_FUZZ_EXAMPLES", "0") or 0) or 150
+EXAMPLES = int(os.environ.get("URDF_SDF_FUZZ_EXAMPLES", "0") or 0) or examples(150)
 # Hostile numbers: overflowing, signed zero, not numbers, Python-only syntax, blanks, two
 # numbers, subnormal, leading zeros, and finite numbers whose square overflows.
 HOSTILE_NUMBERS = ["1e150", "-1e150", "1e400", "-0", "nan", "NaN", "inf", "-inf", "1_0",

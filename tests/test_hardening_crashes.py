@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
-from tests.support import TIMEOUT
+from tests.support import TIMEOUT, examples
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.diagnostics import Code
@@ -132,7 +132,7 @@ def test_an_overflowing_inertia_determinant_prints_no_numpy_warning(tmp_path):
 NUMBER_ALPHABET = "0123456789eE.+- \t\r\n\f\v_xiInNfa,\u0661\xa0"
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.text(NUMBER_ALPHABET, max_size=24) | st.lists(
     st.floats(allow_nan=False, allow_infinity=False).map(repr), max_size=4).map(" ".join))
 def test_number_lists_are_read_exactly_as_the_xml_schema_form(text):

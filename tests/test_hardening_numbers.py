@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tests.support import TIMEOUT
+from tests.support import TIMEOUT, examples
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
@@ -162,7 +162,7 @@ HUGE = st.floats(min_value=1e306, max_value=1.7e308) | st.floats(min_value=-1.7e
                                                                    max_value=-1e306)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(HUGE | st.floats(min_value=-10, max_value=10), min_size=1, max_size=6))
 def test_a_chain_of_huge_offsets_is_finite_or_refused(offsets):
     """Either the file is refused with NUMBER_NOT_FINITE, or every pose it reports (and

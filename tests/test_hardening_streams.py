@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
-from tests.support import TIMEOUT
+from tests.support import TIMEOUT, examples
 from tests.test_fuzz import PLANS, SEED_BYTES, mutate
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
@@ -168,7 +168,7 @@ def test_output_link_in_a_tree_is_replaced_not_followed(tmp_path):
 NAME_CHARACTERS = st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",))
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(name=st.text(NAME_CHARACTERS, min_size=1, max_size=12)
        .filter(lambda n: n not in (".", "..", "target") and len(n.encode()) < 200),
        linked=st.sampled_from([None, "inside", "outside"]), through=st.booleans())
@@ -480,7 +480,7 @@ def mutated_commands(path: Path, out: Path, is_urdf: bool):
             (converter, [str(path), "-o", str(out)])]
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
+@settings(max_examples=examples(25), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(0, len(SEED_BYTES) - 1), plan=PLANS, chosen=st.integers(0, 5))
 def test_mutated_inputs_print_only_coded_lines(seed, plan, chosen):

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.support import examples
 from urdf_sdf.cli.batch import BatchItem, Outcome, summary_table
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
@@ -59,7 +60,7 @@ def test_escape_keeps_printable_text_as_it_is():
 
 
 @given(st.text())
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 def test_escape_leaves_nothing_unsafe(text):
     assert not shown_unsafe(escape(text))
 
@@ -164,7 +165,7 @@ def run(app, *args) -> None:
 
 
 @given(name=names, data=contents, sdf_link=xml_names, twice=st.booleans())
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 def test_probe_hostile_names_and_contents_never_reach_the_terminal(name, data, sdf_link, twice):
     with tempfile.TemporaryDirectory() as folder:

@@ -3,6 +3,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from tests.support import examples
 from urdf_sdf import frames_report, load_string
 
 NAMES = st.sampled_from(["a", "b", "c", "world", "__model__", "__root__", "m::a", "m", "",
@@ -71,7 +72,7 @@ def document(draw):
     return etree.tostring(root)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document())
 def test_random_documents_end_in_diagnostics_not_exceptions(data):
     result = load_string(data, "random.sdf")

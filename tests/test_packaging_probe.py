@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from typer.testing import CliRunner
 
+from tests.support import examples
 from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.path_names import unsafe_reason
 
@@ -125,7 +126,7 @@ def clean(result) -> None:
     assert "Traceback" not in text and "INTERNAL_ERROR" not in text, text
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(entries=ENTRIES)
 def test_outputs_named_from_inputs_stay_inside_their_root(entries):

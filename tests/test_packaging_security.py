@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.support import examples
 from urdf_sdf.cli.main import app as main_app
 from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.path_names import safe_name, unsafe_reason
@@ -493,7 +494,7 @@ def test_bundle_copy_refuses_a_place_outside_its_root(tmp_path):
     assert list(root.iterdir()) == []  # refused before anything is copied
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["..", ".", "", "a", "meshes", "b\x1b", "c\\d", "/"]),
                 min_size=1, max_size=6).map("/".join))
 def test_safe_places_stay_inside_any_folder(place):

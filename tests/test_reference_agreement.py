@@ -58,7 +58,7 @@ REFERENCE_CRASHES = {
 LOOSER_TOLERANCE = {
     "compose/include_merge_placement.sdf":
         (1e-6, "libsdformat 12 writes the merged model frame's pose with 6 significant "
-               "digits before resolving it; tests/test_compose_include.py checks ours "
+               "digits before resolving it; tests/core/compose/test_include.py checks ours "
                "to 1e-12"),
 }
 

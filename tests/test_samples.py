@@ -29,7 +29,7 @@ from lxml import etree
 
 from tests.reference import KINDS, compare_reports
 from tests.support import assert_check_urdf_accepts, sdformat_spec_dir
-from tests.test_urdf2sdf_gazebo import SPEC_ROOT, Spec, undefined_elements
+from tests.urdf2sdf.test_gazebo import SPEC_ROOT, Spec, undefined_elements
 from urdf_sdf import frames_report
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import Description, diff_files

@@ -68,6 +68,7 @@ from tests.support import (
     CHECK_URDF_HINT,
     IN_CI,
     check_urdf,
+    examples,
     program,
     rpy_for,
     signed,
@@ -660,21 +661,21 @@ def check_urdf_installed() -> str:
     return program("check_urdf", "the check_urdf program", CHECK_URDF_HINT)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(separators=(None,)))
 def test_random_sdf_models_convert_with_default_options_to_an_equivalent_urdf(
         check_urdf_installed, model):
     check_model(model)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(separators=("__",)))
 def test_random_sdf_models_flattened_with_a_separator_convert_to_an_equivalent_urdf(
         check_urdf_installed, model):
     check_model(model)
 
 
-@settings(max_examples=100, **PROFILE)
+@settings(max_examples=examples(100), **PROFILE)
 @given(sdf_models(max_links=6, separators=("__",)))
 def test_small_random_sdf_models_convert_to_an_equivalent_urdf(check_urdf_installed, model):
     # Small models reach the corner cases (one link, a nested model whose only link is

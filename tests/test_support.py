@@ -8,10 +8,13 @@ from __future__ import annotations
 import pytest
 
 from tests import support
+from tests.conftest import pytest_runtest_setup
 from tests.support import (
     CheckedDiagnostics,
     assert_xml_equivalent,
     ci_is_set,
+    examples,
+    full_budgets,
     require,
     shared_cases,
     shared_dir,
@@ -258,3 +261,30 @@ def test_a_failing_test_is_not_reported_twice(fixture_run):
     output = fixture_run.stdout.str()
     assert "FAILED test_inline.py::test_fails_on_its_own" in output
     assert "teardown of test_fails_on_its_own" not in output
+
+
+# ---- budgets: full under CI (or URDF_SDF_FULL=1), a share elsewhere --------------------------
+
+def test_full_budgets_under_ci_or_when_asked():
+    assert full_budgets({"CI": "true"}) and full_budgets({"URDF_SDF_FULL": "1"})
+    assert not full_budgets({}) and not full_budgets({"CI": "false", "URDF_SDF_FULL": "0"})
+
+
+def test_a_hypothesis_budget_is_whole_under_full_budgets_and_a_share_elsewhere(monkeypatch):
+    monkeypatch.setattr(support, "FULL", True)
+    assert (examples(300), examples(20)) == (300, 20)
+    monkeypatch.setattr(support, "FULL", False)
+    assert (examples(300), examples(20)) == (300 // support.LOCAL_SHARE, 10)
+
+
+class _Marked:
+    def get_closest_marker(self, name):
+        return object() if name == "slow" else None
+
+
+def test_a_slow_test_skips_only_outside_full_budgets(monkeypatch):
+    monkeypatch.setattr(support, "FULL", True)
+    pytest_runtest_setup(_Marked())
+    monkeypatch.setattr(support, "FULL", False)
+    with pytest.raises(pytest.skip.Exception, match="URDF_SDF_FULL=1"):
+        pytest_runtest_setup(_Marked())

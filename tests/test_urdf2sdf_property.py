@@ -23,7 +23,7 @@ import numpy as np
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from tests.support import rpy_for
+from tests.support import examples, rpy_for
 from tests.urdf2sdf_helpers import pose_matrix
 from urdf_sdf import load_string
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
@@ -347,14 +347,14 @@ def check_tree(tree: Tree) -> None:
         check_poses(sdf, expected, f"{style} SDF")
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(urdf_trees())
 def test_random_urdf_trees_convert_and_keep_forward_kinematics(tree):
     check_tree(tree)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(urdf_trees(max_links=6))
 def test_small_random_urdf_trees_convert_and_keep_forward_kinematics(tree):
     # Small trees reach the corner cases (a world root with only leaves, a lone link)

@@ -5,7 +5,8 @@ file URL with every host name resolving to nothing, and
   rejection), also when the joint slider and the show/hide buttons are used;
 * the picture (``--png``) is not blank, and a diff page's shows both overlay colours.
 
-Needs Chromium (``apt-get install chromium``): skipped without it, failed under CI.
+Needs Chromium (``apt-get install chromium``): skipped without it, failed under CI. The
+page tests take minutes (``@pytest.mark.slow``): outside CI they run with ``URDF_SDF_FULL=1``.
 """
 from __future__ import annotations
 
@@ -170,6 +171,7 @@ def test_the_png_decoder_reads_what_it_is_given():
     assert (png_pixels(data) == image).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("files", [("arm6.urdf",), ("diff_drive.sdf",),
                                    ("composition/flanges/super_armio_bros.sdf",)],
                          ids=lambda f: f[0])
@@ -187,6 +189,7 @@ def test_a_page_opens_offline_without_console_errors_and_its_picture_is_not_blan
     assert coloured(pixels).sum() > 500, "the picture is blank"
 
 
+@pytest.mark.slow
 def test_a_diff_page_shows_both_overlay_colours(tmp_path):
     chromium = browser()
     html, png = page(tmp_path, "arm6.urdf", "diff_drive.urdf")

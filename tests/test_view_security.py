@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.support import examples
 from urdf_sdf.cli.main import app, urdf2sdf_app
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
@@ -262,7 +263,7 @@ def test_diff_tells_sampled_meshes_apart_by_size_and_each_sample(tmp_path, chang
     assert result.exit_code == 1 and "geometry base" in result.stdout
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(size=st.integers(0, 5000), sample=st.integers(1, 700), at=st.integers(0, 10 ** 6))
 def test_a_change_in_a_sample_changes_the_sampled_digest(tmp_path, size, sample, at):
@@ -335,7 +336,7 @@ PATH_PARTS = st.sampled_from(["..", ".", "", "meshes", "buffer.bin", "link", "ou
                               "//", "\x00", "\x1b[2J", "-x", "~", "file:", "%2e%2e"])
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(parts=st.lists(PATH_PARTS, min_size=1, max_size=6), absolute=st.booleans())
 def test_a_companion_name_never_resolves_outside_the_mesh_folder(tmp_path, parts, absolute):

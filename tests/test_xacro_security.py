@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tests.support import xacro_module
+from tests.support import examples, xacro_module
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
@@ -433,7 +433,7 @@ def _expressions():
     ), max_leaves=8)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_expressions(), st.lists(st.sampled_from(TOKENS), max_size=12).map(" ".join),
                  st.text(max_size=40)))
 def test_random_expressions_never_escape(expression):

@@ -1,162 +1,131 @@
-"""``core.read.urdf``: URDF content read as every consumer reads it, carried or named with a
-code, never lost without a word.
+"""The URDF reader: every element, URDF frame conventions, and validation.
 
-Each fixture is named for its rule and reduced from a real robot file; the expected
-values are what the consumers (Drake, urdfdom's ``check_urdf``, libsdformat 12) read.
+Each test takes every diagnostic its file causes (the ``diagnostics_checked`` fixture): an
+error that appears or vanishes, or a new warning, is a change of the reader's behaviour.
 """
-from __future__ import annotations
-
+import math
 from pathlib import Path
 
-from lxml import etree
+import pytest
 
-from urdf_sdf import Context, load, load_string
-from urdf_sdf.core.base.custom import qname
-from urdf_sdf.core.base.diagnostics import Code, Severity
-from urdf_sdf.core.diff.compare import diff_files
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI
-from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
-from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
+from urdf_sdf import Code, load
+from urdf_sdf.core.base.pose import Pose, pose_gap
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "urdf"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "urdf"
 
-
-def codes(diagnostics) -> dict[Code, Severity]:
-    return {d.code: d.severity for d in diagnostics}
-
-
-def round_trip(path: Path, tmp_path: Path):
-    """URDF -> SDF -> URDF: the SDF conversion, the URDF conversion and the URDF file."""
-    to_sdf = convert_urdf(load(path, Context()), ToSdf())
-    assert to_sdf.ok, to_sdf.diagnostics
-    sdf = tmp_path / f"{path.stem}.sdf"
-    sdf.write_bytes(to_sdf.xml)
-    to_urdf = convert_sdf(load(sdf, Context()), ToUrdf())
-    assert to_urdf.ok, to_urdf.diagnostics
-    urdf = tmp_path / f"{path.stem}.back.urdf"
-    urdf.write_bytes(to_urdf.xml)
-    return to_sdf, to_urdf, urdf
+# fixture -> every error it causes as (code, line): the cause first, then its consequences
+# (a duplicate joint leaves a link without parent: a second root).
+INVALID = {
+    "urdf_duplicate_link.urdf": [(Code.DUPLICATE_NAME, 4)],
+    "urdf_duplicate_joint.urdf": [(Code.DUPLICATE_NAME, 5), (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_joint_missing_child_link.urdf": [(Code.JOINT_CHILD_LINK_INVALID, 6)],
+    "urdf_link_with_two_parents.urdf": [(Code.URDF_MULTIPLE_PARENTS, 5),
+                                        (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_several_root_links.urdf": [(Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_kinematic_loop.urdf": [(Code.URDF_KINEMATIC_LOOP, 5), (Code.POSE_RELATIVE_TO_CYCLE, 3)],
+    "urdf_joint_missing_type.urdf": [(Code.ATTRIBUTE_MISSING, 4), (Code.URDF_MULTIPLE_ROOTS, 2)],
+    "urdf_origin_unparsable.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
+    "urdf_origin_not_finite.urdf": [(Code.ATTRIBUTE_INVALID, 5)],
+    "urdf_inertial_missing_mass_value.urdf": [(Code.ATTRIBUTE_MISSING, 5)],
+}
 
 
-# ---- item: an inertial with a mass and no inertia ------------------------------------------
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid_urdf_is_diagnosed_with_its_line(name, diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / name))
+    assert not result.ok
+    first_error = next(d for d in result.diagnostics if d.is_error)
+    taken = [diagnostics_checked.take_error(code) for code, _ in INVALID[name]]
+    assert [(d.code, d.line) for d in taken] == INVALID[name]
+    assert taken[0] is first_error, first_error.format()  # the cause is reported first
+    assert all(d.file.endswith(name) for d in taken)
 
-def test_inertial_without_inertia_is_a_point_mass_as_drake_reads_it():
-    path = FIXTURES / "urdf_inertial_mass_without_inertia_is_point_mass.urdf"
-    result = load(path, Context())
+
+def test_every_element_is_read(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_every_element.urdf"))
     assert result.ok
-    assert codes(result.diagnostics) == {Code.URDF_INERTIA_MISSING: Severity.WARNING}
-    inertial = result.document.model.links[0].inertial
-    # Drake: mass 2.5, centre of mass (0, 0, 0.1), a zero inertia tensor
-    assert inertial.mass == 2.5
-    assert inertial.pose.value.position == (0.0, 0.0, 0.1)
-    assert (inertial.ixx, inertial.iyy, inertial.izz, inertial.ixy, inertial.ixz,
-            inertial.iyz) == (0.0,) * 6
+    model = result.document.model
+    assert result.document.format == "urdf"
+    assert [link.name for link in model.links] == ["base", "arm", "slider", "wheel", "tool0",
+                                                   "float", "plane"]
+    joints = {j.name: j for j in model.joints}
+    shoulder = joints["shoulder"]
+    assert shoulder.pose.xyz_text == "0.1 0 0.2"
+    assert shoulder.pose.rpy_text == "0 1.5707963267948966 0"
+    assert (shoulder.limit.lower, shoulder.limit.upper, shoulder.limit.effort,
+            shoulder.limit.velocity) == (-1.57, 1.57, 10.0, 2.0)
+    assert (shoulder.dynamics.damping, shoulder.dynamics.friction) == (0.5, 0.1)
+    assert set(shoulder.extras) == {"calibration", "safety_controller"}
+    assert joints["slide"].mimic.joint == "shoulder" and joints["slide"].mimic.multiplier == 0.5
+    assert joints["spin"].axes[0].xyz == (0.0, 1.0, 0.0)
+    assert joints["world_to_base"].parent == "world"
+    base = model.links[0]
+    assert base.inertial.mass == 2.5
+    assert base.visuals[0].geometry.size == (0.4, 0.3, 0.1)
+    assert base.visuals[0].material.color == (0, 0, 0.8, 1)   # from the robot-level material
+    assert base.collisions[0].geometry.kind == "cylinder"
+    arm_visual = model.links[1].visuals[0]
+    assert arm_visual.geometry.uri == "package://every_element/meshes/arm.stl"
+    assert arm_visual.geometry.scale == (0.001, 0.001, 0.001)
+    assert arm_visual.material.texture == "package://every_element/red.png"
+    assert len(model.transmissions) == 1 and len(model.gazebo) == 2
 
 
-def test_inertial_without_inertia_converts_and_comes_back_with_the_same_mass(tmp_path):
-    path = FIXTURES / "urdf_inertial_mass_without_inertia_is_point_mass.urdf"
-    to_sdf, _, back = round_trip(path, tmp_path)
-    inertia = etree.fromstring(to_sdf.xml).find("model/link/inertial/inertia")
-    assert [inertia.findtext(k) for k in ("ixx", "iyy", "izz")] == ["0", "0", "0"]
-    assert not diff_files(path, back)
+def test_urdf_frames_follow_the_kinematic_tree(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_every_element.urdf"))
+    # base is 0.1 above the world (= model frame); shoulder is at 0.1 0 0.2 in base,
+    # pitched 90 degrees; slider is 0.2 along the shoulder frame's y.
+    assert pose_gap(result.pose("base"), Pose.from_rpy((0, 0, 0.1), (0, 0, 0))) < 1e-12
+    shoulder = Pose.from_rpy((0, 0, 0.1), (0, 0, 0)) * Pose.from_rpy((0.1, 0, 0.2),
+                                                                     (0, math.pi / 2, 0))
+    assert pose_gap(result.pose("arm"), shoulder) < 1e-12
+    assert pose_gap(result.pose("shoulder"), shoulder) < 1e-12
+    slider = shoulder * Pose.from_rpy((0, 0.2, 0), (0.1, 0.2, 0.3))
+    assert pose_gap(result.pose("slider"), slider) < 1e-12
+    assert result.attached_link("shoulder") == "arm"
 
 
-def test_fix_inertia_leaves_a_point_mass_alone():
-    path = FIXTURES / "urdf_inertial_mass_without_inertia_is_point_mass.urdf"
-    conversion = convert_urdf(load(path, Context()), ToSdf(fix_inertia=True))
-    assert conversion.ok
-    assert Code.LINK_INERTIA_REPAIRED not in codes(conversion.diagnostics)
-
-
-# ---- item: undeclared namespace prefixes ---------------------------------------------------
-
-def test_undeclared_prefix_is_declared_and_the_content_carried_both_ways(tmp_path):
-    path = FIXTURES / "urdf_namespace_undeclared_drake_collision_filter.urdf"
-    result = load(path, Context())
+def test_joint_named_like_a_link_is_renamed_and_keeps_its_urdf_name(diagnostics_checked):
+    result = diagnostics_checked.watch(load(FIXTURES / "urdf_joint_named_like_link.urdf"))
     assert result.ok
-    assert codes(result.diagnostics) == {Code.XML_RECOVERED: Severity.WARNING,
-                                         Code.NAMESPACE_UNDECLARED: Severity.WARNING,
-                                         Code.URDF_ELEMENT_UNKNOWN: Severity.WARNING}
-    said = [d.message for d in result.diagnostics if d.code is Code.URDF_ELEMENT_UNKNOWN]
-    assert "<drake:collision_filter_group>" in said[0]
-    to_sdf, _, back = round_trip(path, tmp_path)
-    group = f"{{{UNDECLARED_URI}drake}}collision_filter_group"
-    assert etree.fromstring(to_sdf.xml).find(f".//{group}") is not None
-    robot = etree.parse(str(back)).getroot()
-    members = robot.findall(f"{group}/{{{UNDECLARED_URI}drake}}member")
-    assert [m.get("link") for m in members] == ["base", "left_finger"]
-    assert not diff_files(path, back)
+    renamed = diagnostics_checked.take_warning(Code.NAME_RENAMED)
+    assert renamed.line == 6 and "[arm_joint]" in renamed.message, renamed.format()
+    [joint] = result.document.model.joints
+    assert (joint.name, joint.urdf_name) == ("arm_joint", "arm")
+    assert pose_gap(result.pose("arm"), Pose.from_rpy((0, 0, 0.5), (0, 0, 0.3))) < 1e-12
+    assert pose_gap(result.pose("arm_joint"), result.pose("arm")) < 1e-12
 
 
-# ---- item: a mimic on a fixed joint --------------------------------------------------------
+def test_numbers_read_alike_before_and_after_the_number_caches_fill():
+    """More distinct number texts than the reader remembers (each link's mass and origin),
+    then texts every joint repeats: each value is read as written, and the caches stay
+    within their bound (emptied when full, then filled again)."""
+    from urdf_sdf.core.base.diagnostics import Diagnostics
+    from urdf_sdf.core.read.numbers import KNOWN_TEXTS
+    from urdf_sdf.core.read.urdf import read_urdf_string
+    from urdf_sdf.core.read.urdf_elements import UrdfState
 
-def test_mimic_on_a_fixed_joint_is_named_and_absent_for_diff(tmp_path):
-    path = FIXTURES / "urdf_mimic_on_fixed_joint_ignored.urdf"
-    result = load(path, Context())
-    assert codes(result.diagnostics) == {Code.URDF_MIMIC_ON_FIXED_JOINT: Severity.WARNING}
-    joints = {joint.name: joint for joint in result.document.model.joints}
-    assert joints["gripper_left_fingertip_joint"].mimic is None
-    _, _, back = round_trip(path, tmp_path)
-    assert etree.parse(str(back)).getroot().find(".//mimic") is None
-    assert not diff_files(path, back)
+    count = KNOWN_TEXTS + 300
+    links = "".join(f'<link name="l{i}"><inertial><origin xyz="{i}.5 0 -{i}e-3"/>'
+                    f'<mass value="1.{i:05d}"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+                    'iyz="0" izz="0.01"/></inertial></link>' for i in range(count))
+    joints = "".join(f'<joint name="j{i}" type="revolute"><parent link="l{i - 1}"/>'
+                     f'<child link="l{i}"/><axis xyz="0 0 2"/><limit lower="-1.5" upper="-0" '
+                     'effort="10" velocity="1"/></joint>' for i in range(1, count))
+    diagnostics = Diagnostics()
+    document = read_urdf_string(f'<robot name="r">{links}{joints}</robot>'.encode(), None,
+                                diagnostics)
+    assert not list(diagnostics)
+    model = document.model
+    for i, link in enumerate(model.links):
+        assert link.inertial.mass == float(f"1.{i:05d}")
+        assert link.inertial.pose.value.position == (i + 0.5, 0.0, -float(f"{i}e-3"))
+        assert link.inertial.texts["mass"] == f"1.{i:05d}"
+    for joint in model.joints:
+        assert joint.axes[0].xyz == (0.0, 0.0, 1.0)
+        assert (joint.limit.lower, joint.limit.effort) == (-1.5, 10.0)
+        assert math.copysign(1.0, joint.limit.upper) == -1.0  # -0 stays -0.0
 
-
-def test_diff_sees_no_mimic_on_a_fixed_joint_either_side(tmp_path):
-    source = (FIXTURES / "urdf_mimic_on_fixed_joint_ignored.urdf").read_text()
-    without = tmp_path / "without.urdf"
-    without.write_text(source.replace(
-        '<mimic joint="gripper_left_joint" multiplier="-1.0" offset="0.0"/>', ""))
-    assert not diff_files(FIXTURES / "urdf_mimic_on_fixed_joint_ignored.urdf", without)
-
-
-# ---- item: a transmission naming no joint --------------------------------------------------
-
-def test_transmission_naming_a_missing_joint_is_named():
-    result = load(FIXTURES / "urdf_transmission_names_missing_joint.urdf", Context())
-    assert result.ok  # urdfdom and libsdformat read it; Drake refuses it
-    found = [d for d in result.diagnostics if d.code is Code.URDF_TRANSMISSION_JOINT_UNKNOWN]
-    assert [(d.severity, d.line) for d in found] == [(Severity.WARNING, 16)]
-    assert "[elbow]" in found[0].message
-
-
-def test_transmission_naming_a_renamed_joint_by_its_urdf_name_is_fine():
-    data = b"""<robot name="r"><link name="a"/><link name="b"/>
-      <joint name="b" type="continuous"><parent link="a"/><child link="b"/></joint>
-      <transmission name="t"><joint name="b"/></transmission></robot>"""
-    result = load_string(data, "renamed.urdf", Context())
-    assert Code.URDF_TRANSMISSION_JOINT_UNKNOWN not in codes(result.diagnostics)
-
-
-# ---- item: attributes URDF does not define -------------------------------------------------
-
-def test_unknown_attributes_are_named_carried_in_the_sdf_and_given_back(tmp_path):
-    path = FIXTURES / "urdf_attributes_unknown_carried.urdf"
-    result = load(path, Context())
-    said = [d.message for d in result.diagnostics if d.code is Code.URDF_ATTRIBUTE_UNKNOWN]
-    assert len(said) == 4
-    for name in ("[bar]", "[drake:foo]", "[zap]", "[drake:acceleration]"):
-        assert any(name in message for message in said), name
-    to_sdf, _, back = round_trip(path, tmp_path)
-    drake = "{http://drake.mit.edu}"
-    model = etree.fromstring(to_sdf.xml).find("model")
-    assert model.find("link[@name='base_link']").get(qname("bar")) == "1"
-    assert model.find("link[@name='shoulder_link']").get(f"{drake}foo") == "2"
-    assert model.find("joint").get(qname("zap")) == "3"
-    assert model.find("joint/axis/limit").get(f"{drake}acceleration") == "15"
-    robot = etree.parse(str(back)).getroot()
-    assert robot.find("link[@name='base_link']").get("bar") == "1"
-    assert robot.find("link[@name='shoulder_link']").get(f"{drake}foo") == "2"
-    assert robot.find("joint").get("zap") == "3"
-    assert robot.find("joint/limit").get(f"{drake}acceleration") == "15"
-    assert b"drake:acceleration" in back.read_bytes()  # the prefix Drake matches by name
-
-
-def test_undeclared_prefix_on_a_limit_attribute_is_carried(tmp_path):
-    path = FIXTURES / "urdf_namespace_undeclared_drake_collision_filter.urdf"
-    source = path.read_text().replace('velocity="2"/>', 'velocity="2" drake:acceleration="3"/>')
-    changed = tmp_path / "limit.urdf"
-    changed.write_text(source)
-    _, _, back = round_trip(changed, tmp_path)
-    limit = etree.parse(str(back)).getroot().find("joint/limit")
-    assert limit.get(f"{{{UNDECLARED_URI}drake}}acceleration") == "3"
-    assert b"drake:acceleration" in back.read_bytes()
+    state = UrdfState(None, Diagnostics())
+    for i in range(2 * KNOWN_TEXTS + 5):
+        assert state.numbers.value(str(i)) == (float(i),) and len(state.numbers) <= KNOWN_TEXTS
