@@ -3,7 +3,7 @@
 
 Their ``$id`` ends in a version (``urn:urdf-sdf:schema:check:1``): a change that could
 break a reader (a field removed or retyped) makes a new version; new optional fields do
-not. ``tests/test_json_schemas.py`` checks every output shape against them.
+not. ``tests/urdf_sdf/test_json_schemas.py`` checks every output shape against them.
 """
 from __future__ import annotations
 

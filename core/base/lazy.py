@@ -13,7 +13,7 @@ table instead of importing it::
 
 The table is a literal dict of ``name -> (module, attribute)``: ``tests/test_layout.py``
 reads every ``Later({...})`` as the module's imports (the layering rules hold for them as
-for the others) and ``tests/test_lazy.py`` imports every entry, so a table that names
+for the others) and ``tests/core/base/test_lazy.py`` imports every entry, so a table that names
 nothing fails a test, not a user. Nothing is cached here: a lookup is an
 ``importlib.import_module`` (a dictionary hit once the module is loaded) and a
 ``getattr``, so a name replaced on its module (a test's monkeypatch) is seen.

@@ -21,7 +21,7 @@ component take five times as many, which is what a deep chain's narrow levels co
 The contract: every pose :func:`forward_compact` gives agrees with the scalar definition
 above composed with :class:`urdf_sdf.core.base.pose.Pose` (``forward`` in
 ``tests/reference_kinematics.py``) within :data:`FORWARD_TOLERANCE` (relative to the
-tree's scale), as ``tests/test_diff_linear.py`` checks; not bit for bit.
+tree's scale), as ``tests/core/diff/test_compare_linear.py`` checks; not bit for bit.
 """
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ place, set by the console scripts' entry alone.
 A console script (``urdf2sdf``, ``sdf2urdf``, ``urdf-sdf``) owns its process: it runs one
 command and exits. A program that imports ``urdf_sdf`` (a ROS node, a notebook, a test
 runner) owns its own, and the library, the converters and the API change nothing of it
-(``tests/test_process.py`` checks both). :func:`console_script_process`, called first by
-:func:`urdf_sdf.cli.quick.run` (the one entry of every console script), sets:
+(``tests/urdf_sdf/cli/test_process.py`` checks both).
+:func:`console_script_process`, called first by :func:`urdf_sdf.cli.quick.run` (the one
+entry of every console script), sets:
 
 * the standard streams: a descriptor closed when the command started gets ``/dev/null``,
   and standard output's failures are told apart from any other file's
