@@ -10,8 +10,10 @@ instead of computed.
 Nested models are flattened with ``ToUrdf.separator`` between scope names; explicit frames
 become a fixed joint and a massless link; custom ``urdf:`` elements written by urdf2sdf are
 restored exactly. Joint types URDF lacks are errors, or with ``approximate`` documented
-approximations with a warning each. A computed origin that is not a finite number (offsets that
-overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
+approximations with a warning each (``sdf2urdf.inserted``: the mass of inserted links, and
+a model of several trees, refused or welded). A computed origin that is not a finite number
+(offsets that overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan``
+in the URDF.
 
 The robot's children are made as ``core.write.text`` nodes (or copied elements) and handed in
 order to ``core.write.urdf.robot_document``, which decides how they become bytes.
@@ -61,6 +63,11 @@ from urdf_sdf.core.write.urdf import (
 )
 from urdf_sdf.core.write.uris import relocated_mesh
 from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
+from urdf_sdf.sdf2urdf.inserted import (
+    INSERTED_LINK_MASS,
+    inserted_link_inertial,
+    several_trees_refusal,
+)
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
@@ -169,7 +176,10 @@ class UrdfWriter:
         if joints is None:
             return False
         free_roots = self.free_roots(joints)
-        if any(j.parent == "world" for j in joints) or owner.static or free_roots:
+        if free_roots is None:
+            return False
+        roots, root_joint = free_roots
+        if any(j.parent == "world" for j in joints) or owner.static or roots:
             out.add(("link", {"name": "world"}, []))
         for joint in joints:
             self.urdf_frame[joint.child] = joint.X_JC
@@ -177,8 +187,8 @@ class UrdfWriter:
             self.write_link(out, link_name)
         if owner.static:
             self.write_static(out)
-        for root in free_roots:
-            self.write_world_joint(out, root, "floating")
+        for root in roots:
+            self.write_world_joint(out, root, root_joint)
         for joint in joints:
             self.write_joint(out, joint)
             self.keep_joint_extras(out, joint)
@@ -221,19 +231,26 @@ class UrdfWriter:
             ok = False
         return ok
 
-    def free_roots(self, joints: list[KinematicJoint]) -> list[str]:
-        """Root links that must hang from ``world`` by a floating joint: in a non-static
-        model, every root when there are several trees or when another tree is jointed to
-        the world (a URDF has one root; a floating joint is a free body, as in SDF)."""
+    def free_roots(self, joints: list[KinematicJoint]) -> tuple[list[str], str] | None:
+        """Root links that must hang from ``world`` in a non-static model, and the joint
+        type: a lone tree of a model in a world floats; several trees (or a tree beside one
+        jointed to the world) are refused, or welded under ``--approximate``
+        (``sdf2urdf.inserted``); None when refused."""
         roots = self.tree.roots
         if self.scope.owner.static or not roots:
-            return []
-        if len(roots) == 1 and not any(j.parent == "world" for j in joints):
-            return roots if self.in_world else []
-        self.warn(Code.WORLD_JOINT_ADDED, f"model [{self.scope.owner.name}] has several kinematic "
-                  f"trees (root links {', '.join(roots)}); a URDF has one root, so each hangs from "
-                  "world by a floating joint, a free body as in SDF", self.scope.owner.source)
-        return roots
+            return [], "fixed"
+        world_jointed = any(j.parent == "world" for j in joints)
+        if len(roots) == 1 and not world_jointed:
+            return (roots if self.in_world else []), "floating"
+        name = self.scope.owner.name
+        if not self.options.approximate:
+            self.error(Code.URDF_SEVERAL_TREES, several_trees_refusal(name, roots, world_jointed),
+                       self.scope.owner.source)
+            return None
+        self.warn(Code.WORLD_JOINT_ADDED, f"model [{name}] has several kinematic trees (root "
+                  f"links {', '.join(roots)}); each is welded to world where it stands "
+                  "(--approximate): their free motion is lost", self.scope.owner.source)
+        return roots, "fixed"
 
     def urdf_joints(self) -> list[KinematicJoint] | None:
         """The tree's joints, with types URDF lacks refused or approximated."""
@@ -255,9 +272,9 @@ class UrdfWriter:
         """Documented approximations of joint types URDF lacks.
 
         universal, revolute2: two revolute joints about axis and axis2 through a
-        massless link ``NAME_link``; ball: three revolute joints about x, y, z through
-        two massless links; screw: one revolute joint about the axis (the thread pitch
-        is lost). Gearbox joints are dropped (see ``check_constraints``).
+        link ``NAME_link``; ball: three revolute joints about x, y, z through two links
+        (each of ``INSERTED_LINK_MASS``); screw: one revolute joint about the axis (the
+        thread pitch is lost). Gearbox joints are dropped (see ``check_constraints``).
         """
         axes = list(joint.axes) or [(0.0, 0.0, 1.0)]
         if joint.type in ("universal", "revolute2"):
@@ -268,7 +285,7 @@ class UrdfWriter:
             axes = axes[:1]
         self.warn(Code.JOINT_APPROXIMATED, f"{joint.type} joint [{joint.name}] approximated by "
                   f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
-                  + ("" if len(axes) == 1 else " through massless links")
+                  + ("" if len(axes) == 1 else " through inserted links")
                   + (" (the thread pitch is lost)" if joint.type == "screw" else ""),
                   joint.element.source)
         chain = []
@@ -281,6 +298,10 @@ class UrdfWriter:
                                         joint.X_JC if last else IDENTITY, [axis],
                                         joint.element, joint.vertex))
             if not last:
+                self.warn(Code.LINK_MASS_ADDED, f"link [{child}] inserted for {joint.type} joint "
+                          f"[{joint.name}] weighs {INSERTED_LINK_MASS} kg (--approximate): a "
+                          "massless link is dropped by libsdformat with its children",
+                          joint.element.source)
                 self.tree.links.append(child)
                 self.tree.link_poses[child] = IDENTITY
                 self.tree.parent_joint[child] = chain[-1]
@@ -301,8 +322,8 @@ class UrdfWriter:
         children: list[Node] = []
         self.link_names.add(link_name)
         link = self.link_element(link_name)
-        if link is None:  # a massless link made by an approximation
-            out.add(("link", {"name": self.name(link_name)}, children))
+        if link is None:  # a link made by an approximation
+            out.add(("link", {"name": self.name(link_name)}, [inserted_link_inertial()]))
             return
         blocks: list = []
         X_UL = self.urdf_frame.get(link_name, IDENTITY)

@@ -173,6 +173,9 @@ class Code(str, enum.Enum):
     VERSION_REWRITTEN = "VERSION_REWRITTEN"
     INCLUDE_KEPT = "INCLUDE_KEPT"
     INCLUDE_CHILD_DROPPED = "INCLUDE_CHILD_DROPPED"
+    # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
+    URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
+    LINK_MASS_ADDED = "LINK_MASS_ADDED"
 
 
 class Source(NamedTuple):
