@@ -10,7 +10,7 @@ instead of computed.
 Nested models are flattened with ``ToUrdf.separator`` between scope names; explicit frames
 become a fixed joint and a massless link; custom ``urdf:`` elements written by urdf2sdf are
 restored exactly. Joint types URDF lacks are errors, or with ``approximate`` documented
-approximations with a warning each (``sdf2urdf.inserted``: the mass of inserted links, and
+approximations with a warning each (``sdf2urdf.approximate``: the mass of inserted links, and
 a model of several trees, refused or welded). A computed origin that is not a finite number
 (offsets that overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan``
 in the URDF.
@@ -62,19 +62,19 @@ from urdf_sdf.core.write.urdf import (
     to_bytes,
 )
 from urdf_sdf.core.write.uris import relocated_mesh
-from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
-from urdf_sdf.sdf2urdf.inserted import (
-    INSERTED_LINK_MASS,
+from urdf_sdf.sdf2urdf.approximate import (
+    APPROXIMABLE,
+    approximated_chain,
     inserted_link_inertial,
     several_trees_refusal,
 )
+from urdf_sdf.sdf2urdf.extras import JOINT_EXTRAS, MODEL_EXTRAS, element_extras, link_extras
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, merge_robots
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
-APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 
 
 def convert_sdf(result, options: ToUrdf) -> Conversion:
@@ -235,7 +235,7 @@ class UrdfWriter:
         """Root links that must hang from ``world`` in a non-static model, and the joint
         type: a lone tree of a model in a world floats; several trees (or a tree beside one
         jointed to the world) are refused, or welded under ``--approximate``
-        (``sdf2urdf.inserted``); None when refused."""
+        (``sdf2urdf.approximate``); None when refused."""
         roots = self.tree.roots
         if self.scope.owner.static or not roots:
             return [], "fixed"
@@ -259,7 +259,7 @@ class UrdfWriter:
             if joint.type in URDF_JOINT_TYPES:
                 joints.append(joint)
             elif self.options.approximate and joint.type in APPROXIMABLE:
-                joints.extend(self.approximate(joint))
+                joints.extend(approximated_chain(joint, self.tree, self.warn))
             else:
                 hint = " (--approximate maps it to URDF joints)" \
                     if joint.type in APPROXIMABLE else ""
@@ -267,46 +267,6 @@ class UrdfWriter:
                            f"[{joint.type}], which URDF cannot express{hint}",
                            joint.element.source)
         return None if self.diagnostics.has_errors else joints
-
-    def approximate(self, joint: KinematicJoint) -> list[KinematicJoint]:
-        """Documented approximations of joint types URDF lacks.
-
-        universal, revolute2: two revolute joints about axis and axis2 through a
-        link ``NAME_link``; ball: three revolute joints about x, y, z through two links
-        (each of ``INSERTED_LINK_MASS``); screw: one revolute joint about the axis (the
-        thread pitch is lost). Gearbox joints are dropped (see ``check_constraints``).
-        """
-        axes = list(joint.axes) or [(0.0, 0.0, 1.0)]
-        if joint.type in ("universal", "revolute2"):
-            axes = (axes + [(1.0, 0.0, 0.0)])[:2] if len(axes) < 2 else axes[:2]
-        elif joint.type == "ball":
-            axes = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
-        else:
-            axes = axes[:1]
-        self.warn(Code.JOINT_APPROXIMATED, f"{joint.type} joint [{joint.name}] approximated by "
-                  f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
-                  + ("" if len(axes) == 1 else " through inserted links")
-                  + (" (the thread pitch is lost)" if joint.type == "screw" else ""),
-                  joint.element.source)
-        chain = []
-        parent, X_PJ = joint.parent, joint.X_PJ
-        for i, axis in enumerate(axes):
-            last = i == len(axes) - 1
-            child = joint.child if last else f"{joint.name}_link{i + 1 if len(axes) > 2 else ''}"
-            name = joint.name if i == 0 else f"{joint.name}_{i + 1}"
-            chain.append(KinematicJoint(name, "revolute", parent, child, X_PJ,
-                                        joint.X_JC if last else IDENTITY, [axis],
-                                        joint.element, joint.vertex))
-            if not last:
-                self.warn(Code.LINK_MASS_ADDED, f"link [{child}] inserted for {joint.type} joint "
-                          f"[{joint.name}] weighs {INSERTED_LINK_MASS} kg (--approximate): a "
-                          "massless link is dropped by libsdformat with its children",
-                          joint.element.source)
-                self.tree.links.append(child)
-                self.tree.link_poses[child] = IDENTITY
-                self.tree.parent_joint[child] = chain[-1]
-            parent, X_PJ = child, IDENTITY
-        return chain
 
     # ---- links ------------------------------------------------------------------------
 
