@@ -10,8 +10,10 @@ instead of computed.
 Nested models are flattened with ``ToUrdf.separator`` between scope names; explicit frames
 become a fixed joint and a massless link; custom ``urdf:`` elements written by urdf2sdf are
 restored exactly. Joint types URDF lacks are errors, or with ``approximate`` documented
-approximations with a warning each. A computed origin that is not a finite number (offsets that
-overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan`` in the URDF.
+approximations with a warning each (``sdf2urdf.approximate``: the mass of inserted links, and
+a model of several trees, refused or welded). A computed origin that is not a finite number
+(offsets that overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan``
+in the URDF.
 
 A world's model keeps where the world places it (``sdf2urdf.world``): the URDF's ``world``
 link is the SDF world. SDF content URDF cannot state goes to ``<gazebo>`` blocks
@@ -64,6 +66,12 @@ from urdf_sdf.core.write.urdf import (
     to_bytes,
 )
 from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.sdf2urdf.approximate import (
+    APPROXIMABLE,
+    approximated_chain,
+    inserted_link_inertial,
+    several_trees_refusal,
+)
 from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
@@ -75,7 +83,6 @@ from urdf_sdf.sdf2urdf.world_content import warn_world_content
 
 NO_RATE_LIMIT = "1e+16"
 URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
-APPROXIMABLE = {"ball", "universal", "revolute2", "screw"}
 
 
 def convert_sdf(result, options: ToUrdf) -> Conversion:
@@ -182,7 +189,10 @@ class UrdfWriter:
         if joints is None:
             return False
         free_roots = self.free_roots(joints)
-        world_link = any(j.parent == "world" for j in joints) or owner.static or bool(free_roots)
+        if free_roots is None:
+            return False
+        roots, root_joint = free_roots
+        world_link = any(j.parent == "world" for j in joints) or owner.static or bool(roots)
         if world_link:
             out.add(("link", {"name": "world"}, []))
         for joint in joints:
@@ -191,8 +201,8 @@ class UrdfWriter:
             self.write_link(out, link_name)
         if owner.static:
             self.write_static(out)
-        for root in free_roots:
-            self.write_world_joint(out, root, "floating")
+        for root in roots:
+            self.write_world_joint(out, root, root_joint)
         for joint in joints:
             self.write_joint(out, joint)
             self.kept.joint(out, joint)
@@ -251,19 +261,26 @@ class UrdfWriter:
                        joint.element.source)
         return not loops
 
-    def free_roots(self, joints: list[KinematicJoint]) -> list[str]:
-        """Root links that must hang from ``world`` by a floating joint: in a non-static
-        model, every root when there are several trees or when another tree is jointed to
-        the world (a URDF has one root; a floating joint is a free body, as in SDF)."""
+    def free_roots(self, joints: list[KinematicJoint]) -> tuple[list[str], str] | None:
+        """Root links that must hang from ``world`` in a non-static model, and the joint
+        type: a lone tree of a model in a world floats; several trees (or a tree beside one
+        jointed to the world) are refused, or welded under ``--approximate``
+        (``sdf2urdf.approximate``); None when refused."""
         roots = self.tree.roots
         if self.scope.owner.static or not roots:
-            return []
-        if len(roots) == 1 and not any(j.parent == "world" for j in joints):
-            return roots if self.in_world else []
-        self.warn(Code.WORLD_JOINT_ADDED, f"model [{self.scope.owner.name}] has several kinematic "
-                  f"trees (root links {', '.join(roots)}); a URDF has one root, so each hangs from "
-                  "world by a floating joint, a free body as in SDF", self.scope.owner.source)
-        return roots
+            return [], "fixed"
+        world_jointed = any(j.parent == "world" for j in joints)
+        if len(roots) == 1 and not world_jointed:
+            return (roots if self.in_world else []), "floating"
+        name = self.scope.owner.name
+        if not self.options.approximate:
+            self.error(Code.URDF_SEVERAL_TREES, several_trees_refusal(name, roots, world_jointed),
+                       self.scope.owner.source)
+            return None
+        self.warn(Code.WORLD_JOINT_ADDED, f"model [{name}] has several kinematic trees (root "
+                  f"links {', '.join(roots)}); each is welded to world where it stands "
+                  "(--approximate): their free motion is lost", self.scope.owner.source)
+        return roots, "fixed"
 
     def urdf_joints(self) -> list[KinematicJoint] | None:
         """The tree's joints, with types URDF lacks refused or approximated."""
@@ -272,7 +289,7 @@ class UrdfWriter:
             if joint.type in URDF_JOINT_TYPES:
                 joints.append(joint)
             elif self.options.approximate and joint.type in APPROXIMABLE:
-                joints.extend(self.approximate(joint))
+                joints.extend(approximated_chain(joint, self.tree, self.warn))
             else:
                 hint = " (--approximate maps it to URDF joints)" \
                     if joint.type in APPROXIMABLE else ""
@@ -280,42 +297,6 @@ class UrdfWriter:
                            f"[{joint.type}], which URDF cannot express{hint}",
                            joint.element.source)
         return None if self.diagnostics.has_errors else joints
-
-    def approximate(self, joint: KinematicJoint) -> list[KinematicJoint]:
-        """Documented approximations of joint types URDF lacks.
-
-        universal, revolute2: two revolute joints about axis and axis2 through a
-        massless link ``NAME_link``; ball: three revolute joints about x, y, z through
-        two massless links; screw: one revolute joint about the axis (the thread pitch
-        is lost). Gearbox joints are dropped (see ``check_constraints``).
-        """
-        axes = list(joint.axes) or [(0.0, 0.0, 1.0)]
-        if joint.type in ("universal", "revolute2"):
-            axes = (axes + [(1.0, 0.0, 0.0)])[:2] if len(axes) < 2 else axes[:2]
-        elif joint.type == "ball":
-            axes = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
-        else:
-            axes = axes[:1]
-        self.warn(Code.JOINT_APPROXIMATED, f"{joint.type} joint [{joint.name}] approximated by "
-                  f"{len(axes)} revolute joint{'s' if len(axes) > 1 else ''}"
-                  + ("" if len(axes) == 1 else " through massless links")
-                  + (" (the thread pitch is lost)" if joint.type == "screw" else ""),
-                  joint.element.source)
-        chain = []
-        parent, X_PJ = joint.parent, joint.X_PJ
-        for i, axis in enumerate(axes):
-            last = i == len(axes) - 1
-            child = joint.child if last else f"{joint.name}_link{i + 1 if len(axes) > 2 else ''}"
-            name = joint.name if i == 0 else f"{joint.name}_{i + 1}"
-            chain.append(KinematicJoint(name, "revolute", parent, child, X_PJ,
-                                        joint.X_JC if last else IDENTITY, [axis],
-                                        joint.element, joint.vertex))
-            if not last:
-                self.tree.links.append(child)
-                self.tree.link_poses[child] = IDENTITY
-                self.tree.parent_joint[child] = chain[-1]
-            parent, X_PJ = child, IDENTITY
-        return chain
 
     # ---- links ------------------------------------------------------------------------
 
@@ -331,8 +312,8 @@ class UrdfWriter:
         children: list[Node] = []
         self.link_names.add(link_name)
         link = self.link_element(link_name)
-        if link is None:  # a massless link made by an approximation
-            out.add(("link", {"name": self.name(link_name)}, children))
+        if link is None:  # a link made by an approximation
+            out.add(("link", {"name": self.name(link_name)}, [inserted_link_inertial()]))
             return
         blocks: list = []
         X_UL = self.urdf_frame.get(link_name, IDENTITY)

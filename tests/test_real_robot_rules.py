@@ -160,6 +160,23 @@ def test_universal_joint_approximation_uses_axis2_for_the_second_joint():
     assert axes == {"gimbal": "1 0 0", "gimbal_2": "0 1 0"}
 
 
+def test_link_inserted_by_approximate_has_the_documented_negligible_mass():
+    """A massless inserted link is dropped by libsdformat 12 with its child (it read only
+    [base]); with 0.001 kg and 1e-06 kg m^2 libsdformat and Drake both read base, gimbal_link
+    and head at the origin, total mass 2.001 kg (the SDF's 2 kg + 0.001)."""
+    conversion = to_urdf(FIXTURES / "sdf_universal_approximated_with_both_axes.sdf",
+                         approximate=True)
+    robot = etree.fromstring(conversion.xml)
+    inertial = robot.find("link[@name='gimbal_link']/inertial")
+    assert inertial.find("mass").get("value") == "0.001"
+    assert dict(inertial.find("inertia").attrib) == {
+        "ixx": "1e-06", "ixy": "0", "ixz": "0", "iyy": "1e-06", "iyz": "0", "izz": "1e-06"}
+    masses = [float(m.get("value")) for m in robot.iter("mass")]
+    assert sum(masses) == pytest.approx(2.001)
+    [warning] = warnings(conversion, Code.LINK_MASS_ADDED)
+    assert "[gimbal_link]" in warning and "0.001 kg" in warning
+
+
 def test_lower_limit_above_upper_is_kept_as_written_with_a_warning(tmp_path):
     """URDF does not forbid lower > upper and its readers disagree (urdfdom reads it,
     pybullet means "no limit", libsdformat swaps the two, Drake refuses the joint): the
@@ -317,16 +334,44 @@ def test_static_model_welds_every_root_link_to_world(tmp_path):
     assert diff_results(load(source), load_string(conversion.xml, "room.urdf")) == []
 
 
-def test_model_with_several_trees_hangs_each_from_world_by_a_floating_joint():
-    source = FIXTURES / "sdf_model_several_trees.sdf"
-    conversion = to_urdf(source)
+def refusal(path: Path, **options):
+    conversion = convert_sdf(load(path, Context()), ToUrdf(**options))
+    assert not conversion.ok and conversion.xml is None
+    return [d for d in conversion.diagnostics if d.is_error]
+
+
+def test_model_with_several_trees_is_refused_naming_the_trees_and_the_options():
+    """No URDF places free trees in every consumer (floating joints from world: libsdformat
+    refuses them, Drake leaves the links at the origin; several roots: urdfdom refuses)."""
+    [error] = refusal(FIXTURES / "sdf_model_several_trees_refused_or_welded.sdf")
+    assert error.code is Code.URDF_SEVERAL_TREES and error.line == 8
+    assert "root links finger1, finger2" in error.message
+    assert all(option in error.message for option in ("<static>", "--approximate", "joint"))
+
+
+def test_model_with_several_trees_is_welded_where_it_stands_under_approximate():
+    """The poses libsdformat 12 and Drake both read from the welded URDF."""
+    conversion = to_urdf(FIXTURES / "sdf_model_several_trees_refused_or_welded.sdf",
+                         approximate=True)
     robot = etree.fromstring(conversion.xml)
-    joints = robot.findall("joint")
-    assert sorted(j.find("child").get("link") for j in joints) == ["finger1", "finger2"]
-    assert {j.get("type") for j in joints} == {"floating"}
-    assert any("several kinematic trees" in m
+    joints = {j.find("child").get("link"): (j.get("type"), j.find("parent").get("link"),
+                                            j.find("origin").get("xyz"),
+                                            j.find("origin").get("rpy"))
+              for j in robot.findall("joint")}
+    assert joints == {"finger1": ("fixed", "world", "0.1 0 0", "0 0 0"),
+                      "finger2": ("fixed", "world", "-0.1 0 0", "0 0 2")}
+    assert any("root links finger1, finger2" in m and "free motion is lost" in m
                for m in warnings(conversion, Code.WORLD_JOINT_ADDED))
-    assert diff_results(load(source), load_string(conversion.xml, "fingers.urdf")) == []
+
+
+def test_tree_beside_one_jointed_to_the_world_is_refused(tmp_path):
+    source = tmp_path / "two.sdf"
+    source.write_text('<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>'
+                      '<joint name="pin" type="revolute"><parent>world</parent><child>a</child>'
+                      '<axis><xyz>0 0 1</xyz></axis></joint></model></sdf>')
+    [error] = refusal(source)
+    assert error.code is Code.URDF_SEVERAL_TREES
+    assert "root links b besides the tree jointed to world" in error.message
 
 
 def test_all_models_of_a_world_become_one_urdf_under_world(tmp_path):
@@ -398,6 +443,35 @@ def test_relative_mesh_path_still_points_at_the_same_file_from_the_output_folder
                           f'filename="{scheme}"/></geometry></visual></link></robot>')
         assert etree.fromstring(to_sdf(source, output_dir=str(elsewhere)).xml).findtext(
             ".//mesh/uri") == scheme
+
+
+def test_relative_file_uri_is_relocated_like_a_relative_path_keeping_its_form(tmp_path):
+    """``file://meshes/visual/link0.dae`` (gym-ignition, pybullet robots) is a relative path
+    too: written into another folder it is rewritten to reach the same file, in both
+    directions, and stays a ``file://`` URI; an absolute ``file:///`` URI is kept."""
+    robot = tmp_path / "robot"
+    (robot / "meshes" / "visual").mkdir(parents=True)
+    (robot / "meshes" / "visual" / "link0.dae").write_text("<COLLADA/>")
+    elsewhere = tmp_path / "out" / "deeper"
+    elsewhere.mkdir(parents=True)
+    urdf = robot / "robot.urdf"
+    urdf.write_text('<robot name="r"><link name="link0"><visual><geometry><mesh filename="'
+                    'file://meshes/visual/link0.dae"/></geometry></visual></link></robot>')
+    sdf = robot / "model.sdf"
+    sdf.write_text('<sdf version="1.9"><model name="r"><link name="link0"><visual name="v">'
+                   '<geometry><mesh><uri>file://meshes/visual/link0.dae</uri></mesh></geometry>'
+                   '</visual></link></model></sdf>')
+    written = [etree.fromstring(to_sdf(urdf, output_dir=str(elsewhere)).xml).findtext(
+                   ".//mesh/uri"),
+               etree.fromstring(to_urdf(sdf, output_dir=str(elsewhere)).xml).find(
+                   ".//mesh").get("filename")]
+    assert written == ["file://../../robot/meshes/visual/link0.dae"] * 2
+    assert etree.fromstring(to_sdf(urdf, output_dir=str(robot)).xml).findtext(
+        ".//mesh/uri") == "file://meshes/visual/link0.dae"
+    urdf.write_text('<robot name="r"><link name="link0"><visual><geometry><mesh filename="'
+                    'file:///abs/link0.dae"/></geometry></visual></link></robot>')
+    assert etree.fromstring(to_sdf(urdf, output_dir=str(elsewhere)).xml).findtext(
+        ".//mesh/uri") == "file:///abs/link0.dae"
 
 
 def test_frames_model_option_reports_one_model_of_a_world_in_its_frame(tmp_path):

@@ -189,6 +189,9 @@ class Code(str, enum.Enum):
     # Round trips of composed models and closed loops (urdf2sdf.scopes, sdf2urdf.loops).
     NAME_SCOPE_UNNESTABLE = "NAME_SCOPE_UNNESTABLE"
     JOINT_LOOP_KEPT_IN_GAZEBO = "JOINT_LOOP_KEPT_IN_GAZEBO"
+    # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
+    URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
+    LINK_MASS_ADDED = "LINK_MASS_ADDED"
 
 
 class Source(NamedTuple):

@@ -1,9 +1,11 @@
 """Mesh and texture URIs as the written file sees them.
 
 A relative path (``meshes/base.stl``) is relative to the folder of the file that holds
-it. Written into an output in another folder, it must change to point at the same file
-from there: :func:`relocated`. URIs with a scheme (``package://``, ``model://``,
-``file://``) and absolute paths mean the same from anywhere.
+it, and so is a relative ``file://`` URI (``file://meshes/base.stl``, as gym-ignition and
+pybullet robots write them; urdfdom, libsdformat and Drake read it as that path). Written
+into an output in another folder, either must change to point at the same file from
+there, keeping its form: :func:`relocated`. Other URIs with a scheme (``package://``,
+``model://``), absolute ``file:///`` URIs and absolute paths mean the same from anywhere.
 """
 from __future__ import annotations
 
@@ -12,22 +14,32 @@ import os
 from urdf_sdf.core.base.diagnostics import Code
 
 NOT_A_FILE = ("", "-", "<stdin>", "<input>")
+FILE_SCHEME = "file://"
 
 
 def is_relative_path(uri: str) -> bool:
     return bool(uri) and "://" not in uri and not os.path.isabs(uri)
 
 
+def split_file_scheme(uri: str) -> tuple[str, str]:
+    """``uri`` as (``file://`` or "", the rest): the path a relative ``file://`` URI holds."""
+    if uri.startswith(FILE_SCHEME):
+        return FILE_SCHEME, uri[len(FILE_SCHEME):]
+    return "", uri
+
+
 def relocated(uri: str, source_file: str | None, output_dir: str | None) -> str:
-    """``uri`` (from ``source_file``) as seen from ``output_dir``; unchanged when it is not
-    a relative path, or when the source or the output folder is not known."""
-    if not is_relative_path(uri) or output_dir is None or source_file in NOT_A_FILE \
+    """``uri`` (from ``source_file``) as seen from ``output_dir``, in the same form (a plain
+    path or ``file://``); unchanged when it is not relative, or when the source or the
+    output folder is not known."""
+    scheme, path = split_file_scheme(uri)
+    if not is_relative_path(path) or output_dir is None or source_file in NOT_A_FILE \
             or source_file is None:
         return uri
     source_dir = os.path.dirname(os.path.abspath(source_file))
-    target = os.path.normpath(os.path.join(source_dir, uri))
+    target = os.path.normpath(os.path.join(source_dir, path))
     moved = os.path.relpath(target, os.path.abspath(output_dir))
-    return moved.replace(os.sep, "/")
+    return scheme + moved.replace(os.sep, "/")
 
 
 def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str:

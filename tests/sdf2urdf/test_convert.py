@@ -804,7 +804,7 @@ def test_sdformat_urdf_unsupported_joint_approximated(case, tmp_path):
     conversion = convert(source, approximate=True)
     assert conversion.ok, [e.format() for e in errors(conversion)]
     hits = [w for w in warnings(conversion) if f"[{joint}]" in w.message and kind in w.message
-            and "approximate" in w.message]
+            and w.code in (Code.JOINT_APPROXIMATED, Code.JOINT_DROPPED)]
     assert len(hits) == 1, [w.format() for w in warnings(conversion)]
     out = tmp_path / f"{case}.urdf"
     out.write_bytes(conversion.xml)
@@ -829,19 +829,21 @@ def test_no_links_is_an_error_naming_the_model(version, tmp_path):
     assert error.file == str(source) and error.line == 3
 
 
-def test_several_root_links_hang_from_world_by_floating_joints_with_a_warning(tmp_path):
-    """A URDF has one root: the trees of an SDF model with several root links each hang
-    from ``world`` by a floating joint (a free body, as in the SDF), with a warning that
-    names them."""
+def test_several_root_links_are_refused_naming_them_or_welded_under_approximate():
+    """A URDF has one root, and no URDF form places free trees in every consumer
+    (libsdformat refuses floating joints from world, Drake leaves their links at the
+    origin): refused with URDF_SEVERAL_TREES naming the roots; --approximate welds each."""
     source = PARITY / "parity_not_a_tree_two_roots.sdf"
     conversion = convert(source)
-    assert conversion.ok
-    [warning] = [d for d in conversion.diagnostics if "several kinematic trees" in d.message]
-    assert "left" in warning.message and "right" in warning.message
-    assert warning.file == str(source) and warning.line is not None
-    robot = urdf_root(conversion.xml)
-    floating = [j for j in robot.findall("joint") if j.get("type") == "floating"]
-    assert {j.find("parent").get("link") for j in floating} == {"world"}
+    assert not conversion.ok and conversion.xml is None
+    [error] = errors(conversion)
+    assert error.code is Code.URDF_SEVERAL_TREES
+    assert "left" in error.message and "right" in error.message
+    assert error.file == str(source) and error.line is not None
+    robot = urdf_root(convert(source, approximate=True).xml)
+    welds = {j.find("child").get("link"): (j.get("type"), j.find("parent").get("link"))
+             for j in robot.findall("joint") if j.find("parent").get("link") == "world"}
+    assert set(welds.values()) == {("fixed", "world")} and len(welds) == 2
 
 
 def test_invalid_sdf_is_refused_with_its_diagnostics(tmp_path):

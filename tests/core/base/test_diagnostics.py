@@ -174,7 +174,10 @@ CASES = {
     Code.GAZEBO_LEGACY_TRANSLATED: ("gazebo_legacy_translated_imu_noise.urdf", to_sdf()),
     Code.GAZEBO_STRAY_CONTENT: ("gazebo_stray_content.urdf", to_sdf()),
     # sdf2urdf
-    Code.JOINT_APPROXIMATED: ("joint_approximated_ball.sdf", to_urdf(approximate=True)),
+    Code.JOINT_APPROXIMATED: ("joint_approximated_ball.sdf", to_urdf(approximate=True),
+                              {Code.LINK_MASS_ADDED}),
+    Code.LINK_MASS_ADDED: ("link_mass_added_universal.sdf", to_urdf(approximate=True),
+                           {Code.JOINT_APPROXIMATED}),
     Code.JOINT_DROPPED: ("joint_dropped_gearbox.sdf", to_urdf(approximate=True)),
     Code.JOINT_LIMIT_DEFAULTED: ("joint_limit_defaulted.sdf", to_urdf()),
     Code.WORLD_JOINT_ADDED: ("world_joint_added_static_model.sdf", to_urdf()),
