@@ -65,7 +65,7 @@ from urdf_sdf.core.write.urdf import (
     robot_document,
     to_bytes,
 )
-from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.core.write.uris import written_mesh_uri
 from urdf_sdf.sdf2urdf.approximate import (
     APPROXIMABLE,
     approximated_chain,
@@ -389,10 +389,8 @@ class UrdfWriter:
     def mesh_uri(self, geometry) -> str:
         """The mesh URI as written: ``--uri-scheme package`` rewrites ``model://``; a
         relative path is made relative to the output's folder."""
-        uri = geometry.uri or ""
-        if self.options.uri_scheme == "package" and uri.startswith("model://"):
-            return "package://" + uri[len("model://"):]
-        return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
+        return written_mesh_uri(geometry.uri or "", self.options.uri_scheme, geometry.source,
+                                self.options.output_dir, self.diagnostics)
 
     # ---- joints -----------------------------------------------------------------------
 

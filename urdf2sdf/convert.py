@@ -53,7 +53,7 @@ from urdf_sdf.core.write.sdf import (
     pose_node,
 )
 from urdf_sdf.core.write.text import Node
-from urdf_sdf.core.write.uris import relocated_mesh
+from urdf_sdf.core.write.uris import written_mesh_uri
 from urdf_sdf.urdf2sdf.attributes import carried_namespaces, sdf_attributes
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
@@ -477,10 +477,9 @@ class Writer:
     def mesh_uri(self, geometry) -> str:
         """The mesh URI as written: ``--uri-scheme model`` rewrites ``package://``; a
         relative path is made relative to the output's folder."""
-        uri = geometry.uri or ""
-        if self.options.uri_scheme == "model" and uri.startswith("package://"):
-            return "model://" + uri[len("package://"):]
-        return relocated_mesh(uri, geometry.source, self.options.output_dir, self.diagnostics)
+        scheme = "model" if self.options.uri_scheme == "model" else None  # package: as written
+        return written_mesh_uri(geometry.uri or "", scheme, geometry.source,
+                                self.options.output_dir, self.diagnostics)
 
     # ---- joints -----------------------------------------------------------------------
 

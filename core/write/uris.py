@@ -52,3 +52,19 @@ def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str
                                f"mesh [{uri}] cannot be given relative to the "
                                f"output's folder [{output_dir}]; written as it is", source)
         return uri
+
+
+# The package-style scheme a mesh URI is rewritten to (``--uri-scheme``), and the one it
+# is rewritten from.
+SCHEME_REWRITES = {"package": "model://", "model": "package://"}
+
+
+def written_mesh_uri(uri: str, scheme: str | None, source, output_dir: str | None,
+                     diagnostics) -> str:
+    """A mesh URI as a converter writes it: rewritten to ``scheme`` when given (``package``:
+    ``model://`` becomes ``package://``; ``model``: the other way), else
+    :func:`relocated_mesh` (a relative path made relative to the output's folder)."""
+    other = SCHEME_REWRITES.get(scheme or "")
+    if other is not None and uri.startswith(other):
+        return f"{scheme}://{uri[len(other):]}"
+    return relocated_mesh(uri, source, output_dir, diagnostics)
