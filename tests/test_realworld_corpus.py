@@ -66,6 +66,11 @@ REFUSED: dict[str, tuple[str | tuple[str, ...], str]] = {
         "URDF_KINEMATIC_LOOP", "four-bar linkages close kinematic loops; URDF is a tree"),
     "example-robot-data/cassie_description/robots/cassie_wo_gearbox_spring.sdf": (
         "URDF_KINEMATIC_LOOP", "four-bar linkages close kinematic loops; URDF is a tree"),
+    # -- SDF -> URDF: a model of several free trees (no URDF form places them in every
+    #    consumer; --approximate welds each where it stands).
+    "drake/planar_gripper/planar_gripper.sdf": (
+        "URDF_SEVERAL_TREES", "three free finger trees (Drake welds them in code); URDF has "
+                              "one root: refused, or welded with --approximate"),
     # -- SDF -> URDF: a world with several models converts one, chosen with --model.
     "pybullet/stadium.sdf": (
         "ELEMENT_MISSING", "a world of 3 models (stadium parts): choose one with --model, "
