@@ -25,6 +25,7 @@ from lxml import etree
 
 from tests.support import SHARED, assert_check_urdf_accepts, shared_cases, shared_dir
 from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.inspect.parity import check_parity
 from urdf_sdf.core.loader import load
@@ -42,8 +43,9 @@ MIN_INTEGRATION = 15    # real-world URDFs the reader accepts (18 of 19 when wri
 
 # Accepted by the URDF reader; their <gazebo> extensions add SDF joints and links verbatim.
 # A joint closing a loop goes back to a <gazebo> block (sdf2urdf.loops); a link a block adds
-# comes back as a URDF link, a free body hanging from world: the one difference (asserted
-# below) of the round trip.
+# is a free body of its own in SDF, a second kinematic tree: sdf2urdf refuses it
+# (URDF_SEVERAL_TREES), and with --approximate gives it back as a URDF link welded where it
+# stands (asserted below).
 LINKS_ADDED_BY_EXTENSIONS = {
     "gazebo_model_verbatim_joint_link.urdf": ["extra"],
 }
@@ -139,13 +141,18 @@ def test_links_extensions_add_come_back_as_links(path, tmp_path):
     assert to_sdf.ok
     sdf = tmp_path / "robot.sdf"
     sdf.write_bytes(to_sdf.xml)
-    back = convert_sdf(load(str(sdf), Context()), SdfOptions())
+    added = LINKS_ADDED_BY_EXTENSIONS[path.name]
+    refused = convert_sdf(load(str(sdf), Context()), SdfOptions())
+    errors = [d for d in refused.diagnostics if d.is_error]
+    assert [d.code for d in errors] == [Code.URDF_SEVERAL_TREES]
+    assert all(name in errors[0].message for name in added)
+    back = convert_sdf(load(str(sdf), Context()), SdfOptions(approximate=True))
     assert back.ok, [d.format() for d in back.diagnostics if d.is_error]
     urdf = tmp_path / "robot.urdf"
     urdf.write_bytes(back.xml)
     differences = diff_files(str(path), str(urdf))
-    assert [(d.kind, d.name, d.message) for d in differences] == \
-        [("links", name, "only in B") for name in LINKS_ADDED_BY_EXTENSIONS[path.name]]
+    assert sorted(d.name for d in differences if d.kind == "links") == sorted(added)
+    assert all(d.message == "only in B" for d in differences if d.kind == "links")
 
 
 # ---- origin text -------------------------------------------------------------------------

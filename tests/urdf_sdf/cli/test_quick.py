@@ -261,7 +261,8 @@ def test_generated_command_lines_the_quick_parser_accepts_mean_the_same(prog):
         assert mine == typer_params(command, prog, argv), argv
 
     check()
-    assert not declared.arguments or len(accepted) > 20  # the property was exercised
+    # the property was exercised (on one generated command line in 20, as with CI's budget)
+    assert not declared.arguments or len(accepted) > examples(400) // 20
 
 
 # ---- end to end: the console script gives what the typer app gives ----------------------
