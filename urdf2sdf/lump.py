@@ -41,7 +41,7 @@ from lxml import etree
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.core.base.model import Inertial, Joint, Link, Model, PoseSpec, Shape
+from urdf_sdf.core.base.model import WORLD, Inertial, Joint, Link, Model, PoseSpec, Shape
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
 from urdf_sdf.core.write.sdf import pose_node
@@ -49,7 +49,6 @@ from urdf_sdf.core.write.text import to_element
 
 LUMP_INFIX = "_fixed_joint_lump__"
 KEEP_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
-WORLD = "world"
 # numpy, imported only when lumped links carry inertia.
 _NUMERIC = Later({"lumped_inertia": ("urdf_sdf.urdf2sdf.lump_inertia", "lumped_inertia")})
 

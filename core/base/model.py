@@ -12,6 +12,8 @@ from typing import Any
 from urdf_sdf.core.base.diagnostics import Source
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 
+# The world frame's name: URDF's fixed root link, a joint's parent in SDFormat.
+WORLD = "world"
 
 @dataclass(slots=True)
 class PoseSpec:

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import custom_joints
 from urdf_sdf.core.base.diagnostics import source_of
+from urdf_sdf.core.base.model import WORLD
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
-
-WORLD = "world"
 
 
 @dataclass(slots=True)

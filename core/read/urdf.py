@@ -26,6 +26,7 @@ from lxml import etree
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import (
+    WORLD,
     Axis,
     Document,
     Dynamics,
@@ -61,7 +62,6 @@ from urdf_sdf.core.read.version import NEWEST_VERSION, version_text
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
-WORLD = "world"
 
 
 # The children each URDF element may have; anything else is carried and warned about.
