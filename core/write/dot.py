@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import math
 
-from urdf_sdf.core.base.model import WORLD
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD
 from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
 from urdf_sdf.core.graph.resolve import edge_pose
@@ -174,7 +174,7 @@ def _frame_node(vertex: Vertex, broken: set[int]) -> str:
         kind = f"{getattr(vertex.element, 'type', '') or '?'} joint"
     else:
         kind = vertex.kind.value
-    tooltip = vertex.scoped_name or "__model__"
+    tooltip = vertex.scoped_name or MODEL_FRAME
     attributes = [f"label={label(vertex.name, f'({kind})')}", f"shape={shape}",
                   f'fillcolor="{fill}"', f"tooltip={quote(tooltip)}"]
     if vertex.id in broken:
