@@ -134,6 +134,16 @@ def test_free_model_world_pose_comes_back_as_the_model_pose():
     assert pose_gap(model.pose.value, expected) < TOL
 
 
+def test_a_world_placement_composed_into_an_origin_is_not_a_copy():
+    """The model is URDF-shaped (parity holds in its own frames), but its world joint's
+    origin is the world's placement composed in: computed, so not reported as copied."""
+    conversion = to_urdf("world_placement_makes_origins_computed.sdf")
+    origin = etree.fromstring(conversion.xml).find("joint[@name='to_world']/origin")
+    numbers = [float(v) for v in origin.get("xyz").split() + origin.get("rpy").split()]
+    assert numbers == [0, 0, 0.5, 0, 0, 1.57]
+    assert not conversion.parity_holds
+
+
 def test_the_lone_model_of_a_world_under_all_models_is_converted_as_alone():
     """--all-models on a world of one free model: its names prefixed, its world pose kept
     in <gazebo> as without the option, never a floating joint from world (which neither
