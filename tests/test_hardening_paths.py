@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import urdf_sdf.core.compose.included
 from tests.compose_helpers import including
 from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.compose.uri import MAX_SHOWN_URI, model_config_files
@@ -119,3 +120,22 @@ def test_a_100_kb_uri_is_a_diagnostic_with_the_uri_cut(tmp_path):
         assert "error[URI_LOOKUP]" in result.stdout
         assert "Traceback" not in result.output and "too long" not in result.output
         assert len(result.output) < 2 * MAX_SHOWN_URI + 1000  # neither the URI nor its line
+
+
+@pytest.mark.parametrize("command", ["sdf2urdf", "print"])
+def test_an_included_file_is_never_the_output(tmp_path, command):
+    """-o naming a file the input includes is OUTPUT_IS_INPUT, the file intact: it is an
+    input too."""
+    part = tmp_path / "part.sdf"
+    part.write_text(PART.format(name="part"))
+    top = tmp_path / "top.sdf"
+    top.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="top">'
+                   '<link name="b"/><include><uri>part.sdf</uri></include>'
+                   '<joint name="j" type="fixed"><parent>b</parent><child>part::a</child>'
+                   '</joint></model></sdf>\n')
+    before = part.read_bytes()
+    app, args = (sdf2urdf, []) if command == "sdf2urdf" else (umbrella, [command])
+    result = runner.invoke(app, [*args, str(top), "-o", str(part)])
+    assert result.exit_code == 1, result.output
+    assert "OUTPUT_IS_INPUT" in result.output
+    assert part.read_bytes() == before
