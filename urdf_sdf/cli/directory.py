@@ -154,7 +154,7 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
         tmp.rename(target)
         return
     if _is_empty(target):
-        tmp.replace(target)  # rename over an empty directory: atomic
+        _fill(target, tmp)  # the user's folder stays: its owner, mode, mount
         return
     old = tmp.with_name(tmp.name + ".old")
     target.rename(old)
@@ -164,6 +164,22 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
         old.rename(target)
         raise
     _remove_tree(str(old))
+
+
+def _fill(target: Path, tmp: Path) -> None:
+    """Move what ``tmp`` holds into the empty directory ``target`` (each entry renamed,
+    the marked files last, so that the folder is known as ours only once complete); on a
+    failure the entries moved are removed and the folder is empty again."""
+    entries = sorted(os.listdir(tmp), key=lambda name: (name in MARKED_FILES, name))
+    moved: list[Path] = []
+    try:
+        for name in entries:
+            (tmp / name).rename(target / name)
+            moved.append(target / name)
+    except OSError:
+        for path in moved:
+            _remove_tree(str(path)) if path.is_dir() else path.unlink(missing_ok=True)
+        raise
 
 
 def _is_empty(folder: Path) -> bool:

@@ -8,9 +8,18 @@ that follows a comment, so a marker between the XML declaration and ``package.xm
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from urdf_sdf.cli.directory import MARKER_FILE, MARKER_HEAD, is_our_output, marked, marker_text
+from urdf_sdf.cli.directory import (
+    MARKER_FILE,
+    MARKER_HEAD,
+    is_our_output,
+    marked,
+    marker_text,
+    write_directory,
+)
+from urdf_sdf.core.write.bundle import Bundle
 
 DECLARATION = b'<?xml version="1.0"?>\n'
 SCHEMA = (b'<?xml-model href="package_format3.xsd" '
@@ -60,3 +69,17 @@ def test_a_marker_below_the_root_element_is_not_ours(tmp_path: Path):
     (tmp_path / "package.xml").write_bytes(DECLARATION + SCHEMA + quoted)
 
     assert not is_our_output(tmp_path)
+
+
+def test_an_empty_folder_of_the_user_is_filled_never_replaced(tmp_path):
+    """--model-dir / --package-dir into an existing empty folder: the folder itself stays
+    (same inode, its own mode), what is written lands inside it."""
+    target = tmp_path / "out"
+    target.mkdir(mode=0o750)
+    before = os.stat(target)
+    written = write_directory(target, {"model.config": b'<?xml version="1.0"?>\n<model/>\n',
+                                       "model.sdf": b"<sdf/>\n"}, Bundle())
+    after = os.stat(written)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    assert sorted(os.listdir(target)) == ["model.config", "model.sdf"]
+    assert is_our_output(target)
