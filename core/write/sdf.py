@@ -9,6 +9,8 @@ came from a source file are written as the source's text; computed numbers with
 """
 from __future__ import annotations
 
+from typing import overload
+
 from lxml import etree
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
@@ -34,6 +36,17 @@ def model_document(version: str, name: str, streamed: bool = True,
         prefixes.update({uri: prefix for prefix, uri in namespaces.items()})
     return Document(root, etree.SubElement(root, "model", name=name), depth=2, serialise=to_bytes,
                     prefixes=prefixes, streamed=streamed)
+
+
+@overload
+def pose_node(pose: PoseSpec, relative_to: str, keep_empty: bool = False) -> Node:
+    ...
+
+
+@overload
+def pose_node(pose: PoseSpec, relative_to: str | None = None,
+              keep_empty: bool = False) -> Node | None:
+    ...
 
 
 def pose_node(pose: PoseSpec, relative_to: str | None = None,
