@@ -136,7 +136,8 @@ def material_node(material: Material) -> Node:
     return ("material", attributes, children)
 
 
-def axis_node(xyz_text: str, joint, limit_attributes: dict[str, str] | None = None) -> Node:
+def axis_node(xyz_text: str, joint, limit_attributes: dict[str, str] | None = None
+              ) -> tuple[str, dict[str, str], list[Node]]:
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
     URDF's default lower and upper of 0 when the URDF gave none; ``limit_attributes``: the
     ``<limit>``'s attributes) and dynamics."""
