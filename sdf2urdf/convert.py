@@ -227,7 +227,7 @@ class UrdfWriter:
         which a URDF cannot state (``sdf2urdf.world.kept_world_pose``); nothing for the
         identity."""
         owner = self.scope.owner
-        if not self.tree.roots:
+        if self.placement is None or not self.tree.roots:
             return []
         root = self.tree.roots[0]
         pose = self.placement * self.tree.link_poses[root]
@@ -464,7 +464,7 @@ class UrdfWriter:
         velocity limit locks the joint in Gazebo); urdfdom, libsdformat and Drake all read
         1e+16 as no limit, and none of them reads "inf"."""
         value = self.numbers.value(text or "")
-        if value is not None and len(value) == 1 and value[0] >= 0:
+        if text is not None and value is not None and len(value) == 1 and value[0] >= 0:
             return text
         said = "no" if text is None else f"the <{key}> {text}, that is no"
         self.warn(Code.JOINT_LIMIT_DEFAULTED, f"joint [{joint.name}] has {said} <{key}> limit; "
@@ -556,8 +556,9 @@ class UrdfWriter:
         if name in self.parity.copyable and X_UP == IDENTITY:
             origin = copied_origin(self.parity.copyable[name])
         else:
-            origin = self.finite_origin(X_UP * relative_pose(self.graph, vertex.id, parent),
-                                        vertex.source)
+            X_PF = relative_pose(self.graph, vertex.id, parent)
+            assert X_PF is not None, "a loaded model's frames resolve"
+            origin = self.finite_origin(X_UP * X_PF, vertex.source)
         return dict(origin[1]) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import custom_joints
 from urdf_sdf.core.base.diagnostics import source_of
-from urdf_sdf.core.base.model import WORLD
+from urdf_sdf.core.base.model import WORLD, Joint
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
@@ -30,7 +30,7 @@ class KinematicJoint:
     X_PJ: Pose
     X_JC: Pose
     axes: list[tuple[float, float, float]]
-    element: object
+    element: Joint | CustomJointElement  # the model's joint, or a <urdf:joint>'s stand-in
     vertex: int
 
 
