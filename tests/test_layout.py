@@ -339,7 +339,6 @@ DEFERRED_OWN_MODULES = {
     ("urdf_sdf.cli.view", "urdf_sdf.view.scene"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.snapshot"),
     ("urdf_sdf.urdf2sdf.convert", "urdf_sdf.urdf2sdf.gazebo"),
-    ("urdf_sdf.urdf2sdf.lump", "urdf_sdf.urdf2sdf.lump_inertia"),
 }
 
 
