@@ -75,6 +75,7 @@ from urdf_sdf.sdf2urdf.approximate import (
 from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
+from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
 from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
@@ -186,6 +187,7 @@ class UrdfWriter:
         model cannot be written."""
         self.check_constraints()
         loop_blocks = gazebo_loop_blocks(self.tree, self.warn)  # before the tree's own loops
+        loop_blocks += gazebo_link_blocks(self.tree, self.link_element, self.warn)
         if not self.check_structure():
             return False
         owner = self.scope.owner

@@ -43,9 +43,9 @@ MIN_INTEGRATION = 15    # real-world URDFs the reader accepts (18 of 19 when wri
 
 # Accepted by the URDF reader; their <gazebo> extensions add SDF joints and links verbatim.
 # A joint closing a loop goes back to a <gazebo> block (sdf2urdf.loops); a link a block adds
-# is a free body of its own in SDF, a second kinematic tree: sdf2urdf refuses it
-# (URDF_SEVERAL_TREES), and with --approximate gives it back as a URDF link welded where it
-# stands (asserted below).
+# is a free body of its own in SDF, a second kinematic tree, which goes back to a <gazebo>
+# block too (sdf2urdf.gazebo_links, LINK_KEPT_IN_GAZEBO), and the round trip is equivalent
+# (asserted below).
 LINKS_ADDED_BY_EXTENSIONS = {
     "gazebo_model_verbatim_joint_link.urdf": ["extra"],
 }
@@ -135,24 +135,23 @@ def test_enough_integration_urdfs_are_covered():
 
 
 @pytest.mark.parametrize("path", LINKS_ADDED_CASES, ids=case_id)
-def test_links_extensions_add_come_back_as_links(path, tmp_path):
+def test_links_extensions_add_go_back_into_gazebo_blocks(path, tmp_path):
     result = load(str(path), Context())
     to_sdf = convert_urdf(result, UrdfOptions(relative=True))
     assert to_sdf.ok
     sdf = tmp_path / "robot.sdf"
     sdf.write_bytes(to_sdf.xml)
     added = LINKS_ADDED_BY_EXTENSIONS[path.name]
-    refused = convert_sdf(load(str(sdf), Context()), SdfOptions())
-    errors = [d for d in refused.diagnostics if d.is_error]
-    assert [d.code for d in errors] == [Code.URDF_SEVERAL_TREES]
-    assert all(name in errors[0].message for name in added)
-    back = convert_sdf(load(str(sdf), Context()), SdfOptions(approximate=True))
+    back = convert_sdf(load(str(sdf), Context()), SdfOptions())
     assert back.ok, [d.format() for d in back.diagnostics if d.is_error]
+    kept = [d for d in back.diagnostics if d.code is Code.LINK_KEPT_IN_GAZEBO]
+    assert sorted(name for d in kept for name in added if f"[{name}]" in d.message) == \
+        sorted(added)
+    robot = etree.fromstring(back.xml)
+    assert sorted(link.get("name") for link in robot.findall("gazebo/link")) == sorted(added)
     urdf = tmp_path / "robot.urdf"
     urdf.write_bytes(back.xml)
-    differences = diff_files(str(path), str(urdf))
-    assert sorted(d.name for d in differences if d.kind == "links") == sorted(added)
-    assert all(d.message == "only in B" for d in differences if d.kind == "links")
+    assert diff_files(str(path), str(urdf)) == []
 
 
 # ---- origin text -------------------------------------------------------------------------

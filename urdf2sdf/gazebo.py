@@ -60,9 +60,10 @@ the block's child whole, or what is nested deeper inside shallow copies of its
 ancestors (``urdf2sdf.gazebo_check``), with a ``GAZEBO_ELEMENT_UNDEFINED`` warning
 naming its path and the version. ``sdf2urdf`` gives it back as a ``<gazebo>`` block of
 the same reference, which converts to the same SDF. Legacy Gazebo-classic forms are
-translated first (``urdf2sdf.gazebo_legacy``). A joint a block without reference adds to the
-model is marked ``urdf:gazebo="true"`` (``core.base.custom.FROM_GAZEBO``): one that closes a
-kinematic loop, which URDF cannot state, goes back to a block in sdf2urdf (``sdf2urdf.loops``).
+translated first (``urdf2sdf.gazebo_legacy``). A joint or link a block without reference adds to
+the model is marked ``urdf:gazebo="true"`` (``core.base.custom.FROM_GAZEBO``): a joint that
+closes a kinematic loop and a link no joint attaches, which URDF cannot state, go back to a
+block in sdf2urdf (``sdf2urdf.loops``, ``sdf2urdf.gazebo_links``).
 
 Nothing is dropped silently. What cannot be mapped (a tag meant for another kind of
 element, an unreadable value, friction for a link without collisions, a reference
@@ -258,9 +259,10 @@ def copy_sdf_content(ctx: Context, target: Target, child) -> None:
     copy = checked(ctx, target, child, target.path)
     if copy is None:
         return
-    if target.kind == "model" and copy.tag == "joint" and \
+    if target.kind == "model" and copy.tag in ("joint", "link") and \
             matching_child(ctx.children, target.el, copy) is None:
-        copy.set(FROM_GAZEBO, "true")  # a new joint: sdf2urdf gives a loop it closes back
+        # a new joint or link: sdf2urdf gives back a loop it closes, a tree it starts
+        copy.set(FROM_GAZEBO, "true")
     merge(ctx, target.el, placed_in_lumped_frame(target, copy), child)
 
 

@@ -192,6 +192,8 @@ class Code(str, enum.Enum):
     # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
     URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
     LINK_MASS_ADDED = "LINK_MASS_ADDED"
+    # sdf2urdf: a lone link a URDF <gazebo> block added goes back into one (sdf2urdf.gazebo_links).
+    LINK_KEPT_IN_GAZEBO = "LINK_KEPT_IN_GAZEBO"
 
 
 class Source(NamedTuple):
