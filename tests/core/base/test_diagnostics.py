@@ -201,7 +201,7 @@ CASES = {
 ELSEWHERE = {
     Code.MESH_TOO_LARGE: "tests/test_packaging_security.py, tests/test_view_security.py",
     Code.MESH_SAMPLED: "tests/test_view_security.py",
-    Code.LINK_KEPT_IN_GAZEBO: "tests/sdf2urdf/test_gazebo_links.py (a URDF's round trip)",
+    Code.LINK_KEPT_IN_GAZEBO: "tests/sdf2urdf/test_gazebo_links.py",
 }
 
 
