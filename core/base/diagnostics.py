@@ -192,6 +192,17 @@ class Code(str, enum.Enum):
     # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
     URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
     LINK_MASS_ADDED = "LINK_MASS_ADDED"
+    # The converters' rules that check reports too (core.inspect.rules).
+    MIMIC_JOINT_UNKNOWN = "MIMIC_JOINT_UNKNOWN"
+    # check --physics (core.inspect.physics).
+    PHYSICS_MASS_ZERO = "PHYSICS_MASS_ZERO"
+    PHYSICS_INERTIA_ZERO = "PHYSICS_INERTIA_ZERO"
+    PHYSICS_INERTIA_IMPLAUSIBLE = "PHYSICS_INERTIA_IMPLAUSIBLE"
+    PHYSICS_LIMIT_NEGATIVE = "PHYSICS_LIMIT_NEGATIVE"
+    PHYSICS_AXIS_NOT_UNIT = "PHYSICS_AXIS_NOT_UNIT"
+    PHYSICS_MESH_SCALE_ZERO = "PHYSICS_MESH_SCALE_ZERO"
+    PHYSICS_EFFORT_TOO_LOW = "PHYSICS_EFFORT_TOO_LOW"
+    PHYSICS_MIMIC_CYCLE = "PHYSICS_MIMIC_CYCLE"
 
 
 class Source(NamedTuple):
