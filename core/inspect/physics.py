@@ -173,7 +173,7 @@ def point_mass_swings(result, name: str, link: Link, parent: str | None, joint) 
     if frame is None or link_frame is None or axis is None or link.inertial is None:
         return False
     local = result.pose_in_link(name, link.inertial.pose) or link.inertial.pose.value
-    centre = (link_frame * local).position
+    centre = point_in(link_frame, local.position)
     direction = rotate(frame.rotation, axis)
     lever = tuple(centre[i] - frame.position[i] for i in range(3))
     return math.hypot(*cross(direction, lever)) > AXIS_OFFSET
@@ -373,7 +373,7 @@ def own_load(result, name: str, link: Link | None, payload: float,
     moment = (0.0, 0.0, 0.0)
     if inertial is not None and inertial.mass > 0:
         local = result.pose_in_link(name, inertial.pose) or inertial.pose.value
-        centre = (frame * local).position
+        centre = point_in(frame, local.position)
         mass = inertial.mass
         moment = tuple(mass * c for c in centre)
     elif inertial is None and default_mass:  # SDFormat's default inertial: 1 kg at the origin
@@ -383,6 +383,13 @@ def own_load(result, name: str, link: Link | None, payload: float,
         moment = tuple(moment[i] + payload * frame.position[i] for i in range(3))
         mass += payload
     return mass, moment
+
+
+def point_in(frame: Pose, point) -> tuple[float, float, float]:
+    """A point given in ``frame``, in the root frame."""
+    x, y, z = rotate(frame.rotation, point)
+    px, py, pz = frame.position
+    return (px + x, py + y, pz + z)
 
 
 def dot(a, b) -> float:
