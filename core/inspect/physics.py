@@ -370,7 +370,7 @@ def own_load(result, name: str, link: Link | None, payload: float,
         return 0.0, (0.0, 0.0, 0.0)
     inertial = link.inertial
     mass = 0.0
-    moment = (0.0, 0.0, 0.0)
+    moment: tuple[float, ...] = (0.0, 0.0, 0.0)
     if inertial is not None and inertial.mass > 0:
         local = result.pose_in_link(name, inertial.pose) or inertial.pose.value
         centre = point_in(frame, local.position)
