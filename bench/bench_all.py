@@ -9,7 +9,7 @@ least CPU (other work on a shared machine only ever adds to it), the commands an
 floors of a robot taking turns, one run of each per round:
 
 - ``urdf2sdf FILE.urdf -o FILE.sdf`` (and with ``--relative``), ``sdf2urdf FILE.sdf -o
-  back.urdf``, ``urdf-sdf check FILE.urdf``, ``urdf-sdf print|frames --json|graph
+  back.urdf``, ``urdf-sdf check [--physics] FILE.urdf``, ``urdf-sdf print|frames --json|graph
   FILE.sdf``, ``urdf-sdf diff FILE.urdf FILE.sdf``;
 - the lxml floor: lxml's own parse and write of the same input file, in a subprocess
   (``x lxml``: how many times that CPU time the command takes);
@@ -120,6 +120,7 @@ def commands(urdf: Path, sdf: Path, scratch: Path) -> dict[str, tuple[list[str],
                              "-o", str(scratch / "relative.sdf")], urdf),
             "sdf2urdf": ([tool("sdf2urdf"), str(sdf), "-o", str(scratch / "back.urdf")], sdf),
             "check": ([main, "check", str(urdf)], urdf),
+            "check --physics": ([main, "check", "--physics", str(urdf)], urdf),
             "print": ([main, "print", str(sdf), "-o", str(scratch / "printed.sdf")], sdf),
             "frames": ([main, "frames", "--json", str(sdf)], sdf),
             "graph": ([main, "graph", str(sdf), "-o", str(scratch / "graph.dot")], sdf),

@@ -40,6 +40,7 @@ from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose
 from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
+from urdf_sdf.core.inspect.rules import document_mimic_targets
 from urdf_sdf.core.kinematics.tree import (
     WORLD,
     KinematicJoint,
@@ -97,6 +98,9 @@ def convert_sdf(result, options: ToUrdf) -> Conversion:
 def _convert(result, options: ToUrdf) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.graph is None:
+        return Conversion(None, diagnostics)
+    document_mimic_targets(result.document, diagnostics)
+    if diagnostics.has_errors:
         return Conversion(None, diagnostics)
     choices = choose_models(result, options, diagnostics)
     if choices is None:

@@ -66,6 +66,11 @@ REFUSED: dict[str, tuple[str | tuple[str, ...], str]] = {
         "URDF_KINEMATIC_LOOP", "four-bar linkages close kinematic loops; URDF is a tree"),
     "example-robot-data/cassie_description/robots/cassie_wo_gearbox_spring.sdf": (
         "URDF_KINEMATIC_LOOP", "four-bar linkages close kinematic loops; URDF is a tree"),
+    # -- URDF -> SDF: a <mimic> naming no joint of the robot (Drake: "mimic element
+    #    specifies joint 'index_q1' which does not exist").
+    "example-robot-data/alex_description/urdf/alex_psyonic_hands.urdf": (
+        "MIMIC_JOINT_UNKNOWN", "the hands' q2 joints mimic [index_q1] etc., joints named "
+                               "Left_index_q1/Right_index_q1: Drake refuses the file too"),
     # -- SDF -> URDF: a model of several free trees (no URDF form places them in every
     #    consumer; --approximate welds each where it stands).
     "drake/planar_gripper/planar_gripper.sdf": (

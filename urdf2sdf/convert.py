@@ -30,6 +30,7 @@ from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
+from urdf_sdf.core.inspect.rules import is_massless, massless_moving, mimic_targets
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.version import (
     AXIS_FRAMES,
@@ -148,6 +149,9 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     if result.document.format != "urdf" or model is None:
         diagnostics.error(Code.FILE_READ, "the input is not a URDF file", result.document.file)
         return Conversion(None, None, diagnostics)
+    mimic_targets(model, diagnostics)
+    if diagnostics.has_errors:
+        return Conversion(None, None, diagnostics)
     lumped_frames: list = []
     lumped_elements = None
     if options.lump_fixed:
@@ -172,15 +176,7 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
               diagnostics: Diagnostics) -> Plan | None:
     parent_joint = {joint.child: joint for joint in model.joints}
     frame_links = massless_frame_links(model, parent_joint)
-    for link in model.links:
-        joint = parent_joint.get(link.name)
-        if joint is None or not is_massless(link) or joint.type in FREE_JOINT_TYPES | {"fixed"}:
-            continue  # a massless link welded to another is common and harmless
-        diagnostics.warning_at(Code.LINK_MASSLESS_MOVING,
-                               f"link [{link.name}] has no mass but hangs on "
-                               f"{joint.type} joint [{joint.name}]; written with <mass>0</mass> "
-                               "as the URDF means it (a simulator may refuse a massless body "
-                               "that moves)", link.source)
+    massless_moving(model, diagnostics)
     has_mimic = any(joint.mimic is not None for joint in model.joints)
     needed = FRAME_SEMANTICS if (options.relative or frame_links or has_lumped_frames) \
         else PLAIN_WRITTEN
@@ -211,10 +207,6 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
     if nested_scopes and nesting_refused(number, model, diagnostics):
         return None
     return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC, nested_scopes)
-
-
-def is_massless(link: Link) -> bool:
-    return link.inertial is None or link.inertial.mass == 0
 
 
 def massless_frame_links(model: Model, parent_joint: dict[str, Joint]) -> dict[str, Joint]:

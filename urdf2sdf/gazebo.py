@@ -82,6 +82,7 @@ from lxml import etree
 from urdf_sdf.core.base.custom import FROM_GAZEBO, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
+from urdf_sdf.core.inspect.rules import unresolved_reference_reason
 from urdf_sdf.core.read.version import (
     AXIS_SPRINGS,
     ODE_FEEDBACK_DEPRECATED,
@@ -537,9 +538,7 @@ def unresolved_reason(ctx: Context, reference: str, found) -> str:
         if joint.get("name") == reference:
             return (f"{joint.get('type')} joint [{reference}] has no SDFormat counterpart "
                     "(kept as <urdf:joint>)")
-    if reference == "world":
-        return "the URDF root link [world] stands for the world and is not written"
-    return f"[{reference}] names no link or joint of the robot"
+    return unresolved_reference_reason(reference)
 
 
 # ---- values, merging, custom content ----------------------------------------------------

@@ -194,6 +194,17 @@ class Code(str, enum.Enum):
     LINK_MASS_ADDED = "LINK_MASS_ADDED"
     # sdf2urdf: a lone link a URDF <gazebo> block added goes back into one (sdf2urdf.gazebo_links).
     LINK_KEPT_IN_GAZEBO = "LINK_KEPT_IN_GAZEBO"
+    # The converters' rules that check reports too (core.inspect.rules).
+    MIMIC_JOINT_UNKNOWN = "MIMIC_JOINT_UNKNOWN"
+    # check --physics (core.inspect.physics).
+    PHYSICS_MASS_ZERO = "PHYSICS_MASS_ZERO"
+    PHYSICS_INERTIA_ZERO = "PHYSICS_INERTIA_ZERO"
+    PHYSICS_INERTIA_IMPLAUSIBLE = "PHYSICS_INERTIA_IMPLAUSIBLE"
+    PHYSICS_LIMIT_NEGATIVE = "PHYSICS_LIMIT_NEGATIVE"
+    PHYSICS_AXIS_NOT_UNIT = "PHYSICS_AXIS_NOT_UNIT"
+    PHYSICS_MESH_SCALE_ZERO = "PHYSICS_MESH_SCALE_ZERO"
+    PHYSICS_EFFORT_TOO_LOW = "PHYSICS_EFFORT_TOO_LOW"
+    PHYSICS_MIMIC_CYCLE = "PHYSICS_MIMIC_CYCLE"
 
 
 class Source(NamedTuple):

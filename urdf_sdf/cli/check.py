@@ -6,6 +6,7 @@ checks one file per process).
 """
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,11 +28,13 @@ from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.inspect.parity import check_parity
+from urdf_sdf.core.inspect.physics import physics_findings
 from urdf_sdf.core.inspect.resources import check_meshes
+from urdf_sdf.core.inspect.rules import source_rules
 
 PROG = "urdf-sdf"
 
@@ -47,21 +50,30 @@ def usage_problem(files: Sequence[Path], model: str | None) -> str | None:
 
 def check_files(files: Sequence[Path], urdf_parity: bool, model: str | None, meshes: bool,
                 as_json: bool, quiet: bool, context: Context,
-                xacro: XacroOptions | None = None) -> int:
+                xacro: XacroOptions | None = None,
+                physics: dict[str, float] | None = None) -> int:
     """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
-    world without ``--model``). ``xacro``: whether (and how) a .xacro file is expanded."""
-    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro)
-               for f in files)
+    world without ``--model``). ``xacro``: whether (and how) a .xacro file is expanded;
+    ``physics``: with the physics tier, the payloads (link -> kg) it hangs on links."""
+    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro,
+                          physics) for f in files)
 
 
 def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
                quiet: bool, meshes: bool, context: Context,
-               xacro: XacroOptions | None = None) -> int:
+               xacro: XacroOptions | None = None,
+               physics: dict[str, float] | None = None) -> int:
     """``check`` of one file; its exit code."""
     sources = SourceLines()
     result = load_input(file, context, sources, xacro)
+    if result.ok:
+        found = Diagnostics()
+        source_rules(result.document, found)
+        result.diagnostics.extend(result.policy.apply(found))
     if meshes and result.ok:
         result.diagnostics.extend(result.policy.apply(check_meshes(result, context)))
+    if physics is not None and result.ok:
+        result.diagnostics.extend(result.policy.apply(physics_findings(result, physics)))
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)
@@ -141,12 +153,40 @@ def run(params: dict) -> int:
     any file is read)."""
     files = params["files"]
     problem = usage_problem(files, params["model"])
+    if params["payload"] and not params["physics"]:
+        problem = "--payload needs --physics"
     if problem is not None:
         raise UsageError(problem)
     context, xacro = inspection_inputs(params, package_paths=True)
+    physics = payloads(params["payload"]) if params["physics"] else None
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
-        params["quiet"], context, xacro))
+        params["quiet"], context, xacro, physics))
+
+
+def payload_problem(text: str | None) -> str | None:
+    """Why a ``--payload`` value is not ``LINK=KG`` with a finite mass >= 0, or None."""
+    if text is None:  # not given
+        return None
+    link, _, mass = text.rpartition("=")
+    if not link:
+        return f"[{text}] is not LINK=KG (a link name and a mass in kg)"
+    try:
+        value = float(mass)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        return f"[{text}]: the mass [{mass}] is not a finite number >= 0 (kg)"
+    return None
+
+
+def payloads(texts) -> dict[str, float]:
+    """``--payload LINK=KG`` values (checked by :func:`payload_problem`), summed per link."""
+    masses: dict[str, float] = {}
+    for text in texts or ():
+        link, _, mass = text.rpartition("=")
+        masses[link] = masses.get(link, 0.0) + float(mass)
+    return masses
 
 
 COMMAND = Command(
@@ -164,6 +204,15 @@ COMMAND = Command(
         Option(("--meshes",), "meshes", default=False,
                help="Also check that every mesh resolves to a mesh file (STL, OBJ, COLLADA, "
                     "glTF, GLB by content)."),
+        Option(("--physics",), "physics", default=False,
+               help="Also check what a simulator will choke on: massless moving links, "
+                    "zero or implausible inertia, negative limits, non-unit axes, zero mesh "
+                    "scales, efforts too low to hold the links below against gravity, "
+                    "mimic cycles (warnings; --strict makes them errors)."),
+        Option(("--payload",), "payload", str, default=None, repeated=True, metavar="LINK=KG",
+               check=payload_problem,
+               help="With --physics: a payload of KG kg at link LINK's frame, which the "
+                    "joints above it must hold too (repeatable)."),
         PACKAGE_PATH,
         JSON.with_help("Print one JSON object per file, one per line, for machines: {ok, "
                        "file, valid, diagnostics, parity} (schema: "

@@ -103,10 +103,13 @@ def _annotation(option: Option) -> Any:
 
 
 def _checked(check: Callable[[Any], str | None]) -> Callable[[Any], Any]:
+    """The callback that refuses a value ``check`` refuses (each value of a repeated
+    option, as the quick parser checks them)."""
     def callback(value):
-        problem = check(value)
-        if problem is not None:
-            raise _TYPER.BadParameter(problem)
+        for each in value if isinstance(value, (list, tuple)) else [value]:
+            problem = check(each)
+            if problem is not None:
+                raise _TYPER.BadParameter(problem)
         return value
     return callback
 
