@@ -192,6 +192,10 @@ class Code(str, enum.Enum):
     # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
     URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
     LINK_MASS_ADDED = "LINK_MASS_ADDED"
+    # urdf2sdf's Gazebo target (urdf2sdf.target): a feature raising the version past what
+    # older Gazebo releases read; a feature the chosen version cannot hold, carried.
+    VERSION_RAISED = "VERSION_RAISED"
+    JOINT_MIMIC_CARRIED = "JOINT_MIMIC_CARRIED"
 
 
 class Source(NamedTuple):
