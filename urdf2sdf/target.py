@@ -55,8 +55,10 @@ def mimic_joints(model: Model) -> list[str]:
 
 
 def joints_text(names: list[str]) -> str:
-    more = f" and {len(names) - 1} more" if len(names) > 1 else ""
-    return f"joint [{names[0]}]{more}"
+    """``joint [a] mimics`` or ``joint [a] and 2 more mimic``."""
+    if len(names) == 1:
+        return f"joint [{names[0]}] mimics"
+    return f"joint [{names[0]}] and {len(names) - 1} more mimic"
 
 
 def mimic_in_axis(model: Model, gazebo: str | None, ceiling: Version,
@@ -70,7 +72,7 @@ def mimic_in_axis(model: Model, gazebo: str | None, ceiling: Version,
     if gazebo is None and AXIS_MIMIC > GAZEBO_VERSIONS[OLDEST_GAZEBO]:
         older = [gazebo_name(name) for name, newest in GAZEBO_VERSIONS.items()
                  if newest < AXIS_MIMIC]
-        diagnostics.warning(Code.VERSION_RAISED, f"{joints_text(names)} mimic another joint: "
+        diagnostics.warning(Code.VERSION_RAISED, f"{joints_text(names)} another joint: "
                             f"written as SDFormat {version_text(AXIS_MIMIC)} (//axis/mimic), "
                             f"which Gazebo {gazebo_readers(AXIS_MIMIC)} read and "
                             f"{' and '.join(older)} cannot; --gazebo {OLDEST_GAZEBO} writes "
@@ -88,7 +90,7 @@ def mimic_carried(model: Model, gazebo: str | None, sdf_version: str | None,
         return
     why = f"--sdf-version asks for {sdf_version}" if sdf_version or not gazebo else \
         f"{gazebo_name(gazebo)} reads up to {version_text(GAZEBO_VERSIONS[gazebo])}"
-    diagnostics.warning(Code.JOINT_MIMIC_CARRIED, f"{joints_text(names)} mimic another joint, "
+    diagnostics.warning(Code.JOINT_MIMIC_CARRIED, f"{joints_text(names)} another joint, "
                         f"which needs SDFormat {version_text(AXIS_MIMIC)} (//axis/mimic); "
                         f"{why}: the mimic is kept as <urdf:mimic> "
                         "(sdf2urdf restores it; Gazebo does not simulate it)",
