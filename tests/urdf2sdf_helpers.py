@@ -39,8 +39,9 @@ EXTRA_VARIANTS = {
     "mesh_package_uri_scale": {"model_uri": {"uri_scheme": "model"},
                                "relative.model_uri": {"relative": True,
                                                       "uri_scheme": "model"}},
-    "mimic_joint": {"v1_10": {"sdf_version": "1.10"}, "v1_6": {"sdf_version": "1.6"}},
-    "inertia_triangle_inequality": {"fix_inertia": {"fix_inertia": True}},
+    "mimic_joint": {"v1_10": {"sdf_version": "1.10"}, "v1_6": {"sdf_version": "1.6"},
+                    "fortress": {"gazebo": "fortress"}},
+    "inertia_triangle_inequality": {"keep_inertia": {"fix_inertia": False}},
 }
 
 FEATURE_FILES = sorted(FEATURES.glob("*.urdf"))

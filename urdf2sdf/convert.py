@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
+from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, repair_text, repaired
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
@@ -65,6 +65,7 @@ from urdf_sdf.urdf2sdf.scopes import (
     nesting_refused,
     nesting_version,
 )
+from urdf_sdf.urdf2sdf.target import mimic_carried, mimic_in_axis, version_ceiling
 
 # <gazebo> blocks are applied (and checked against SDFormat's element table) only when the
 # URDF has some: a run without them does not import that code.
@@ -86,8 +87,11 @@ class ToSdf:
     # point at the same files from there (None: standard output, paths kept).
     output_dir: str | None = None
     # Repair inertia tensors libsdformat refuses (core.base.inertia.repaired) instead of
-    # copying them with a warning.
-    fix_inertia: bool = False
+    # copying them as written (--keep-inertia).
+    fix_inertia: bool = True
+    # The Gazebo release the output must load in (core.read.version.GAZEBO_VERSIONS;
+    # None: the default, urdf2sdf.target).
+    gazebo: str | None = None
 
 
 @dataclass
@@ -180,7 +184,12 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
     has_mimic = any(joint.mimic is not None for joint in model.joints)
     needed = FRAME_SEMANTICS if (options.relative or frame_links or has_lumped_frames) \
         else PLAIN_WRITTEN
-    if has_mimic and options.sdf_version is None:
+    ceiling = version_ceiling(options.gazebo, options.sdf_version, model.source.file,
+                              diagnostics)
+    if ceiling is None:
+        return None
+    if has_mimic and options.sdf_version is None and \
+            mimic_in_axis(model, options.gazebo, ceiling, diagnostics):
         needed = AXIS_MIMIC
     nested_scopes = has_scoped_names(model)
     if nested_scopes:
@@ -206,6 +215,7 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
         return None
     if nested_scopes and nesting_refused(number, model, diagnostics):
         return None
+    mimic_carried(model, options.gazebo, options.sdf_version, number, diagnostics)
     return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC, nested_scopes)
 
 
@@ -378,25 +388,36 @@ class Writer:
         return ("link", {"name": link.name, **sdf_attributes(link.attributes)}, children)
 
     def link_inertial(self, link: Link) -> Node:
-        """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
-        kept as written and marked ``urdf:inertia="invalid"`` (the reader warned)."""
+        """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``, the
+        default) or kept as written and marked ``urdf:inertia="invalid"``. Either way one
+        warning says what was done, in place of the reader's."""
         inertial = link.inertial
         assert inertial is not None, "called for a link with an inertial"
         problem = inertia_problem(inertial)
         if problem is None or mass_problem(inertial) is not None:
             return inertial_node(inertial)
+        self.drop_reader_warning(inertial)
         if not self.options.fix_inertia:
+            self.warn(Code.LINK_INERTIA_INVALID,
+                      f"link [{link.name}]: inertia kept as written (--keep-inertia), which "
+                      f"libsdformat refuses: {problem}; Gazebo will not load this link",
+                      inertial.source)
             tree = inertial_node(inertial)
             tree[1][qname("inertia")] = "invalid"
             return tree
         fixed = repaired(inertial)
         assert fixed is not None, "an inertia with a problem has a repair"
-        self.warn(Code.LINK_INERTIA_REPAIRED,
-                  f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
-                  f"{numbers_text(principal_moments(inertial))} became "
-                  f"{numbers_text(principal_moments(fixed))}, mass and principal axes kept",
-                  inertial.source)
+        self.warn(Code.LINK_INERTIA_REPAIRED, f"link [{link.name}]: {repair_text(inertial, fixed)}"
+                  " (--keep-inertia keeps it as written)", inertial.source)
         return inertial_node(fixed)
+
+    def drop_reader_warning(self, inertial) -> None:
+        """Remove the reader's LINK_INERTIA_INVALID warning about ``inertial``: the
+        conversion says what it did with that inertia instead."""
+        file, line = inertial.source.file, inertial.source.line
+        self.diagnostics[:] = [d for d in self.diagnostics
+                               if not (d.code is Code.LINK_INERTIA_INVALID and not d.is_error
+                                       and d.file == file and d.line == line)]
 
     def joint_parent_frame(self, joint: Joint) -> str:
         """The frame a joint's pose is relative to: its parent link, or the model frame

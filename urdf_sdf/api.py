@@ -37,15 +37,17 @@ Source = LoadResult | str | Path
 
 
 def to_sdf(model: Source, *, relative: bool = False, sdf_version: str | None = None,
-           lump_fixed: bool = False, fix_inertia: bool = False,
+           lump_fixed: bool = False, fix_inertia: bool = True, gazebo: str | None = None,
            context: Context | None = None) -> SdfConversion:
     """URDF -> SDFormat, as ``urdf2sdf``: ``.ok``, ``.xml`` (bytes), ``.version``,
     ``.diagnostics``. ``relative``: joint poses relative to the parent link, the URDF's
     ``xyz``/``rpy`` text copied; ``sdf_version``: the version to write (default: the lowest
     that expresses the result); ``lump_fixed``: merge fixed-joint children into their
-    parent; ``fix_inertia``: repair tensors libsdformat refuses."""
+    parent; ``fix_inertia``: repair tensors libsdformat refuses (False keeps them as
+    written, ``--keep-inertia``); ``gazebo``: the Gazebo release the SDF must load in
+    (``"fortress"`` ... ``"jetty"``, default Harmonic's rules, ``--gazebo``)."""
     options = ToSdf(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
-                    fix_inertia=fix_inertia)
+                    fix_inertia=fix_inertia, gazebo=gazebo)
     return convert_urdf(_loaded(model, context), options)
 
 

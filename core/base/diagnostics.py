@@ -205,6 +205,10 @@ class Code(str, enum.Enum):
     PHYSICS_MESH_SCALE_ZERO = "PHYSICS_MESH_SCALE_ZERO"
     PHYSICS_EFFORT_TOO_LOW = "PHYSICS_EFFORT_TOO_LOW"
     PHYSICS_MIMIC_CYCLE = "PHYSICS_MIMIC_CYCLE"
+    # urdf2sdf's Gazebo target (urdf2sdf.target): a feature raising the version past what
+    # older Gazebo releases read; a feature the chosen version cannot hold, carried.
+    VERSION_RAISED = "VERSION_RAISED"
+    JOINT_MIMIC_CARRIED = "JOINT_MIMIC_CARRIED"
 
 
 class Source(NamedTuple):

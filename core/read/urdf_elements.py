@@ -274,8 +274,8 @@ def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
     problem = inertia_problem(inertial)
     if problem:
         state.warning(Code.LINK_INERTIA_INVALID, f"link [{name}] has an inertia that "
-                      f"libsdformat refuses in SDFormat ({problem}); it is kept as written "
-                      "(urdf2sdf --fix-inertia repairs it)", el)
+                      f"libsdformat refuses in SDFormat ({problem}); urdf2sdf repairs it "
+                      "(--keep-inertia keeps it as written)", el)
 
 
 # ---- shapes --------------------------------------------------------------------------

@@ -63,6 +63,26 @@ AXIS_MIMIC: Version = (1, 11)
 OLDEST_WRITTEN: Version = (1, 4)
 PLAIN_WRITTEN: Version = (1, 6)
 
+# The Gazebo releases a conversion may target (``--gazebo``) and the newest SDFormat
+# version each one's libsdformat reads (sdformat12 to sdformat16; sources in
+# docs/urdf2sdf.md). Each reads every older version too.
+GAZEBO_VERSIONS: dict[str, Version] = {
+    "fortress": (1, 9), "garden": (1, 10), "harmonic": (1, 11), "ionic": (1, 11),
+    "jetty": (1, 12)}
+# The target when none is named: Gazebo Harmonic, the long-term release of ROS 2 Jazzy
+# (Fortress, Humble's, reached its end of life in September 2026).
+DEFAULT_GAZEBO = "harmonic"
+# The oldest target: content needing a newer version than it reads gets a note.
+OLDEST_GAZEBO = "fortress"
+
+
+def gazebo_readers(version: Version) -> str:
+    """The Gazebo releases that read ``version`` (``"Harmonic, Ionic and Jetty"``)."""
+    names = [name.capitalize() for name, newest in GAZEBO_VERSIONS.items()
+             if newest >= version]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 # The order in which the graph registers a scope's names (core.graph.build), which decides
 # who the legacy rule renames.
 MODEL_NAME_ORDER = ("model", "link", "joint", "frame")

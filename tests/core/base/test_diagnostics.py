@@ -154,8 +154,9 @@ CASES = {
     # urdf2sdf; the reader reports the invalid inertia and the non-URDF shape first
     Code.NAME_RENAMED: ("name_renamed_trimmed.urdf", to_sdf()),
     Code.LINK_MASSLESS_MOVING: ("link_massless_moving.urdf", to_sdf()),
-    Code.LINK_INERTIA_REPAIRED: ("link_inertia_repaired.urdf", to_sdf(fix_inertia=True),
-                                 {Code.LINK_INERTIA_INVALID}),
+    Code.LINK_INERTIA_REPAIRED: ("link_inertia_repaired.urdf", to_sdf()),
+    Code.VERSION_RAISED: ("version_raised_mimic.urdf", to_sdf()),
+    Code.JOINT_MIMIC_CARRIED: ("joint_mimic_carried_fortress.urdf", to_sdf(gazebo="fortress")),
     Code.GEOMETRY_KEPT_AS_CUSTOM: ("geometry_kept_as_custom.urdf", to_sdf(),
                                    {Code.ELEMENT_INVALID}),
     Code.JOINT_FREE_BODY: ("joint_free_body_planar.urdf", to_sdf()),

@@ -1,7 +1,8 @@
 """``core.base.inertia`` decides common tensors without numpy, with libsdformat's answer.
 
 libsdformat (``MassMatrix3::IsValid``) tests the tensor with its determinant and its
-principal moments; ``tensor_problem`` computes them with numpy (LAPACK). A
+principal moments; ``tensor_problem`` computes them as libsdformat does (its determinant
+with numpy, the moments in libsdformat's closed form). A
 diagonal tensor (its principal moments are its diagonal) and a tensor that Gershgorin's
 discs prove valid with a wide margin are decided in plain Python: for every tensor the
 answer and the message must be the numpy rule's, near the boundary of the rule too.
