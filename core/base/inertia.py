@@ -157,10 +157,11 @@ def libsdformat_moments(inertial: Inertial) -> list[float]:
     c = xx * yy - xy ** 2 + xx * zz - xz ** 2 + yy * zz - yz ** 2
     d = xx * yz ** 2 + yy * xz ** 2 + zz * xy ** 2 - xx * yy * zz - 2 * xy * xz * yz
     p = b ** 2 - 3 * c
-    if p < tol ** 2 or p == 0:  # three equal moments
+    scale = p ** 1.5  # 0 for a p so small its power underflows
+    if p < tol ** 2 or scale == 0:  # three equal moments
         return [b / 3.0] * 3
     q = 2 * b ** 3 - 9 * b * c - 27 * d
-    delta = math.acos(min(1.0, max(-1.0, 0.5 * q / p ** 1.5)))
+    delta = math.acos(min(1.0, max(-1.0, 0.5 * q / scale)))
     root = 2 * math.sqrt(p)
     return sorted((b + root * math.cos(angle)) / 3.0
                   for angle in (delta / 3.0, (delta + 2 * math.pi) / 3.0,
