@@ -3,8 +3,11 @@ find it, never a guess.
 
 * a path relative to the including file, an absolute path, ``file://``;
 * ``model://NAME/...`` and bare model names, searched in ``Context.model_paths``;
-* ``package://PKG/...``, searched in ``Context.package_paths`` (ROS_PACKAGE_PATH
-  workspaces) and the ``share`` folders of ``Context.ament_prefixes``.
+* ``package://PKG/...``: the folder ``Context.packages`` maps PKG to (``--package
+  PKG=DIR``), else a folder named PKG above the file naming the URI (its own package,
+  as pip wheels ship them: no package.xml needed), in ``Context.package_paths`` (the
+  entry itself or a folder below it named PKG, with or without a package.xml) and the
+  ``share`` folders of ``Context.ament_prefixes`` (:func:`package_roots`).
 
 A model directory is read through its ``model.config``, choosing the newest SDFormat
 version this reader supports (:func:`model_config_files`, which batch conversion uses
@@ -65,7 +68,7 @@ def _candidates(uri: str, base: Path, state, el) -> Sequence[tuple[Path | None, 
         rest = uri[len("model://"):]
         return [(Path(p), Path(p) / rest) for p in state.context.model_paths]
     if uri.startswith("package://"):
-        return package_candidates(uri[len("package://"):], state.context)
+        return package_candidates(uri[len("package://"):], state.context, base)
     if "://" in uri:
         state.error(Code.URI_LOOKUP, f"unable to find uri[{shown(uri)}]: scheme not supported",
                     el)
@@ -95,25 +98,63 @@ def _kind(path: Path) -> str | None:
     return None
 
 
-def package_candidates(rest: str, context) -> list[tuple[Path, Path]]:
-    """Where ``package://PKG/path`` may be, as ``(package root, path)``: PKG found in a
-    ROS_PACKAGE_PATH entry (the entry itself or a folder below it holding a
-    package.xml), or an ament prefix's ``share/PKG``."""
-    package, _, inner = rest.partition("/")
-    if not package or package in (".", "..") or os.sep in package:
+# How far below a package path entry a folder named after a package is looked for.
+PACKAGE_SEARCH_DEPTH = 4
+
+
+def package_name_of(rest: str) -> str | None:
+    """The package of ``package://`` + ``rest``, or None when it names none (empty,
+    ``.``, ``..``, a path)."""
+    package = rest.partition("/")[0]
+    return None if not package or package in (".", "..") or os.sep in package else package
+
+
+def package_candidates(rest: str, context, base: Path | None = None
+                       ) -> list[tuple[Path, Path]]:
+    """Where ``package://PKG/path`` may be, as ``(package root, path)``, in the order of
+    :func:`package_roots`."""
+    package = package_name_of(rest)
+    if package is None:
         return []
-    roots: list[Path] = []
+    inner = rest.partition("/")[2]
+    return [(root, root / inner) for root in package_roots(package, context, base)]
+
+
+def package_roots(package: str, context, base: Path | None = None) -> list[Path]:
+    """The folders that may be the package ``package``, in the order tried: the folder
+    ``--package`` maps it to (that one alone); the nearest folder named ``package`` above
+    ``base`` (the folder of the file naming it: its own package); in each package path
+    entry, the entry itself when named ``package``, then folders named ``package`` below
+    it (at most PACKAGE_SEARCH_DEPTH deep; those holding a package.xml first); each ament
+    prefix's ``share/package``."""
+    explicit = context.packages.get(package)
+    if explicit is not None:
+        return [Path(explicit)]
+    roots = [folder for folder in _ancestors(base) if folder.name == package][:1]
     for entry in context.package_paths:
-        entry_path = Path(entry)
-        if entry_path.name == package:
-            roots.append(entry_path)
-        try:
-            roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
-                         if len(p.relative_to(entry_path).parts) <= 5)
-        except (OSError, ValueError):
-            continue
+        roots.extend(_named_below(Path(entry), package))
     roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
-    return [(root, root / inner) for root in roots]
+    return roots
+
+
+def _ancestors(base: Path | None) -> list[Path]:
+    """``base`` (made absolute) and the folders above it; none without a base."""
+    if base is None:
+        return []
+    folder = Path(os.path.abspath(base))
+    return [folder, *folder.parents]
+
+
+def _named_below(entry: Path, package: str) -> list[Path]:
+    """``entry`` when it is named ``package``, then the folders named ``package`` below
+    it, those holding a package.xml first."""
+    roots = [entry] if entry.name == package else []
+    try:
+        found = [p for p in entry.glob(f"**/{package}")
+                 if len(p.relative_to(entry).parts) <= PACKAGE_SEARCH_DEPTH and p.is_dir()]
+    except (OSError, ValueError):
+        return roots
+    return roots + sorted(found, key=lambda p: (not (p / "package.xml").is_file(), str(p)))
 
 
 def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:

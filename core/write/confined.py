@@ -6,9 +6,11 @@ and its maps) is copied only when
 * its real path (every symlink followed) lies inside a *copy root*: the input's own
   package or model directory (the nearest folder above the input holding a
   ``package.xml`` or ``model.config``; without one, the input's folder; standard input
-  has none) or a search directory the user named on the command line (``--package-path``,
-  ``-p/--path``, a batch's input directory). Directories that only the environment names
-  (``ROS_PACKAGE_PATH``, ``AMENT_PREFIX_PATH``, ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``...)
+  has none; a folder above the input named after the package a ``package://`` URI names,
+  :func:`with_own_package`) or a search directory the user named on the command line
+  (``--package-path``, ``--package``, ``-p/--path``, a batch's input directory).
+  Directories that only the environment names (``ROS_PACKAGE_PATH``,
+  ``AMENT_PREFIX_PATH``, ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``...)
   still resolve URIs but are not copy roots: a workstation's environment is wide, and
   what a file from a pull request may copy into a published output must not depend on it;
 * it is not under ``/proc``, ``/sys`` or ``/dev``;
@@ -85,6 +87,16 @@ def copy_roots(input_file: str | None, given: list[str] | tuple[str, ...] = ()) 
     """The copy roots of an input: its own directory and the ``given`` search paths."""
     real = tuple(dict.fromkeys(os.path.realpath(p) for p in given if p))
     return CopyRoots(own_directory(input_file), real)
+
+
+def with_own_package(roots: CopyRoots, root: Path | None, name: str | None) -> CopyRoots:
+    """``roots``, with ``root`` as the input's own package when it is the folder named
+    ``name`` that holds the input's own directory (``package://NAME`` of a package laid
+    out as pip wheels ship them, meshes beside the URDF and no package.xml)."""
+    if root is None or roots.own is None or Path(root).name != name:
+        return roots
+    real = os.path.realpath(root)
+    return CopyRoots(real, roots.given) if is_within(roots.own, real) else roots
 
 
 FileId = tuple[int, int, int]  # (device, inode, size): the file that was checked

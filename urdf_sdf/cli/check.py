@@ -16,7 +16,7 @@ from urdf_sdf.cli.options import (
     FILE_HELP,
     JSON,
     MODEL,
-    PACKAGE_PATH,
+    PACKAGES,
     PATH,
     QUIET,
     STRICT,
@@ -148,7 +148,7 @@ def run(params: dict) -> int:
     problem = usage_problem(files, params["model"])
     if problem is not None:
         raise UsageError(problem)
-    context, xacro = inspection_inputs(params, package_paths=True)
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
         params["quiet"], context, xacro))
@@ -169,7 +169,7 @@ COMMAND = Command(
         Option(("--meshes",), "meshes", default=False,
                help="Also check that every mesh resolves to a mesh file (STL, OBJ, COLLADA, "
                     "glTF, GLB by content)."),
-        PACKAGE_PATH,
+        *PACKAGES,
         JSON.with_help("Print one JSON object per file, one per line, for machines: {ok, "
                        "file, valid, diagnostics, parity} (schema: "
                        "urdf_sdf/schemas/check.schema.json)."),

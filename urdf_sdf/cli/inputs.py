@@ -118,9 +118,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)
         elif raw is not None:
-            # xacro's parser would expand entities or read the DTD: refuse, as for XML
-            if not refuse_unsafe_doctype(raw, str(path), diagnostics):
-                data = _SANDBOX.expand_in_sandbox(Path(path), xacro, diagnostics)
+            data = expanded(Path(path), raw, xacro, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
@@ -129,6 +127,16 @@ def load_input(path: Path, context: Context, sources: SourceLines,
     if pipes and is_pipe(path):
         return load_pipe(path, context, sources)
     return load(path, context)
+
+
+def expanded(path: Path, raw: bytes, xacro: XacroOptions,
+             diagnostics: Diagnostics) -> bytes | None:
+    """The URDF the xacro file ``path`` (whose bytes are ``raw``) expands to in the sandbox,
+    or None with the reason in ``diagnostics`` (a DTD is refused first, as in any XML
+    input: xacro's parser would expand its entities or read it)."""
+    if refuse_unsafe_doctype(raw, str(path), diagnostics):
+        return None
+    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics)
 
 
 def is_pipe(path: str | Path) -> bool:

@@ -12,7 +12,7 @@ from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
     CONVERTER_COMMON,
     FORCE,
-    PACKAGE_PATH,
+    PACKAGES,
     xacro_choice,
 )
 from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
@@ -34,7 +34,7 @@ def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:
     for a value neither takes)."""
     if params["uri_scheme"] not in URI_SCHEMES:
         raise UsageError("--uri-scheme is 'package' or 'model'")
-    return conversion_options(params), xacro_choice(params, package_paths=True)
+    return conversion_options(params), xacro_choice(params)
 
 
 def conversion_options(params: dict) -> ToSdf:
@@ -69,4 +69,4 @@ COMMAND = Command(
         Option(("--model-dir",), "model_dir", Path,
                help="Write a Gazebo model directory here (model.config, model.sdf, meshes "
                     "copied, model://NAME URIs)."),
-        PACKAGE_PATH, FORCE, *CONVERTER_COMMON))
+        *PACKAGES, FORCE, *CONVERTER_COMMON))
