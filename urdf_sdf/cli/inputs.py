@@ -117,7 +117,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         data = None
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)
-        elif raw is not None:
+        elif raw is not None and xacro is not None:
             data = expanded(Path(path), raw, xacro, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
