@@ -100,6 +100,9 @@ def _kind(path: Path) -> str | None:
 
 # How far below a package path entry a folder named after a package is looked for.
 PACKAGE_SEARCH_DEPTH = 4
+# The folders of a package a description file may sit in (one folder deeper at most) for
+# a folder named after the package above it to be its own package (package_ancestor).
+DESCRIPTION_FOLDERS = ("urdf", "xacro", "sdf", "robots")
 
 
 def package_name_of(rest: str) -> str | None:
@@ -122,27 +125,36 @@ def package_candidates(rest: str, context, base: Path | None = None
 
 def package_roots(package: str, context, base: Path | None = None) -> list[Path]:
     """The folders that may be the package ``package``, in the order tried: the folder
-    ``--package`` maps it to (that one alone); the nearest folder named ``package`` above
-    ``base`` (the folder of the file naming it: its own package); in each package path
+    ``--package`` maps it to (that one alone); the package folder holding ``base`` (the
+    folder of the file naming it: :func:`package_ancestor`); in each package path
     entry, the entry itself when named ``package``, then folders named ``package`` below
     it (at most PACKAGE_SEARCH_DEPTH deep; those holding a package.xml first); each ament
     prefix's ``share/package``."""
-    explicit = context.packages.get(package)
+    explicit = context.packages.get(package)  # --package PKG=DIR
     if explicit is not None:
         return [Path(explicit)]
-    roots = [folder for folder in _ancestors(base) if folder.name == package][:1]
+    own = package_ancestor(base, package)
+    roots = [own] if own is not None else []
     for entry in context.package_paths:
         roots.extend(_named_below(Path(entry), package))
     roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
     return roots
 
 
-def _ancestors(base: Path | None) -> list[Path]:
-    """``base`` (made absolute) and the folders above it; none without a base."""
+def package_ancestor(base: Path | None, package: str) -> Path | None:
+    """The package ``package`` that holds the folder ``base`` as a package holds its
+    descriptions, as pip wheels lay them out (no package.xml needed): ``base`` itself when
+    named ``package``, or the nearest folder named ``package`` above it with ``base`` its
+    ``urdf/`` (``xacro/``, ``sdf/``, ``robots/``) folder or one folder inside that; None
+    else (a folder of that name farther up, say ``/home``, is never a package)."""
     if base is None:
-        return []
+        return None
     folder = Path(os.path.abspath(base))
-    return [folder, *folder.parents]
+    for candidate in [folder, *folder.parents][:3]:
+        if candidate.name == package:
+            inner = folder.relative_to(candidate).parts
+            return candidate if not inner or inner[0] in DESCRIPTION_FOLDERS else None
+    return None
 
 
 def _named_below(entry: Path, package: str) -> list[Path]:

@@ -12,9 +12,10 @@
   :data:`MAX_FILES` files and ``max_bytes`` bytes each. Anything else is refused
   (:class:`FileRefused`).
 * ``$(find PKG)`` is the directory ``--package PKG=DIR`` names, else the nearest
-  directory above the input whose ``package.xml`` names ``PKG`` or that is named ``PKG``
-  (a package as pip wheels ship them, without package.xml), else, in each directory the
-  user named, that directory (its ``package.xml`` naming ``PKG``) or its ``PKG``
+  directory above the input whose ``package.xml`` names ``PKG``, else the folder named
+  ``PKG`` holding the input in its ``urdf/`` folder (a package as pip wheels ship them,
+  without package.xml: :func:`urdf_sdf.core.compose.uri.package_ancestor`), else, in
+  each directory the user named, that directory (its ``package.xml`` naming ``PKG``) or its ``PKG``
   subdirectory. With ``--xacro-env`` also the directories of ``ROS_PACKAGE_PATH`` and
   ``AMENT_PREFIX_PATH`` (``PREFIX/share/PKG``) of the environment the expansion was
   given. A package found so becomes readable too. No ROS package is needed: ROS's
@@ -27,9 +28,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from urdf_sdf.cli.xacro_evaluator import Refused
 from urdf_sdf.core.base.path_components import is_within
+from urdf_sdf.core.compose.uri import package_ancestor
 from urdf_sdf.core.read.files import NotRegular, read_head, read_regular
 
 MAX_FILES = 10_000
@@ -130,11 +133,15 @@ class Files:
                               "'-' and '.', starting with a letter or digit")
         if package in self.packages:  # --package NAME=DIR
             return self.packages[package]
-        for directory in ancestors(os.path.realpath(self.input_file)):
-            if package_name(directory) == package or \
-                    os.path.basename(directory) == package:  # the input's own package
+        real_input = os.path.realpath(self.input_file)
+        for directory in ancestors(real_input):
+            if package_name(directory) == package:  # the input's own package
                 self.roots.append(directory)
                 return directory
+        own = package_ancestor(Path(os.path.dirname(real_input)), package)
+        if own is not None:  # its own package as pip wheels ship them (no package.xml)
+            self.roots.append(str(own))
+            return str(own)
         for directory in self.search:
             found = _in_directory(directory, package)
             if found is not None:
