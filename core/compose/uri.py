@@ -4,10 +4,11 @@ find it, never a guess.
 * a path relative to the including file, an absolute path, ``file://``;
 * ``model://NAME/...`` and bare model names, searched in ``Context.model_paths``;
 * ``package://PKG/...``: the folder ``Context.packages`` maps PKG to (``--package
-  PKG=DIR``), else a folder named PKG above the file naming the URI (its own package,
-  as pip wheels ship them: no package.xml needed), in ``Context.package_paths`` (the
-  entry itself or a folder below it named PKG, with or without a package.xml) and the
-  ``share`` folders of ``Context.ament_prefixes`` (:func:`package_roots`).
+  PKG=DIR``), else the folder named PKG holding the file naming the URI in its ``urdf/``
+  folder (its own package, as pip wheels ship them: no package.xml needed,
+  :func:`package_ancestor`), in ``Context.package_paths`` (the entry itself or a folder
+  below it named PKG, with or without a package.xml) and the ``share`` folders of
+  ``Context.ament_prefixes`` (:func:`package_roots`).
 
 A model directory is read through its ``model.config``, choosing the newest SDFormat
 version this reader supports (:func:`model_config_files`, which batch conversion uses
