@@ -26,7 +26,8 @@ def lumped_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose, orien
         tensor = rotation.T @ tensor @ rotation
     values = dict(zip(INERTIA_KEYS, (float(tensor[i, j]) for i, j in
                                      ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))))
-    return mass, tuple(float(v) for v in com), values
+    x, y, z = (float(v) for v in com)
+    return mass, (x, y, z), values
 
 
 def combine_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose
@@ -51,9 +52,9 @@ def _combine(bodies: list[tuple[Inertial, Pose]], default_com: Pose
         masses.append(float(inertial.mass))
         centres.append(np.array(frame.position, dtype=np.float64))
         tensors.append(rotation @ inertia_matrix(inertial) @ rotation.T)
-    total = sum(masses)
+    total: float = sum(masses)
     if total != 0:
-        com = sum(m * c for m, c in zip(masses, centres)) / total
+        com = sum((m * c for m, c in zip(masses, centres)), np.zeros(3)) / total
     else:
         com = np.array(default_com.position, dtype=np.float64)
     tensor = np.zeros((3, 3))

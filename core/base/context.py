@@ -27,6 +27,9 @@ class Context:
     # Packages named explicitly (``--package NAME=DIR``): package://NAME is DIR, nothing else.
     packages: dict[str, str] = field(default_factory=dict)
     ament_prefixes: list[str] = field(default_factory=list)
+    # Folders an include may read from besides the input's package and the search paths,
+    # never searched for a URI (a batch's input tree: core.compose.uri.read_roots).
+    read_roots: list[str] = field(default_factory=list)
     # Custom model parsers (core.compose.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64

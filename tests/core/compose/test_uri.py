@@ -63,3 +63,19 @@ def test_a_uri_naming_no_package_has_no_candidates(tmp_path):
     context = Context(package_paths=[str(tmp_path)])
     assert package_candidates("../meshes/a.stl", context) == []
     assert package_candidates("/a.stl", context) == []
+
+
+def test_an_include_of_the_inputs_own_wheel_package_is_read(tmp_path):
+    from urdf_sdf.core.loader import load
+    (tmp_path / "pkgx" / "sdf").mkdir(parents=True)
+    (tmp_path / "pkgx" / "models").mkdir()
+    (tmp_path / "pkgx/models/part.sdf").write_text(
+        '<sdf version="1.9"><model name="part"><link name="l"/></model></sdf>')
+    world = tmp_path / "pkgx/sdf/world.sdf"
+    world.write_text('<sdf version="1.9"><model name="m"><include>'
+                     "<uri>package://pkgx/models/part.sdf</uri></include></model></sdf>")
+    assert load(world, Context()).ok
+    (tmp_path / "pkgx").rename(tmp_path / "other")
+    moved = tmp_path / "other/sdf/world.sdf"
+    assert not load(moved, Context()).ok
+    assert load(moved, Context(packages={"pkgx": str(tmp_path / "other")})).ok
