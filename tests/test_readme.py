@@ -29,7 +29,7 @@ FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 # What the examples must show, at least once each: the commands a user meets first.
 COMMANDS = ("urdf2sdf", "sdf2urdf", "urdf-sdf check", "urdf-sdf diff", "urdf-sdf roundtrip",
-            "urdf-sdf frames", "urdf-sdf graph", "urdf-sdf print")
+            "urdf-sdf frames", "urdf-sdf graph", "urdf-sdf print", "urdf-sdf expand")
 MAX_README_LINES = 150
 
 

@@ -56,10 +56,12 @@ class RoundTrip:
         return f"{escape(str(self.path))} survives {pipeline}"
 
 
-def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:
-    """Convert ``path`` to the other format and back, and compare with the original."""
+def round_trip(path: str | Path, context: Context | None = None,
+               original: LoadResult | None = None) -> RoundTrip:
+    """Convert ``path`` to the other format and back, and compare with the original
+    (``original``: ``path`` already loaded, e.g. a xacro file expanded)."""
     context = context if context is not None else Context.from_environment()
-    original = load(str(path), context)
+    original = original if original is not None else load(str(path), context)
     trip = RoundTrip(str(path))
     if not original.ok or original.document is None:
         trip.failed_step = "loading"

@@ -24,6 +24,8 @@ class Context:
     """
     model_paths: list[str] = field(default_factory=list)
     package_paths: list[str] = field(default_factory=list)
+    # Packages named explicitly (``--package NAME=DIR``): package://NAME is DIR, nothing else.
+    packages: dict[str, str] = field(default_factory=dict)
     ament_prefixes: list[str] = field(default_factory=list)
     # Folders an include may read from besides the input's package and the search paths,
     # never searched for a URI (a batch's input tree: core.compose.uri.read_roots).
@@ -52,17 +54,20 @@ class Context:
     @staticmethod
     def from_environment(extra_paths: list[str] | None = None,
                          policy: Policy | None = None,
-                         package_paths: list[str] | None = None) -> Context:
+                         package_paths: list[str] | None = None,
+                         packages: dict[str, str] | None = None) -> Context:
         """Search paths from the command line first, then SDF_PATH, GZ_SIM_RESOURCE_PATH,
         GAZEBO_MODEL_PATH (model://), ROS_PACKAGE_PATH and AMENT_PREFIX_PATH
         (package://). Extra paths (``--path``) are searched for package:// URIs too, after
-        ``package_paths`` (``--package-path``)."""
+        ``package_paths`` (``--package-path``); ``packages`` (``--package NAME=DIR``)
+        name single packages."""
         extra = list(extra_paths or [])
         return Context(
             model_paths=extra + _env_paths(
                 "SDF_PATH", "GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
                 "GAZEBO_MODEL_PATH"),
             package_paths=list(package_paths or []) + extra + _env_paths("ROS_PACKAGE_PATH"),
+            packages=dict(packages or {}),
             ament_prefixes=_env_paths("AMENT_PREFIX_PATH"),
             policy=policy if policy is not None else Policy(),
         )

@@ -3,8 +3,12 @@ find it, never a guess.
 
 * a path relative to the including file, an absolute path, ``file://``;
 * ``model://NAME/...`` and bare model names, searched in ``Context.model_paths``;
-* ``package://PKG/...``, searched in ``Context.package_paths`` (ROS_PACKAGE_PATH
-  workspaces) and the ``share`` folders of ``Context.ament_prefixes``.
+* ``package://PKG/...``: the folder ``Context.packages`` maps PKG to (``--package
+  PKG=DIR``), else the folder named PKG holding the file naming the URI in its ``urdf/``
+  folder (its own package, as pip wheels ship them: no package.xml needed,
+  :func:`package_ancestor`), in ``Context.package_paths`` (the entry itself or a folder
+  below it named PKG, with or without a package.xml) and the ``share`` folders of
+  ``Context.ament_prefixes`` (:func:`package_roots`).
 
 Whatever the URI, the file it names is read only when its real path (every symlink
 followed) lies inside the top input's own package or model directory (the nearest folder
@@ -66,20 +70,35 @@ def resolve_uri(uri: str, state, el) -> str | None:
 
 def read_roots(state) -> list[str]:
     """The real paths an included file must lie inside: the top input's own package or
-    model directory, every search path of the context and its ``read_roots``."""
+    model directory, every search path of the context (``--package`` folders too) and its
+    ``read_roots``."""
     top = state.include_stack[0] if state.include_stack else state.file
     own = own_directory(top) if top else own_directory(os.path.join(os.getcwd(), "input"))
     context = state.context
-    searched = [*context.model_paths, *context.package_paths, *context.read_roots,
+    searched = [*context.model_paths, *context.package_paths, *context.packages.values(),
+                *context.read_roots,
                 *(os.path.join(prefix, "share") for prefix in context.ament_prefixes)]
     return [root for root in (own, *(os.path.realpath(p) for p in searched if p)) if root]
+
+
+def own_package_root(state, uri: str) -> str | None:
+    """The real path of the top input's own package ``PKG`` of a ``package://PKG/...``
+    URI as pip wheels lay it out (:func:`package_ancestor`), or None."""
+    top = state.include_stack[0] if state.include_stack else state.file
+    package = package_name_of(uri[len("package://"):]) if uri.startswith("package://") \
+        else None
+    if not top or package is None:
+        return None
+    own = package_ancestor(Path(os.path.realpath(top)).parent, package)
+    return os.path.realpath(own) if own is not None else None
 
 
 def readable_here(path: str, uri: str, state, el) -> bool:
     """Whether the file an include names lies inside :func:`read_roots`; else
     RESOURCE_OUTSIDE_PACKAGE at the include (the file is not opened)."""
     real = os.path.realpath(path)
-    roots = read_roots(state)
+    package = own_package_root(state, uri.strip())
+    roots = read_roots(state) + ([package] if package is not None else [])
     if any(is_within(real, root) for root in roots):
         return True
     state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {real}, outside the "
@@ -100,7 +119,7 @@ def _candidates(uri: str, base: Path, state, el) -> Sequence[tuple[Path | None, 
         rest = uri[len("model://"):]
         return [(Path(p), Path(p) / rest) for p in state.context.model_paths]
     if uri.startswith("package://"):
-        return package_candidates(uri[len("package://"):], state.context)
+        return package_candidates(uri[len("package://"):], state.context, base)
     if "://" in uri:
         state.error(Code.URI_LOOKUP, f"unable to find uri[{shown(uri)}]: scheme not supported",
                     el)
@@ -130,25 +149,75 @@ def _kind(path: Path) -> str | None:
     return None
 
 
-def package_candidates(rest: str, context) -> list[tuple[Path, Path]]:
-    """Where ``package://PKG/path`` may be, as ``(package root, path)``: PKG found in a
-    ROS_PACKAGE_PATH entry (the entry itself or a folder below it holding a
-    package.xml), or an ament prefix's ``share/PKG``."""
-    package, _, inner = rest.partition("/")
-    if not package or package in (".", "..") or os.sep in package:
+# How far below a package path entry a folder named after a package is looked for.
+PACKAGE_SEARCH_DEPTH = 4
+# The folders of a package a description file may sit in (one folder deeper at most) for
+# a folder named after the package above it to be its own package (package_ancestor).
+DESCRIPTION_FOLDERS = ("urdf", "xacro", "sdf", "robots")
+
+
+def package_name_of(rest: str) -> str | None:
+    """The package of ``package://`` + ``rest``, or None when it names none (empty,
+    ``.``, ``..``, a path)."""
+    package = rest.partition("/")[0]
+    return None if not package or package in (".", "..") or os.sep in package else package
+
+
+def package_candidates(rest: str, context, base: Path | None = None
+                       ) -> list[tuple[Path, Path]]:
+    """Where ``package://PKG/path`` may be, as ``(package root, path)``, in the order of
+    :func:`package_roots`."""
+    package = package_name_of(rest)
+    if package is None:
         return []
-    roots: list[Path] = []
+    inner = rest.partition("/")[2]
+    return [(root, root / inner) for root in package_roots(package, context, base)]
+
+
+def package_roots(package: str, context, base: Path | None = None) -> list[Path]:
+    """The folders that may be the package ``package``, in the order tried: the folder
+    ``--package`` maps it to (that one alone); the package folder holding ``base`` (the
+    folder of the file naming it: :func:`package_ancestor`); in each package path
+    entry, the entry itself when named ``package``, then folders named ``package`` below
+    it (at most PACKAGE_SEARCH_DEPTH deep; those holding a package.xml first); each ament
+    prefix's ``share/package``."""
+    explicit = context.packages.get(package)  # --package PKG=DIR
+    if explicit is not None:
+        return [Path(explicit)]
+    own = package_ancestor(base, package)
+    roots = [own] if own is not None else []
     for entry in context.package_paths:
-        entry_path = Path(entry)
-        if entry_path.name == package:
-            roots.append(entry_path)
-        try:
-            roots.extend(p.parent for p in sorted(entry_path.glob(f"**/{package}/package.xml"))
-                         if len(p.relative_to(entry_path).parts) <= 5)
-        except (OSError, ValueError):
-            continue
+        roots.extend(_named_below(Path(entry), package))
     roots.extend(Path(prefix) / "share" / package for prefix in context.ament_prefixes)
-    return [(root, root / inner) for root in roots]
+    return roots
+
+
+def package_ancestor(base: Path | None, package: str) -> Path | None:
+    """The package ``package`` that holds the folder ``base`` as a package holds its
+    descriptions, as pip wheels lay them out (no package.xml needed): ``base`` itself when
+    named ``package``, or the nearest folder named ``package`` above it with ``base`` its
+    ``urdf/`` (``xacro/``, ``sdf/``, ``robots/``) folder or one folder inside that; None
+    else (a folder of that name farther up, say ``/home``, is never a package)."""
+    if base is None:
+        return None
+    folder = Path(os.path.abspath(base))
+    for candidate in [folder, *folder.parents][:3]:
+        if candidate.name == package:
+            inner = folder.relative_to(candidate).parts
+            return candidate if not inner or inner[0] in DESCRIPTION_FOLDERS else None
+    return None
+
+
+def _named_below(entry: Path, package: str) -> list[Path]:
+    """``entry`` when it is named ``package``, then the folders named ``package`` below
+    it, those holding a package.xml first."""
+    roots = [entry] if entry.name == package else []
+    try:
+        found = [p for p in entry.glob(f"**/{package}")
+                 if len(p.relative_to(entry).parts) <= PACKAGE_SEARCH_DEPTH and p.is_dir()]
+    except (OSError, ValueError):
+        return roots
+    return roots + sorted(found, key=lambda p: (not (p / "package.xml").is_file(), str(p)))
 
 
 def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:

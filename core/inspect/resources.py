@@ -1,9 +1,11 @@
 """Meshes and textures a description names: the file each URI points at, found as every
 command finds it, and whether that file is a mesh.
 
-* ``package://PKG/...``: PKG in ``Context.package_paths`` (``--package-path``,
-  ``ROS_PACKAGE_PATH``) and the ``share/PKG`` of ``Context.ament_prefixes``
-  (``AMENT_PREFIX_PATH``);
+* ``package://PKG/...``: the folder ``--package PKG=DIR`` names, else a folder named PKG
+  above the file naming the URI (its own package), in ``Context.package_paths``
+  (``--package-path``, ``ROS_PACKAGE_PATH``: the entry or a folder below it named PKG)
+  and the ``share/PKG`` of ``Context.ament_prefixes`` (``AMENT_PREFIX_PATH``)
+  (:func:`urdf_sdf.core.compose.uri.package_roots`);
 * ``model://NAME/...``: ``Context.model_paths`` (``--path``, ``SDF_PATH``,
   ``GZ_SIM_RESOURCE_PATH``, ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``);
 * ``file://PATH`` and plain paths: absolute, or relative to the folder of the file that
@@ -16,7 +18,9 @@ binary or ASCII, OBJ, COLLADA, glTF and GLB), from its first bytes only, read fr
 regular file opened by :func:`urdf_sdf.core.read.files.open_regular` (non-blocking,
 examined after opening); nothing of its content is ever printed, and a mesh that
 cannot be read is named with the system's reason ("permission denied"), not as "not a
-mesh". What a model directory or package may copy is decided by ``core.write.confined``.
+mesh". A package or model that is not found at all is named once, however many URIs
+use it (:func:`unresolved_owner_message`: where it was looked for and what to pass). What a
+model directory or package may copy is decided by ``core.write.confined``.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Source
-from urdf_sdf.core.compose.uri import inside, package_candidates, shown
+from urdf_sdf.core.compose.uri import inside, package_candidates, package_roots, shown
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.read.files import (
     file_kind,
@@ -61,6 +65,9 @@ class Resource:
     owner: str | None = None
     problem: str | None = None
     problem_code: Code | None = None
+    # The package or model a URI names when no folder of that name was found at all
+    # (``("package", "PKG")``, ``("model", "NAME")``): every use of it fails alike.
+    missing_owner: tuple[str, str] | None = None
 
 
 def resource_candidates(uri: str, base: Path, context: Context):
@@ -71,7 +78,7 @@ def resource_candidates(uri: str, base: Path, context: Context):
     if uri.startswith("package://"):
         rest = uri[len("package://"):]
         owner = rest.partition("/")[0]
-        return [(root, owner, path) for root, path in package_candidates(rest, context)]
+        return [(root, owner, path) for root, path in package_candidates(rest, context, base)]
     if uri.startswith("model://"):
         rest = uri[len("model://"):]
         owner = rest.partition("/")[0]
@@ -104,22 +111,84 @@ def resolve_resource(resource: Resource, base: Path, context: Context) -> Resour
             resource.problem = f"{path} is {not_regular_message(file_kind(mode))}"
             resource.problem_code = Code.RESOURCE_NOT_REGULAR
             return resource
-    resource.problem = _not_found(uri, context)
+    resource.missing_owner = _missing_owner(uri, base, context)
+    resource.problem = "no such file" if resource.missing_owner is None else \
+        unresolved_owner_message(resource.missing_owner, base, context)
     return resource
 
 
-def _not_found(uri: str, context: Context) -> str:
+def _missing_owner(uri: str, base: Path, context: Context) -> tuple[str, str] | None:
+    """``("package", PKG)`` or ``("model", NAME)`` when no folder of that name exists
+    where ``uri`` is looked for; None when one does (the file is missing in it)."""
     if uri.startswith("package://"):
-        return ("no such file in any package path (--package-path, ROS_PACKAGE_PATH, "
-                "AMENT_PREFIX_PATH)" if context.package_paths or context.ament_prefixes
-                else "no package path is set (--package-path, ROS_PACKAGE_PATH, "
-                     "AMENT_PREFIX_PATH)")
+        package = uri[len("package://"):].partition("/")[0]
+        roots = package_roots(package, context, base)
+        return None if any(_is_dir(root) for root in roots) else ("package", package)
     if uri.startswith("model://"):
-        return ("no such file in any model path (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
-                "GAZEBO_MODEL_PATH)" if context.model_paths else
-                "no model path is set (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
-                "GAZEBO_MODEL_PATH)")
-    return "no such file"
+        model = uri[len("model://"):].partition("/")[0]
+        folders = [Path(p) / model for p in context.model_paths]
+        return None if any(_is_dir(folder) for folder in folders) else ("model", model)
+    return None
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+SHOWN_FOLDERS = 3  # search folders a message lists, then "and N more"
+
+
+def _listed(folders: list[str]) -> str:
+    shown_folders = ", ".join(folders[:SHOWN_FOLDERS])
+    more = len(folders) - SHOWN_FOLDERS
+    return shown_folders + (f" and {more} more" if more > 0 else "")
+
+
+def unresolved_owner_message(owner: tuple[str, str], base: Path, context: Context) -> str:
+    """Why every URI of a package or model that was not found fails: where it was looked
+    for, and what to pass."""
+    kind, name = owner
+    if kind == "package":
+        where = [f"a folder named {name} above {base}"]
+        if context.package_paths:
+            where.append("in the package paths (--package-path, ROS_PACKAGE_PATH: "
+                         f"{_listed(context.package_paths)})")
+        if context.ament_prefixes:
+            where.append(f"share/{name} of AMENT_PREFIX_PATH "
+                         f"({_listed(context.ament_prefixes)})")
+        return (f"package [{name}] is not found (looked for {'; '.join(where)}); pass "
+                f"--package {name}=DIR (DIR: the folder its URIs start from) or "
+                "--package-path with the folder holding it")
+    where_model = f"in the model paths (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, " \
+        f"GAZEBO_MODEL_PATH: {_listed(context.model_paths)})" if context.model_paths else \
+        "in no model path: none is set (--path, SDF_PATH, GZ_SIM_RESOURCE_PATH, " \
+        "GAZEBO_MODEL_PATH)"
+    return (f"model [{name}] is not found (looked for a folder named {name} {where_model}); "
+            "pass -p/--path with the folder holding it")
+
+
+def owner_uses(resources: list[Resource]) -> dict[tuple[str, str], int]:
+    """How many of ``resources`` name each package or model that was not found."""
+    uses: dict[tuple[str, str], int] = {}
+    for resource in resources:
+        if resource.missing_owner is not None:
+            uses[resource.missing_owner] = uses.get(resource.missing_owner, 0) + 1
+    return uses
+
+
+def first_use_only(resource: Resource, uses: dict[tuple[str, str], int]) -> str | None:
+    """The problem to report for ``resource`` when its package or model was not found:
+    the summary (with how many URIs use it) at its first use, None at every later one
+    (already said); its own problem otherwise."""
+    if resource.missing_owner is None:
+        return resource.problem
+    count = uses.pop(resource.missing_owner, None)
+    if count is None:
+        return None
+    return f"{resource.problem} (named by {count} URI{'s' if count != 1 else ''})"
 
 
 def mesh_format(path: Path) -> str | None:
@@ -212,16 +281,21 @@ def base_folder(source: Source, result) -> Path:
 
 def check_meshes(result, context: Context) -> list[Diagnostic]:
     """``urdf-sdf check --meshes``: an error for every mesh that does not resolve
-    (MESH_UNRESOLVED; RESOURCE_NOT_REGULAR for a FIFO, device or socket), cannot be read
+    (MESH_UNRESOLVED, once per package or model not found at all; RESOURCE_NOT_REGULAR
+    for a FIFO, device or socket), cannot be read
     or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
     read), at the line naming it."""
     diagnostics = Diagnostics()
-    for resource in resources_of(result, ("mesh",)):
-        resolve_resource(resource, base_folder(resource.source, result), context)
+    resources = [resolve_resource(resource, base_folder(resource.source, result), context)
+                 for resource in resources_of(result, ("mesh",))]
+    uses = owner_uses(resources)
+    for resource in resources:
         if resource.problem is not None or resource.path is None:
-            diagnostics.error_at(resource.problem_code or Code.MESH_UNRESOLVED,
-                                 f"mesh [{shown(resource.uri)}] does not resolve: "
-                                 f"{resource.problem}", resource.source)
+            problem = first_use_only(resource, uses)
+            if problem is not None:
+                diagnostics.error_at(resource.problem_code or Code.MESH_UNRESOLVED,
+                                     f"mesh [{shown(resource.uri)}] does not resolve: "
+                                     f"{problem}", resource.source)
             continue
         kind, unreadable = sniff_mesh(resource.path)
         if unreadable is not None:

@@ -43,12 +43,21 @@ from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.inspect.resources import (
     Resource,
     base_folder,
+    first_use_only,
+    owner_uses,
     resolve_resource,
     resources_of,
     sniff_mesh,
 )
 from urdf_sdf.core.read.files import read_regular
-from urdf_sdf.core.write.confined import CopyRoots, FileId, Refusal, copy_check, copy_checked
+from urdf_sdf.core.write.confined import (
+    CopyRoots,
+    FileId,
+    Refusal,
+    copy_check,
+    copy_checked,
+    with_own_package,
+)
 
 # Statements of an OBJ material library (.mtl) that name image files.
 MTL_MAPS = re.compile(r"^\s*(map_\w+|bump|disp|decal|refl|norm)\s+(?:-\S+\s+\S+\s+)*(\S+)\s*$")
@@ -182,12 +191,14 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
     what will not hold it). A file ``bundle.roots`` refuses (and one a mesh refers to) is
     an error at the site's line."""
     uri_at: dict[str, str] = {}  # place -> the URI first copied there
+    for named in tokens.values():
+        resolve_resource(named, base_folder(named.source, result), context)
+    uses = owner_uses(list(tokens.values()))
     for site, attribute in sites:
         value = (site.get(attribute) if attribute else site.text or "").strip()
         resource = tokens.get(value)
         if resource is None:
             continue
-        resolve_resource(resource, base_folder(resource.source, result), context)
         uri, path = resource.uri, resource.path
         checked = _copy_check(resource, bundle.roots)
         if isinstance(checked, Refusal):
@@ -195,9 +206,11 @@ def bundle_sites(sites, tokens: dict[str, Resource], result, context, bundle: Bu
                                  f"into {holder}: {checked.reason}", resource.source)
             place = uri
         elif checked is None or path is None:
-            diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] does "
-                                   f"not resolve: {resource.problem}; its URI is kept and "
-                                   f"{holder} does not hold it", resource.source)
+            problem = first_use_only(resource, uses)
+            if problem is not None:
+                diagnostics.warning_at(Code.MESH_UNRESOLVED, f"{resource.kind} [{shown(uri)}] "
+                                       f"does not resolve: {problem}; its URI is kept and "
+                                       f"{holder} does not hold it", resource.source)
             place = uri
         else:
             if resource.kind == "mesh" and sniff_mesh(path)[0] is None:
@@ -235,7 +248,7 @@ def _copy_check(resource: Resource, roots: CopyRoots) -> FileId | Refusal | None
         return Refusal(resource.problem_code, resource.problem or "")
     if resource.problem is not None or resource.path is None:
         return None
-    return copy_check(resource.path, roots)
+    return copy_check(resource.path, with_own_package(roots, resource.root, resource.owner))
 
 
 def _parts_below(real: str, folder: Path | None) -> list[str] | None:

@@ -6,9 +6,12 @@ and its maps) is copied only when
 * its real path (every symlink followed) lies inside a *copy root*: the input's own
   package or model directory (the nearest folder above the input holding a
   ``package.xml`` or ``model.config``; without one, the input's folder; standard input
-  has none) or a search directory the user named on the command line (``--package-path``,
-  ``-p/--path``, a batch's input directory). Directories that only the environment names
-  (``ROS_PACKAGE_PATH``, ``AMENT_PREFIX_PATH``, ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``...)
+  has none; the folder named after the package a ``package://`` URI names that holds
+  the input in its ``urdf/`` folder, :func:`with_own_package`) or a search directory the
+  user named on the command line
+  (``--package-path``, ``--package``, ``-p/--path``, a batch's input directory).
+  Directories that only the environment names (``ROS_PACKAGE_PATH``,
+  ``AMENT_PREFIX_PATH``, ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``...)
   still resolve URIs but are not copy roots: a workstation's environment is wide, and
   what a file from a pull request may copy into a published output must not depend on it;
 * it is not under ``/proc``, ``/sys`` or ``/dev``;
@@ -31,6 +34,7 @@ from pathlib import Path
 
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.path_components import is_within, own_directory
+from urdf_sdf.core.compose.uri import package_ancestor
 from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
@@ -49,9 +53,11 @@ class Refusal:
 @dataclass(frozen=True)
 class CopyRoots:
     """The real paths a copied file must lie inside: ``own`` (the input's package or
-    model directory, None for standard input) and ``given`` (named by the user)."""
+    model directory, None for standard input) and ``given`` (named by the user);
+    ``input_folder`` the real folder of the input (None for standard input)."""
     own: str | None
     given: tuple[str, ...] = ()
+    input_folder: str | None = None
 
     def all(self) -> tuple[str, ...]:
         return ((self.own,) if self.own is not None else ()) + self.given
@@ -68,7 +74,21 @@ class CopyRoots:
 def copy_roots(input_file: str | None, given: list[str] | tuple[str, ...] = ()) -> CopyRoots:
     """The copy roots of an input: its own directory and the ``given`` search paths."""
     real = tuple(dict.fromkeys(os.path.realpath(p) for p in given if p))
-    return CopyRoots(own_directory(input_file), real)
+    own = own_directory(input_file)
+    folder = None if own is None else os.path.dirname(os.path.realpath(str(input_file)))
+    return CopyRoots(own, real, folder)
+
+
+def with_own_package(roots: CopyRoots, root: Path | None, name: str | None) -> CopyRoots:
+    """``roots`` and ``root`` when ``root`` is the input's own package ``name`` by
+    :func:`urdf_sdf.core.compose.uri.package_ancestor` (``package://NAME`` of a package
+    laid out as pip wheels ship them, meshes beside the URDF and no package.xml)."""
+    if root is None or name is None or roots.input_folder is None:
+        return roots
+    ancestor = package_ancestor(Path(roots.input_folder), name)
+    if ancestor is None or os.path.realpath(ancestor) != os.path.realpath(root):
+        return roots
+    return CopyRoots(roots.own, roots.given + (os.path.realpath(ancestor),), roots.input_folder)
 
 
 FileId = tuple[int, int, int]  # (device, inode, size): the file that was checked

@@ -130,8 +130,10 @@ def test_model_directory_resolves_with_only_its_parent_on_the_model_path(workspa
     ours = load(scene, context)
     assert ours.ok
     problems = [d.message for d in check_meshes(ours, context)]
-    assert problems == ["mesh [package://arm/meshes/gone.stl] does not resolve: no package "
-                        "path is set (--package-path, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH)"]
+    assert problems == ["mesh [package://arm/meshes/gone.stl] does not resolve: package "
+                        "[arm] is not found (looked for a folder named arm above "
+                        f"{out}); pass --package arm=DIR (DIR: the folder its URIs start "
+                        "from) or --package-path with the folder holding it (named by 1 URI)"]
     env = {k: v for k, v in os.environ.items()
            if k not in ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "GAZEBO_MODEL_PATH")}
     env["SDF_PATH"] = str(out.parent)

@@ -17,7 +17,7 @@ from urdf_sdf.cli.options import (
     FILE_HELP,
     JSON,
     MODEL,
-    PACKAGE_PATH,
+    PACKAGES,
     PATH,
     QUIET,
     STRICT,
@@ -157,7 +157,7 @@ def run(params: dict) -> int:
         problem = "--payload needs --physics"
     if problem is not None:
         raise UsageError(problem)
-    context, xacro = inspection_inputs(params, package_paths=True)
+    context, xacro = inspection_inputs(params)
     physics = payloads(params["payload"]) if params["physics"] else None
     return stdout_checked_code(PROG, lambda: check_files(
         files, params["urdf_parity"], params["model"], params["meshes"], params["as_json"],
@@ -213,7 +213,7 @@ COMMAND = Command(
                check=payload_problem,
                help="With --physics: a payload of KG kg at link LINK's frame, which the "
                     "joints above it must hold too (repeatable)."),
-        PACKAGE_PATH,
+        *PACKAGES,
         JSON.with_help("Print one JSON object per file, one per line, for machines: {ok, "
                        "file, valid, diagnostics, parity} (schema: "
                        "urdf_sdf/schemas/check.schema.json)."),

@@ -117,10 +117,8 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         data = None
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)
-        elif raw is not None:
-            # xacro's parser would expand entities or read the DTD: refuse, as for XML
-            if not refuse_unsafe_doctype(raw, str(path), diagnostics):
-                data = _SANDBOX.expand_in_sandbox(Path(path), xacro, diagnostics)
+        elif raw is not None and xacro is not None:
+            data = expanded(Path(path), raw, xacro, diagnostics)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
@@ -136,6 +134,16 @@ def _remembered(result: LoadResult, sources: SourceLines) -> LoadResult:
     naming one of them is refused: OUTPUT_IS_INPUT)."""
     sources.read.update(result.source_files)
     return result
+
+
+def expanded(path: Path, raw: bytes, xacro: XacroOptions,
+             diagnostics: Diagnostics) -> bytes | None:
+    """The URDF the xacro file ``path`` (whose bytes are ``raw``) expands to in the sandbox,
+    or None with the reason in ``diagnostics`` (a DTD is refused first, as in any XML
+    input: xacro's parser would expand its entities or read it)."""
+    if refuse_unsafe_doctype(raw, str(path), diagnostics):
+        return None
+    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics)
 
 
 def is_pipe(path: str | Path) -> bool:

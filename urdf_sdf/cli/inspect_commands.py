@@ -20,6 +20,7 @@ from urdf_sdf.cli.options import (
     JSON,
     MODEL,
     OUTPUT,
+    PACKAGES,
     PATH,
     QUIET,
     STRICT,
@@ -27,15 +28,8 @@ from urdf_sdf.cli.options import (
     comparison_options,
     inspection_context,
     inspection_inputs,
-    xacro_choice,
 )
-from urdf_sdf.cli.output import (
-    OutputError,
-    StdoutError,
-    stdout_checked_code,
-    write_failed,
-    write_output,
-)
+from urdf_sdf.cli.output import stdout_checked_code, write_reported
 from urdf_sdf.cli.printing import print_document
 from urdf_sdf.cli.render import SourceLines, emit, print_json
 from urdf_sdf.cli.xacro_expand import XacroOptions
@@ -91,28 +85,17 @@ def print_code(file: Path, output: Path | None, preserve_includes: bool,
         print(diagnostic.format(), file=sys.stderr)
     if data is None:
         return 1
-    destination = str(output) if output else None
-    try:
-        write_output(data, destination, [str(file), *sorted(read)], through_links=True)
-    except OutputError as exc:  # the input (exit 1), a directory (a usage error)
-        print(exc.diagnostic(destination).format(), file=sys.stderr)
-        return exc.exit_code
-    except (StdoutError, BrokenPipeError):
-        raise  # the caller's stdout check reports them
-    except OSError as exc:  # disk full, permissions: the old file is intact
-        print(write_failed(exc, destination).format(), file=sys.stderr)
-        return 1
-    return 0
+    return write_reported(data, output, [str(file), *sorted(read)])
 
 
-def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, strict: bool,
+def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, context: Context,
                paths: Sequence[Path] | None, xacro: XacroOptions | None = None) -> int:
     """``graph``: :func:`urdf_sdf.cli.graph.graph_command` with the command line's
     loading (standard input, xacro) and diagnostics (with their source lines)."""
     sources = SourceLines()
 
     def load(_file: object, _paths: object) -> LoadResult:  # graph_command's file, paths
-        return load_input(file, inspection_context(paths, strict), sources, xacro)
+        return load_input(file, context, sources, xacro)
 
     def report(result: object, stream: object) -> None:  # what load returned
         emit(cast(LoadResult, result).diagnostics, stream, sources, quiet)
@@ -173,16 +156,16 @@ def diff(params: dict) -> int:
 
 def print_(params: dict) -> int:
     """``print``'s body."""
-    context = inspection_context(params["path"], params["strict"])
+    context = inspection_context(params)
     return stdout_checked_code(PROG, lambda: print_code(
         params["file"], params["output"], params["preserve_includes"], context))
 
 
 def graph(params: dict) -> int:
     """``graph``'s body."""
-    xacro = xacro_choice(params)
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: graph_code(
-        params["file"], params["kind"], params["output"], params["quiet"], params["strict"],
+        params["file"], params["kind"], params["output"], params["quiet"], context,
         params["path"], xacro))
 
 
@@ -194,7 +177,7 @@ FRAMES = Command(
     options=(JSON, QUIET, STRICT,
              MODEL.with_help("Only this model (its scoped name, e.g. one of a world's), posed "
                              "in its frame."),
-             PATH, *XACRO))
+             PATH, *PACKAGES, *XACRO))
 DIFF = Command(
     prog=PROG, name="diff", run=diff,
     help="Compare two robot descriptions; exit 0 when they are equivalent, 1 when not\n"
@@ -206,7 +189,7 @@ DIFF = Command(
                                  "Seed of the random configurations."),
              MODEL.with_help("Compare this model (its scoped name) of each file that holds "
                              "it; a file that is one model (a URDF) is compared whole."),
-             JSON, STRICT, PATH, *XACRO))
+             JSON, STRICT, PATH, *PACKAGES, *XACRO))
 PRINT = Command(
     prog=PROG, name="print", run=print_,
     help="Print the composed model as one SDFormat file, every <include> inlined (like\n"
@@ -215,7 +198,7 @@ PRINT = Command(
     options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
              Option(("--preserve-includes",), "preserve_includes", default=False,
                     help="Keep <include> elements instead of inlining the models."),
-             STRICT, PATH))
+             STRICT, PATH, *PACKAGES))
 GRAPH = Command(
     prog=PROG, name="graph", run=graph,
     help="Write the frame graphs (attached_to, relative_to) or the kinematic tree as "
@@ -226,4 +209,4 @@ GRAPH = Command(
                          "kinematic tree)."),
              OUTPUT.with_help("Write here instead of stdout: .dot or .gv for DOT text; .svg, "
                               ".png or .pdf rendered by Graphviz's dot program."),
-             QUIET, STRICT, PATH, *XACRO))
+             QUIET, STRICT, PATH, *PACKAGES, *XACRO))

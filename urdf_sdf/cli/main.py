@@ -1,5 +1,5 @@
 """The umbrella ``urdf-sdf`` command: ``frames``, ``check``, ``diff``, ``roundtrip``,
-``print``, ``graph``, ``view``.
+``print``, ``graph``, ``view``, ``expand``.
 
 Each subcommand's options are declared once, in its module, with its body (the table is
 :data:`urdf_sdf.cli.quick.COMMANDS`). Exit codes: 0 success (warnings allowed), 1 invalid

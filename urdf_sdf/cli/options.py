@@ -33,8 +33,16 @@ PATH = Option(("--path", "-p"), "path", Path, repeated=True,
               help="Extra directory to search for model:// includes, whose files an "
                    "include may read (repeatable).")
 PACKAGE_PATH = Option(("--package-path",), "package_path", Path, repeated=True,
-                      help="A folder holding ROS packages, searched for package:// URIs "
-                           "first (repeatable).")
+                      metavar="DIR",
+                      help="A folder searched for package://PKG URIs and $(find PKG): DIR "
+                           "itself when named PKG, else a folder named PKG below it, with or "
+                           "without a package.xml (repeatable). A folder named PKG above the "
+                           "input is found without it.")
+PACKAGE = Option(("--package",), "package", str, repeated=True, metavar="NAME=DIR",
+                 help="package://NAME (and $(find NAME)) is the folder DIR, whatever its "
+                      "name (repeatable).")
+# The options naming where packages are: every command that reads a file takes both.
+PACKAGES = (PACKAGE_PATH, PACKAGE)
 FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 OUTPUT = Option(("-o", "--output"), "output", Path)
 CONVERTED_OUTPUT = OUTPUT.with_help("Write here (atomically) instead of stdout ('-': stdout); "
@@ -85,36 +93,52 @@ def policy(strict: bool) -> Policy:
     return Policy(warnings_as_errors=strict)
 
 
-def inspection_context(paths: Sequence[Path] | None, strict: bool,
-                       package_paths: Sequence[Path] | None = None) -> Context:
+def package_mappings(values: Sequence[str] | None) -> dict[str, str]:
+    """``--package NAME=DIR`` values as ``{NAME: DIR}``; a usage error for a value
+    without a name or a folder."""
+    mappings: dict[str, str] = {}
+    for value in values or []:
+        name, equals, folder = value.partition("=")
+        if not equals or not name.strip() or not folder.strip() or "/" in name:
+            raise UsageError(f"{escape(repr(value))} is not NAME=DIR (a package's name, "
+                             "'=', the folder its URIs start from)", "--package")
+        mappings[name.strip()] = folder
+    return mappings
+
+
+def inspection_context(params: dict) -> Context:
     """The context of the commands that inspect rather than convert: search paths from
-    ``--path`` (and ``--package-path``) and the environment, ``--strict``'s policy, and
-    no XML kept (the model need not keep it: ``Context.keep_xml``)."""
-    context = Context.from_environment([str(p) for p in paths or []], policy(strict),
-                                       [str(p) for p in package_paths or []])
+    ``--path``, ``--package-path``, ``--package`` and the environment, ``--strict``'s
+    policy, and no XML kept (the model need not keep it: ``Context.keep_xml``)."""
+    context = command_context(params)
     context.keep_xml = False
     return context
 
 
-def xacro_choice(params: dict, package_paths: bool = False) -> XacroOptions:
-    """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path`` (and, when
-    ``package_paths``, ``--package-path``) allow a xacro input; a usage error for a
-    ``--xacro-arg`` that is not ``name:=value``."""
+def command_context(params: dict, extra_paths: Sequence[str] = ()) -> Context:
+    """The context of a command line: ``--path`` (then ``extra_paths``),
+    ``--package-path``, ``--package`` and the environment, and ``--strict``'s policy."""
+    return Context.from_environment(
+        [str(p) for p in params.get("path") or []] + list(extra_paths), policy(params["strict"]),
+        [str(p) for p in params["package_path"] or []], package_mappings(params["package"]))
+
+
+def xacro_choice(params: dict) -> XacroOptions:
+    """What ``--xacro``, ``--xacro-arg``, ``--xacro-env``, ``--xacro-path``,
+    ``--package-path`` and ``--package`` allow a xacro input; a usage error for a
+    ``--xacro-arg`` that is not ``name:=value`` or a ``--package`` that is not NAME=DIR."""
     values = params["xacro_arg"]
     mappings = xacro_mappings(values)
     if mappings is None:
         wrong = next(value for value in values or [] if xacro_mapping(value) is None)
         raise UsageError(f"{escape(repr(wrong))} is not name:=value", "--xacro-arg")
     return xacro_options(params["xacro"], mappings, params["xacro_env"], params["xacro_path"],
-                         params["package_path"] if package_paths else None)
+                         params["package_path"], package_mappings(params["package"]))
 
 
-def inspection_inputs(params: dict, package_paths: bool = False) -> tuple[Context, XacroOptions]:
-    """What an inspecting command loads its files with: the context of ``--path`` and
-    ``--strict`` (:func:`inspection_context`) and what a xacro input is allowed
-    (:func:`xacro_choice`: a usage error for a bad ``--xacro-arg``); ``package_paths``: the
-    command takes ``--package-path`` too."""
-    xacro = xacro_choice(params, package_paths)
-    return inspection_context(params["path"], params["strict"],
-                              params["package_path"] if package_paths else None), xacro
-
+def inspection_inputs(params: dict) -> tuple[Context, XacroOptions]:
+    """What an inspecting command loads its files with: the context of its command line
+    (:func:`inspection_context`) and what a xacro input is allowed (:func:`xacro_choice`;
+    both raise a usage error for a bad value)."""
+    xacro = xacro_choice(params)
+    return inspection_context(params), xacro

@@ -223,6 +223,24 @@ MAX_LINKS = 40  # as the kernel's limit of symbolic links followed in one lookup
 _DESCRIPTOR_DIRECTORY = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/fd$")
 
 
+def write_reported(data: bytes, output: Path | None, inputs: Sequence[str]) -> int:
+    """:func:`write_output` of a command's document to ``output`` (stdout for None), a
+    link to a file written through; the exit code, a refusal or failed write printed as
+    its diagnostic (a closed stdout is the caller's stdout check's to report)."""
+    destination = str(output) if output else None
+    try:
+        write_output(data, destination, inputs, through_links=True)
+    except OutputError as exc:  # the input (exit 1), a directory (a usage error)
+        print(exc.diagnostic(destination).format(), file=sys.stderr)
+        return exc.exit_code
+    except (StdoutError, BrokenPipeError):
+        raise  # the caller's stdout check reports them
+    except OSError as exc:  # disk full, permissions: the old file is intact
+        print(write_failed(exc, destination).format(), file=sys.stderr)
+        return 1
+    return 0
+
+
 def check_destination(target: Path, inputs: Sequence[str] = (),
                       through_links: bool = False) -> str:
     """``"file"`` (a regular file or a new path: written atomically) or ``"special"`` (a

@@ -32,7 +32,7 @@ from urdf_sdf.cli.batch import BatchItem, skip_irregular
 from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
-from urdf_sdf.cli.options import policy
+from urdf_sdf.cli.options import package_mappings, policy
 from urdf_sdf.cli.output import OutputError
 from urdf_sdf.cli.path_names import (
     renamed_output,
@@ -240,14 +240,16 @@ def _batch_target(item: BatchItem, targets: dict[int, Target],
 
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
                       options: ToSdf, xacro: XacroOptions, package_paths: list[str],
-                      strict: bool, quiet: bool, as_json: bool, force: bool = False) -> int:
+                      strict: bool, quiet: bool, as_json: bool, force: bool = False,
+                      packages: dict[str, str] | None = None) -> int:
     """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree.
     Meshes are copied from the URDF's package, the ``--package-path`` folders and (a
     batch) the input tree."""
     if output is not None:
         raise UsageError("--model-dir writes the model directory; -o is not used "
                                  "with it")
-    context = Context.from_environment([], policy(strict), package_paths)
+    context = Context.from_environment([], policy(strict), package_paths, packages)
+    package_paths = package_paths + list((packages or {}).values())  # copy roots too
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
         items = discover_urdf(urdf, model_dir, xacro.expand)
         search = package_paths + [str(urdf)]
@@ -266,7 +268,8 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                         package_name: str | None, build_type: str, options: ToUrdf,
                         paths: list[str], package_paths: list[str], strict: bool,
                         quiet: bool, as_json: bool, force: bool = False,
-                        xacro: XacroOptions | None = None) -> int:
+                        xacro: XacroOptions | None = None,
+                        packages: dict[str, str] | None = None) -> int:
     """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
     or with a directory that is not a model directory, one package per model in it.
     Meshes are copied from the model's directory, the folder holding it (where its
@@ -276,14 +279,15 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         raise UsageError(f"--build-type is one of {', '.join(BUILD_TYPES)}")
     if output is not None:
         raise UsageError("--package-dir writes the package; -o is not used with it")
+    given = package_paths + list((packages or {}).values())  # copy roots
     if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
         if package_name is not None:
             raise UsageError("--package-name names one package: convert one model")
         items, model_parents = discover_sdf(sdf, package_dir)
         context = Context.from_environment(paths + [str(p) for p in model_parents],
-                                           policy(strict), package_paths)
+                                           policy(strict), package_paths, packages)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
-        search = paths + package_paths + [str(sdf)]
+        search = paths + given + [str(sdf)]
         return directory_batch(
             prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",
                                        package_dir, force, ros_package_name),
@@ -303,9 +307,10 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                      "model.config naming an SDFormat file)")
         source = files[0]
     parents = [] if is_stdin(source) else [str(Path(source).resolve().parent.parent)]
-    context = Context.from_environment(paths + parents, policy(strict), package_paths)
+    context = Context.from_environment(paths + parents, policy(strict), package_paths,
+                                       packages)
     # A model directory's parent holds the models it includes (model://): a copy root.
-    search = paths + package_paths + \
+    search = paths + given + \
         (parents if parents and (Path(source).parent / "model.config").is_file() else [])
     return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
                                   options, context, search, quiet, as_json, xacro)
@@ -324,7 +329,8 @@ def model_dir_run(params: dict) -> int:
     return model_dir_command(urdf2sdf_app.PROG, params["urdf"], params["output"],
                              params["model_dir"], options, expansion,
                              [str(p) for p in params["package_path"] or []], params["strict"],
-                             params["quiet"], params["as_json"], params["force"])
+                             params["quiet"], params["as_json"], params["force"],
+                             package_mappings(params["package"]))
 
 
 def package_dir_run(params: dict) -> int:
@@ -334,7 +340,8 @@ def package_dir_run(params: dict) -> int:
         sdf2urdf_app.PROG, params["sdf"], params["output"], params["package_dir"],
         params["package_name"], params["build_type"], options,
         [str(p) for p in params["path"] or []], [str(p) for p in params["package_path"] or []],
-        params["strict"], params["quiet"], params["as_json"], params["force"], xacro=expansion)
+        params["strict"], params["quiet"], params["as_json"], params["force"], xacro=expansion,
+        packages=package_mappings(params["package"]))
 
 
 # The converters' commands with these bodies (urdf_sdf.cli.quick.COMMANDS routes to them).

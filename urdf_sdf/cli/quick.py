@@ -47,6 +47,7 @@ COMMANDS = CommandTable({
     "print": ("urdf_sdf.cli.inspect_commands", "PRINT"),
     "graph": ("urdf_sdf.cli.inspect_commands", "GRAPH"),
     "view": ("urdf_sdf.cli.view", "COMMAND"),
+    "expand": ("urdf_sdf.cli.expand", "COMMAND"),
 })
 SUBCOMMANDS = tuple(name for name in COMMANDS.table if not name.startswith(("urdf2sdf",
                                                                            "sdf2urdf")))

@@ -15,18 +15,22 @@ from pathlib import Path
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.declare import Argument, Command, Option
-from urdf_sdf.cli.options import PATH, STRICT, inspection_context
+from urdf_sdf.cli.inputs import load_input
+from urdf_sdf.cli.options import PACKAGES, PATH, STRICT, XACRO, inspection_inputs
 from urdf_sdf.cli.output import stdout_checked_code
 from urdf_sdf.cli.render import SourceLines, emit
+from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.round_trip_check import RoundTrip, round_trip
 
 
-def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) -> int:
-    """Round-trip each file; the exit code (0: all survive)."""
+def roundtrip_files(files: list[Path], context: Context, quiet: bool = False,
+                    xacro: XacroOptions | None = None) -> int:
+    """Round-trip each file (a ``.xacro`` one expanded as ``xacro`` allows); the exit code
+    (0: all survive)."""
     failed = 0
     for file in files:
-        trip = checked_round_trip(file, context)
+        trip = checked_round_trip(file, context, xacro)
         if trip.ok:
             if not quiet:
                 print(trip.report())
@@ -42,10 +46,14 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False) ->
     return 1 if failed else 0
 
 
-def checked_round_trip(file: Path, context: Context) -> RoundTrip:
-    """:func:`round_trip` of one file; a crash of ours fails that file with an
-    INTERNAL_ERROR (``URDF_SDF_DEBUG=1`` lets it through), so the next file is still checked."""
+def checked_round_trip(file: Path, context: Context,
+                       xacro: XacroOptions | None = None) -> RoundTrip:
+    """:func:`round_trip` of one file (expanded first when ``xacro.expand``); a crash of
+    ours fails that file with an INTERNAL_ERROR (``URDF_SDF_DEBUG=1`` lets it through), so
+    the next file is still checked."""
     try:
+        if xacro is not None and xacro.expand:
+            return round_trip(file, context, load_input(file, context, SourceLines(), xacro))
         return round_trip(file, context)
     except Exception as exc:  # a bug of ours, reported as the file's error
         if debugging():
@@ -56,9 +64,9 @@ def checked_round_trip(file: Path, context: Context) -> RoundTrip:
 
 def run(params: dict) -> int:
     """``roundtrip``'s body, from its command line (:data:`COMMAND`)."""
-    context = inspection_context(params["path"], params["strict"])
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(COMMAND.prog, lambda: roundtrip_files(
-        params["files"], context, params["quiet"]))
+        params["files"], context, params["quiet"], xacro))
 
 
 COMMAND = Command(
@@ -69,4 +77,4 @@ COMMAND = Command(
     arguments=(Argument("files", "URDF or SDFormat files", many=True, metavar="FILE..."),),
     options=(Option(("--quiet", "-q"), "quiet", default=False,
                     help="Print only the files that do not survive."),
-             STRICT, PATH))
+             STRICT, PATH, *PACKAGES, *XACRO))

@@ -13,7 +13,7 @@ from urdf_sdf.cli.options import (
     CONVERTER_COMMON,
     FORCE,
     MODEL,
-    PACKAGE_PATH,
+    PACKAGES,
     PATH,
     xacro_choice,
 )
@@ -36,7 +36,7 @@ def prepared(params: dict) -> tuple[ToUrdf, XacroOptions]:
     for values they cannot take together)."""
     if params["all_models"] and params["model"] is not None:
         raise UsageError("--model and --all-models exclude each other")
-    return conversion_options(params), xacro_choice(params, package_paths=True)
+    return conversion_options(params), xacro_choice(params)
 
 
 def conversion_options(params: dict) -> ToUrdf:
@@ -64,7 +64,7 @@ COMMAND = Command(
                help="The package's name (default: --package-dir's folder name)."),
         Option(("--build-type",), "build_type", str, default="ament_cmake",
                help="ament_cmake, ament_python or catkin."),
-        PACKAGE_PATH, FORCE,
+        *PACKAGES, FORCE,
         Option(("--separator",), "separator", str, default="::",
                help="Joins nested model names into URDF names."),
         Option(("--drop-frames",), "drop_frames", default=False,

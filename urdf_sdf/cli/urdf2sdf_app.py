@@ -12,7 +12,7 @@ from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
     CONVERTER_COMMON,
     FORCE,
-    PACKAGE_PATH,
+    PACKAGES,
     xacro_choice,
 )
 from urdf_sdf.cli.urdf2sdf import PROG, convert, uri_scheme_problem
@@ -35,7 +35,7 @@ def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:
     for a value neither takes)."""
     if params["keep_inertia"] and params["fix_inertia"]:
         raise UsageError("--keep-inertia and --fix-inertia ask for opposite things")
-    return conversion_options(params), xacro_choice(params, package_paths=True)
+    return conversion_options(params), xacro_choice(params)
 
 
 def conversion_options(params: dict) -> ToSdf:
@@ -86,4 +86,4 @@ COMMAND = Command(
         Option(("--model-dir",), "model_dir", Path,
                help="Write a Gazebo model directory here (model.config, model.sdf, meshes "
                     "copied, model://NAME URIs)."),
-        PACKAGE_PATH, FORCE, *CONVERTER_COMMON))
+        *PACKAGES, FORCE, *CONVERTER_COMMON))

@@ -34,7 +34,7 @@ from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.inputs import is_stdin, label, load_input
 from urdf_sdf.cli.options import (
     OUTPUT,
-    PACKAGE_PATH,
+    PACKAGES,
     PATH,
     QUIET,
     STRICT,
@@ -242,7 +242,7 @@ def end_by_signal(signum: int) -> int:
 
 def run(params: dict) -> int:
     """``view``'s body, from its command line (:data:`COMMAND`)."""
-    context, xacro = inspection_inputs(params, package_paths=True)
+    context, xacro = inspection_inputs(params)
     return stdout_checked_code(COMMAND.prog, lambda: view_command(
         params["files"], params["output"], params["png"], context, params["quiet"],
         params["tol"], params["configurations"], params["seed"], xacro=xacro))
@@ -264,4 +264,4 @@ COMMAND = Command(
              *comparison_options("With two files: diff's tolerance (a number >= 0).",
                                  "With two files: diff's random joint configurations.",
                                  "With two files: diff's seed."),
-             PACKAGE_PATH, QUIET, STRICT, PATH, *XACRO))
+             *PACKAGES, QUIET, STRICT, PATH, *XACRO))

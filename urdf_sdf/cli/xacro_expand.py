@@ -38,11 +38,12 @@ class XacroOptions:
     is expanded), ``args`` (``--xacro-arg NAME:=VALUE``), ``environment`` (``--xacro-env``:
     ``$(env)``, ``$(optenv)`` and ROS package paths read the environment) and ``paths``
     (``--xacro-path``, ``--package-path``: directories it may read and ``$(find)``
-    searches)."""
+    searches), ``packages`` (``--package NAME=DIR``: ``$(find NAME)`` is DIR, readable)."""
     expand: bool = False
     args: Mapping[str, str] = field(default_factory=dict)
     environment: bool = False
     paths: tuple[str, ...] = ()
+    packages: Mapping[str, str] = field(default_factory=dict)
 
 
 def xacro_installed() -> bool:
@@ -55,7 +56,9 @@ def xacro_installed() -> bool:
 
 def xacro_options(expand: bool, args: Mapping[str, str] | None, environment: bool,
                   paths: Sequence[str | Path] | None,
-                  package_paths: Sequence[str | Path] | None = None) -> XacroOptions:
+                  package_paths: Sequence[str | Path] | None = None,
+                  packages: Mapping[str, str] | None = None) -> XacroOptions:
     """The options of a command line, as :class:`XacroOptions`."""
     return XacroOptions(bool(expand), dict(args or {}), bool(environment),
-                        tuple(str(p) for p in (*(paths or ()), *(package_paths or ()))))
+                        tuple(str(p) for p in (*(paths or ()), *(package_paths or ()))),
+                        dict(packages or {}))

@@ -11,20 +11,28 @@
   never through a last symbolic link: "not a regular file (a FIFO)"); at most
   :data:`MAX_FILES` files and ``max_bytes`` bytes each. Anything else is refused
   (:class:`FileRefused`).
-* ``$(find PKG)`` is the nearest directory above the input whose ``package.xml`` names
-  ``PKG``, else, in each directory the user named, that directory (its ``package.xml``
-  naming ``PKG``) or its ``PKG`` subdirectory. With ``--xacro-env`` also the directories
-  of ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH`` (``PREFIX/share/PKG``) of the
-  environment the expansion was given; a package found so becomes readable too.
+* ``$(find PKG)`` is the directory ``--package PKG=DIR`` names, else the nearest
+  directory above the input whose ``package.xml`` names ``PKG``, else the folder named
+  ``PKG`` holding the input in its ``urdf/`` folder (a package as pip wheels ship them,
+  without package.xml: :func:`urdf_sdf.core.compose.uri.package_ancestor`), else, in
+  each directory the user named, that directory (its ``package.xml`` naming ``PKG``) or its ``PKG``
+  subdirectory. With ``--xacro-env`` also the directories of ``ROS_PACKAGE_PATH`` and
+  ``AMENT_PREFIX_PATH`` (``PREFIX/share/PKG``) of the environment the expansion was
+  given. A package found so becomes readable too. No ROS package is needed: ROS's
+  ``ament_index_python`` and ``rospkg`` are never asked.
+* ``package://PKG/PATH`` (in ``xacro:include``, as ROS 2's xacro reads it) is
+  ``$(find PKG)/PATH``: :meth:`Files.local_path`.
 """
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from urdf_sdf.cli.xacro_evaluator import Refused
 from urdf_sdf.core.base.path_components import is_within
+from urdf_sdf.core.compose.uri import package_ancestor
 from urdf_sdf.core.read.files import NotRegular, read_head, read_regular
 
 MAX_FILES = 10_000
@@ -83,10 +91,12 @@ class Files:
     environment (``environment``: None without ``--xacro-env``)."""
 
     def __init__(self, input_file: str, search: Sequence[str],
-                 environment: Mapping[str, str] | None, max_bytes: int):
+                 environment: Mapping[str, str] | None, max_bytes: int,
+                 packages: Mapping[str, str] | None = None):
         self.input_file = input_file
         self.search = [os.path.realpath(d) for d in search]
-        self.roots = [package_root(input_file)] + self.search
+        self.packages = {name: os.path.realpath(d) for name, d in (packages or {}).items()}
+        self.roots = [package_root(input_file)] + self.search + list(self.packages.values())
         self.environment = environment
         self.max_bytes = max_bytes
         self.read: dict[str, bytes] = {}  # every file read, by the name xacro used
@@ -121,10 +131,17 @@ class Files:
         if not _PACKAGE_ARGUMENT.match(package):
             raise FileRefused(f"$(find {package}): a package name is letters, digits, '_', "
                               "'-' and '.', starting with a letter or digit")
-        for directory in ancestors(os.path.realpath(self.input_file)):
+        if package in self.packages:  # --package NAME=DIR
+            return self.packages[package]
+        real_input = os.path.realpath(self.input_file)
+        for directory in ancestors(real_input):
             if package_name(directory) == package:  # the input's own package
                 self.roots.append(directory)
                 return directory
+        own = package_ancestor(Path(os.path.dirname(real_input)), package)
+        if own is not None:  # its own package as pip wheels ship them (no package.xml)
+            self.roots.append(str(own))
+            return str(own)
         for directory in self.search:
             found = _in_directory(directory, package)
             if found is not None:
@@ -135,7 +152,16 @@ class Files:
         hint = "" if self.environment is not None else \
             " (ROS_PACKAGE_PATH and AMENT_PREFIX_PATH are read only with --xacro-env)"
         raise LookupError(f"package {package} not found above the input or in a "
-                          f"--xacro-path/--package-path directory{hint}")
+                          f"--xacro-path/--package-path directory{hint}; pass --package "
+                          f"{package}=DIR")
+
+    def local_path(self, filename: str) -> str:
+        """``filename`` as a path: ``package://PKG/PATH`` is ``$(find PKG)/PATH``, anything
+        else is itself."""
+        if not filename.startswith("package://"):
+            return filename
+        package, _, inner = filename[len("package://"):].partition("/")
+        return os.path.join(self.find(package), inner)
 
     def _from_environment(self, package: str):
         if self.environment is None:

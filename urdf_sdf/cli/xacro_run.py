@@ -36,6 +36,8 @@ def expand_in_sandbox(path: Path, options: XacroOptions, diagnostics: Diagnostic
     absolute = os.path.abspath(file)
     request = {"input": absolute, "args": dict(options.args),
                "paths": [os.path.abspath(p) for p in options.paths],
+               "packages": {name: os.path.abspath(folder)
+                            for name, folder in options.packages.items()},
                "environment": dict(os.environ) if options.environment else None,
                "max_bytes": MAX_BYTES}
     answer, problem = _run_child(json.dumps(request).encode("utf-8"),

@@ -32,7 +32,9 @@ process only, it replaces what in the ``xacro`` package reaches beyond the docum
   (``XML_UNSAFE``);
 * ``$(env NAME)`` and ``$(optenv NAME ...)`` read the request's ``environment``, and are
   ``XACRO_UNSAFE`` without one (no ``--xacro-env``); ``$(find PKG)`` is
-  :meth:`~urdf_sdf.cli.xacro_files.Files.find`; ``$(arg NAME)`` reads ``args``.
+  :meth:`~urdf_sdf.cli.xacro_files.Files.find` (``packages``: ``--package NAME=DIR``),
+  and so is the package of an include's ``package://PKG/PATH``; ``$(arg NAME)`` reads
+  ``args``.
 
 A refusal names the file holding the offending text and, found by searching that file's
 elements for it, its line. Importing this module changes nothing: only :func:`main` does.
@@ -198,7 +200,16 @@ def install(xacro, files: Files, environment: dict[str, str] | None) -> Evaluato
         import glob as globbing
         return globbing.glob(pattern)
 
+    original_absolute = xacro.abs_filename_spec
+
+    def abs_filename_spec(spec: str) -> str:  # package://PKG/PATH is $(find PKG)/PATH
+        try:
+            return original_absolute(files.local_path(spec))
+        except LookupError as exc:
+            raise xacro.XacroException(str(exc)) from None
+
     xacro.parse, xacro.process_include = parse, process_include
+    xacro.abs_filename_spec = abs_filename_spec
     xacro.glob = type("Glob", (), {"glob": staticmethod(glob)})
     _install_substitutions(substitution_args, evaluator, files, environment)
     return evaluator
@@ -297,7 +308,7 @@ def expand(request: dict) -> dict:
                       "package is not installed", request["input"])
     input_file = request["input"]
     files = Files(input_file, request.get("paths", []), request.get("environment"),
-                  request["max_bytes"])
+                  request["max_bytes"], request.get("packages"))
     install(xacro, files, request.get("environment"))
     from xml.parsers.expat import ExpatError
     try:

@@ -207,9 +207,11 @@ def _joint_mark(joint: KinematicJoint, pose: Pose) -> JointMark:
 
 @dataclass(frozen=True)
 class NotDrawn:
-    """Why a shape cannot be drawn: the warning's code and message."""
+    """Why a shape cannot be drawn: the warning's code and message; ``owner`` the package
+    or model not found (its warning is given once, at its first shape)."""
     code: Code
     message: str
+    owner: tuple[str, str] | None = None
 
 
 Mesh = tuple[np.ndarray, np.ndarray]  # (vertices (N, 3), faces (M, 3))
@@ -228,8 +230,10 @@ def _shape_mesh(result: LoadResult, context: Context, link: str, link_pose: Pose
     made = _geometry_mesh(result, context, geometry, meshes)
     if isinstance(made, NotDrawn):
         where = geometry.source if geometry.source.line is not None else shape.source
-        diagnostics.warning_at(made.code, f"{label}: {made.message}; drawn as a marker box",
-                               where)
+        if made.owner is None or not any(made.message in d.message for d in diagnostics):
+            diagnostics.warning_at(made.code, f"{label}: {made.message}; drawn as a marker "
+                                   "box" + (" (so is every shape naming it)"
+                                            if made.owner is not None else ""), where)
         size = np.asarray(geometry.scale or (1.0, 1.0, 1.0), dtype=float) * MISSING_MARKER
         return ShapeMesh(link, role, label, link_pose * local, wire_box(np.abs(size)),
                          np.zeros((0, 3), dtype=np.int64), colour, opacity, made.message)
@@ -250,6 +254,9 @@ def _geometry_mesh(result: LoadResult, context: Context, geometry: Geometry,
     resource = resolve_resource(Resource(uri, "mesh", geometry.source),
                                 base_folder(geometry.source, result), context)
     if resource.path is None:
+        if resource.missing_owner is not None:  # one warning for all its shapes
+            return NotDrawn(Code.MESH_UNRESOLVED, f"{resource.problem}",
+                            resource.missing_owner)
         return NotDrawn(Code.MESH_UNRESOLVED,
                         f"mesh [{shown(uri)}] does not resolve: {resource.problem}")
     key = (str(resource.path), tuple(geometry.scale or ()))

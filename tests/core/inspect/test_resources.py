@@ -136,3 +136,31 @@ def test_check_meshes_on_the_command_line(workspace):
     report = json.loads(asked.stdout)
     assert [(d["code"], d["line"]) for d in report["diagnostics"]] == [("MESH_UNRESOLVED", 5)]
     assert "gone.stl" in report["diagnostics"][0]["message"]
+
+
+def test_a_package_not_found_is_reported_once_at_its_first_use(workspace):
+    (workspace / "checkout" / "urdf").mkdir(parents=True)
+    urdf = urdf_with_meshes(workspace / "checkout" / "urdf" / "r.urdf", [
+        "package://gone/meshes/a.stl",                   # line 4: the one report
+        "package://gone/meshes/b.stl",                   # 5: the same package
+        "model://nowhere/meshes/c.stl",                  # 6: a model not found
+        "package://gone/meshes/a.stl"])                  # 7: the same package
+    context = Context()
+    found = [(d.code, d.line, d.message) for d in check_meshes(load(urdf, context), context)]
+    assert [(code, line) for code, line, _ in found] == \
+        [(Code.MESH_UNRESOLVED, 4), (Code.MESH_UNRESOLVED, 6)]
+    assert found[0][2].endswith("pass --package gone=DIR (DIR: the folder its URIs start "
+                                "from) or --package-path with the folder holding it "
+                                "(named by 3 URIs)")
+    assert "model [nowhere] is not found" in found[1][2]
+    assert found[1][2].endswith("pass -p/--path with the folder holding it (named by 1 URI)")
+
+
+def test_a_file_missing_from_a_found_package_is_reported_at_each_use(workspace):
+    (workspace / "ws" / "src" / "my_robot" / "urdf").mkdir(parents=True, exist_ok=True)
+    urdf = urdf_with_meshes(workspace / "ws" / "src" / "my_robot" / "urdf" / "r.urdf", [
+        "package://my_robot/meshes/gone.stl", "package://my_robot/meshes/gone.stl"])
+    context = Context()  # my_robot holds the URDF in its urdf/ folder: found
+    found = [(d.line, d.message) for d in check_meshes(load(urdf, context), context)]
+    assert found == [(line, "mesh [package://my_robot/meshes/gone.stl] does not resolve: "
+                            "no such file") for line in (4, 5)]

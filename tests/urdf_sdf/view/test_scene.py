@@ -36,3 +36,14 @@ def test_a_side_holds_its_tree_its_joints_and_what_it_cannot_draw(tmp_path):
 def test_a_description_that_did_not_load_has_no_scene():
     with pytest.raises(ValueError, match="did not load"):
         build_scene(LoadResult(None, None), "broken")
+
+
+def test_a_package_not_found_is_one_warning_for_all_its_shapes(tmp_path):
+    shapes = "".join(f'<visual><geometry><mesh filename="package://gone/m{i}.stl"/></geometry>'
+                     "</visual>" for i in range(3))
+    result = load_string(f'<robot name="r"><link name="base">{shapes}</link></robot>'.encode(),
+                         str(tmp_path / "r.urdf"))
+    scene = build_scene(result, "r")
+    assert len([s for s in scene.sides[0].shapes if s.missing]) == 3  # each a marker box
+    assert [d.message.split(": ", 1)[1][:34] for d in scene.diagnostics] == \
+        ["package [gone] is not found (looke"]
