@@ -39,7 +39,8 @@ import numpy as np
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
-from urdf_sdf.core.diff.difference import Difference, fmt
+from urdf_sdf.core.diff.causes import attribute
+from urdf_sdf.core.diff.difference import NOT_COMPARED, Difference, fmt, motion, pose_text
 from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
 from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.shapes import compare_shapes
@@ -171,8 +172,10 @@ def describe(result: LoadResult, model: str | None = None) -> Digest:
 
 def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: int = 20,
                     seed: int = 0, *, through_urdf: bool = False) -> list[Difference]:
-    """The differences between two digests, in the order they are reported: static,
-    names, joints, poses, inertials, geometry (``through_urdf``: :func:`joint_frame_rule`)."""
+    """The differences between two digests: the causes, then the differences that follow
+    from them (:func:`core.diff.causes.attribute`), each group in the order it is found:
+    static, names, joints, poses, inertials, geometry (``through_urdf``:
+    :func:`joint_frame_rule`)."""
     differences: list[Difference] = []
     compare_static(da, db, differences)
     compare_names(da, db, differences)
@@ -181,13 +184,13 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     links = forward_compact([da.plan, db.plan], sampled)
     frames = (reference_frames(da, links[0], reference[0]),
               reference_frames(db, links[1], reference[1]))
+    at_joint_frames = joint_frame_rule(da, db, through_urdf)
     compare_joints(da, db, frames, tol, differences)
-    compare_all_poses(da, db, sampled, links, reference, tol, differences,
-                      joint_frame_rule(da, db, through_urdf))
+    compare_all_poses(da, db, sampled, links, reference, tol, differences, at_joint_frames)
     bodies = (frames[0][0], frames[1][0])
     compare_inertials(da, db, bodies, tol, differences)
     compare_shapes(da, db, bodies, tol, differences)
-    return differences
+    return attribute(differences, da, db, tol, at_joint_frames)
 
 
 def reference_frames(digest: Digest, links: tuple[np.ndarray, np.ndarray],
@@ -223,11 +226,11 @@ def side_problem(label: str, result: LoadResult, model: str | None) -> Differenc
     if not result.ok:
         first = next((d for d in result.diagnostics if d.is_error), None)
         return Difference("model", label, "cannot be loaded: " +
-                          (first.format() if first else "unknown error"))
+                          (first.format() if first else "unknown error"), NOT_COMPARED)
     if not holds_model(result):
-        return Difference("model", label, "holds no model to compare")
+        return Difference("model", label, "holds no model to compare", NOT_COMPARED)
     if model is not None and result.graph.model_scope(model) is None:
-        return Difference("model", label, f"holds no model [{model}]")
+        return Difference("model", label, f"holds no model [{model}]", NOT_COMPARED)
     return None
 
 
@@ -236,7 +239,7 @@ def joined_problems(differences: list[Difference]) -> list[Difference]:
     if len(differences) == 2 and all(d.message == "holds no model to compare"
                                      for d in differences):
         return [Difference("model", "A and B", "each holds no model to compare: nothing was "
-                                               "compared")]
+                                               "compared", NOT_COMPARED)]
     return differences
 
 
@@ -288,7 +291,8 @@ def is_static(description: Description) -> bool:
 def compare_static(da: Digest, db: Digest, out: list[Difference]) -> None:
     sa, sb = da.static, db.static
     if sa != sb:
-        out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only"))
+        out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only",
+                              "static"))
 
 
 def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
@@ -297,10 +301,10 @@ def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
     na, nb = set(da.links) | da.frames, set(db.links) | db.frames
     for name in sorted(na - nb):
         if not (name in da.frames and name in db.joints):
-            out.append(Difference("links", name, "only in A"))
+            out.append(Difference("links", name, "only in A", "presence"))
     for name in sorted(nb - na):
         if not (name in db.frames and name in da.joints):
-            out.append(Difference("links", name, "only in B"))
+            out.append(Difference("links", name, "only in B", "presence"))
 
 
 def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Difference]) -> None:
@@ -314,14 +318,14 @@ def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Differe
             if name in theirs.joints or (joint.weld and theirs.static) or joint.free_body or \
                     (joint.type == "fixed" and joint.child in frame_links):
                 continue
-            out.append(Difference("joints", name, f"only in {label}"))
+            out.append(Difference("joints", name, f"only in {label}", "presence"))
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
         if joint_kind(ja) != joint_kind(jb):
-            out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B"))
+            out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B", "type"))
         if (ja.parent, ja.child) != (jb.parent, jb.child):
             out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
-                                  f"{jb.parent} -> {jb.child} in B"))
+                                  f"{jb.parent} -> {jb.child} in B", "connection"))
         compare_axes(ja, jb, frames, tol, out)
         compare_limits(ja, jb, tol, out)
 
@@ -342,10 +346,13 @@ def compare_axes(ja, jb, frames, tol, out) -> None:
     axis_a = axis_in_reference(*frames[0], ja)
     axis_b = axis_in_reference(*frames[1], jb)
     if (axis_a is None) != (axis_b is None):
-        out.append(Difference("joints", ja.name, "has an axis on one side only"))
+        out.append(Difference("joints", ja.name, "has an axis on one side only", "axis"))
     elif axis_a is not None and not math.dist(axis_a, axis_b) <= tol:  # NaN differs
+        angle = math.degrees(math.acos(max(-1.0, min(1.0, sum(p * q for p, q in
+                                                              zip(axis_a, axis_b))))))
         out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
-                              "(in the reference frame)"))
+                              f"(unit vectors in the reference frame, {angle:.3g} deg apart)",
+                              "axis"))
 
 
 def limit_values(joint) -> dict[str, float | None]:
@@ -365,12 +372,29 @@ def compare_limits(ja, jb, tol, out) -> None:
         if va is None or vb is None or va == vb:
             continue
         if not abs(va - vb) <= tol:
-            out.append(Difference("joints", ja.name, f"limit {key} {va!r} in A, {vb!r} in B"))
+            unit = limit_unit(ja, key)
+            out.append(Difference("joints", ja.name, f"limit {key} {va!r}{unit} in A, "
+                                  f"{vb!r}{unit} in B", f"limit {key}"))
     mimic_a, mimic_b = mimic_of(ja), mimic_of(jb)
     if (mimic_a is None) != (mimic_b is None):
-        out.append(Difference("joints", ja.name, "mimics another joint on one side only"))
+        out.append(Difference("joints", ja.name, "mimics another joint on one side only",
+                              "mimic"))
     elif mimic_a is not None and mimic_key(mimic_a, tol) != mimic_key(mimic_b, tol):
-        out.append(Difference("joints", ja.name, "mimic relation differs"))
+        out.append(Difference("joints", ja.name, "mimic relation differs: "
+                              f"{mimic_text(mimic_a)} in A, {mimic_text(mimic_b)} in B", "mimic"))
+
+
+def limit_unit(joint, key: str) -> str:
+    """The unit of a limit of a joint: of an angle for a revolute joint, of a length for a
+    prismatic one."""
+    linear = joint_kind(joint) == "prismatic"
+    return {"lower": " m" if linear else " rad", "upper": " m" if linear else " rad",
+            "velocity": " m/s" if linear else " rad/s",
+            "effort": " N" if linear else " N m"}.get(key, "")
+
+
+def mimic_text(mimic) -> str:
+    return f"{mimic.joint} x {mimic.multiplier!r} + {mimic.offset!r}"
 
 
 def mimic_of(joint):
@@ -505,8 +529,8 @@ def report_gaps(common: list[str], configurations: list[dict], tables, flagged, 
             if not gap <= tol:  # a NaN gap (a pose that is no number) is a difference
                 reported.add(name)
                 where = where if where is not None else where_text(q)
-                out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
-                                      f"{fmt(xa.as_list())} in A, {fmt(xb.as_list())} in B"))
+                out.append(Difference("pose", name, f"{motion(xa, xb)} at the {where}: "
+                                      f"{pose_text(xa)} in A, {pose_text(xb)} in B", "pose"))
 
 
 def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: PoseRows,
