@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
-from urdf_sdf.core.diff.difference import DEPENDENT, Difference, edit_text, plain
+from urdf_sdf.core.diff.difference import DEPENDENT, Difference, angle_between, edit_text, plain
 from urdf_sdf.core.diff.digest import Digest, row_pose
 from urdf_sdf.core.diff.shapes import KINDS, signature_change
 
@@ -100,12 +100,13 @@ class Attribution:
         if kind == "pose":
             if name.startswith("joint ") and name[6:] in self.a.joints:
                 joint = self.a.joints[name[6:]]
-                return self.upstream(joint.parent) + self.joint_edits(joint.name, False)
+                # A joint frame is attached to the child link: it turns with its joint.
+                return self.upstream(joint.child)
             if name in self.a.parent_joint or name in self.a.digest.plan.rows:
                 return self.upstream(name)
             return self.frame_edits(name)
         if kind == "joints" and prop == "axis" and name in self.a.joints:
-            return self.upstream(self.a.joints[name].parent) + self.joint_edits(name, True)
+            return self.upstream(self.a.joints[name].parent) + self.joint_edits(name)
         if kind == "inertial" and prop in ("centre of mass", "inertia"):
             return self.upstream(name) + self.inertial_edits(name)
         if kind == "geometry" and prop in KINDS:
@@ -113,12 +114,12 @@ class Attribution:
         return []
 
     def upstream(self, link: str) -> list[Difference]:
-        return [cause for joint in self.a.chain(link) for cause in self.joint_edits(joint, True)]
+        return [cause for joint in self.a.chain(link) for cause in self.joint_edits(joint)]
 
-    def joint_edits(self, name: str, with_motion: bool) -> list[Difference]:
+    def joint_edits(self, name: str) -> list[Difference]:
         """A joint's own edits: its origin (when its frame or child moved), its child
-        link's pose in its frame (when link frames are compared as they are), and, with
-        ``with_motion``, its axis, type and mimic relation (which move what hangs below)."""
+        link's pose in its frame (when link frames are compared as they are), its axis,
+        type and mimic relation (which move what hangs below)."""
         ja, jb = self.a.joints.get(name), self.b.joints.get(name)
         if ja is None or jb is None:
             return []
@@ -135,15 +136,12 @@ class Attribution:
                     out.append(Difference("link", ja.child, edit_text(
                         f"pose in joint {name}'s frame", before, after, self.tol),
                         property="pose"))
-        if with_motion:
-            out.extend(self.motion_findings.get(name, ()))
-            if ja.axis is not None and jb.axis is not None and \
-                    not math.dist(ja.axis, jb.axis) <= self.tol:
-                angle = math.acos(max(-1.0, min(1.0, sum(p * q for p, q in
-                                                         zip(ja.axis, jb.axis)))))
-                out.append(Difference("joint", name, f"axis {plain(ja.axis)} -> "
-                                      f"{plain(jb.axis)} (in the joint frame; turned "
-                                      f"{math.degrees(angle):.3g} deg)", property="axis"))
+        out.extend(self.motion_findings.get(name, ()))
+        if ja.axis is not None and jb.axis is not None and \
+                not math.dist(ja.axis, jb.axis) <= self.tol:
+            out.append(Difference("joint", name, f"axis {plain(ja.axis)} -> {plain(jb.axis)} "
+                                  f"(in the joint frame; turned {angle_between(ja.axis, jb.axis)})",
+                                  property="axis"))
         return out
 
     def frame_edits(self, name: str) -> list[Difference]:

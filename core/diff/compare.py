@@ -40,8 +40,25 @@ import numpy as np
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
 from urdf_sdf.core.diff.causes import attribute
-from urdf_sdf.core.diff.difference import NOT_COMPARED, Difference, fmt, motion, pose_text
-from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
+from urdf_sdf.core.diff.difference import (
+    NOT_COMPARED,
+    Difference,
+    angle_between,
+    fmt,
+    motion,
+    pose_text,
+)
+from urdf_sdf.core.diff.digest import (
+    NO_DYNAMICS,
+    BodyFrames,
+    Digest,
+    Dynamics,
+    PoseRows,
+    digest,
+    pack,
+    row_pose,
+    unpack,
+)
 from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.shapes import compare_shapes
 from urdf_sdf.core.graph import Kind, relative_pose
@@ -348,11 +365,9 @@ def compare_axes(ja, jb, frames, tol, out) -> None:
     if (axis_a is None) != (axis_b is None):
         out.append(Difference("joints", ja.name, "has an axis on one side only", "axis"))
     elif axis_a is not None and not math.dist(axis_a, axis_b) <= tol:  # NaN differs
-        angle = math.degrees(math.acos(max(-1.0, min(1.0, sum(p * q for p, q in
-                                                              zip(axis_a, axis_b))))))
         out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
-                              f"(unit vectors in the reference frame, {angle:.3g} deg apart)",
-                              "axis"))
+                              "(unit vectors in the reference frame, "
+                              f"{angle_between(axis_a, axis_b)} apart)", "axis"))
 
 
 def limit_values(joint) -> dict[str, float | None]:
@@ -375,6 +390,7 @@ def compare_limits(ja, jb, tol, out) -> None:
             unit = limit_unit(ja, key)
             out.append(Difference("joints", ja.name, f"limit {key} {va!r}{unit} in A, "
                                   f"{vb!r}{unit} in B", f"limit {key}"))
+    compare_dynamics(ja, jb, tol, out)
     mimic_a, mimic_b = mimic_of(ja), mimic_of(jb)
     if (mimic_a is None) != (mimic_b is None):
         out.append(Difference("joints", ja.name, "mimics another joint on one side only",
@@ -384,13 +400,35 @@ def compare_limits(ja, jb, tol, out) -> None:
                               f"{mimic_text(mimic_a)} in A, {mimic_text(mimic_b)} in B", "mimic"))
 
 
+def compare_dynamics(ja, jb, tol, out) -> None:
+    """Damping and friction of a moving joint (none written is 0, as a written 0)."""
+    if ja.type == "fixed" or jb.type == "fixed":
+        return
+    da, db = dynamics_of(ja), dynamics_of(jb)
+    for key in ("damping", "friction"):
+        va, vb = getattr(da, key), getattr(db, key)
+        if not abs(va - vb) <= tol:
+            unit = limit_unit(ja, key)
+            out.append(Difference("joints", ja.name, f"dynamics {key} {va!r}{unit} in A, "
+                                  f"{vb!r}{unit} in B", f"dynamics {key}"))
+
+
+def dynamics_of(joint) -> Dynamics:
+    dynamics = getattr(joint.element, "dynamics", None)
+    if dynamics is None:
+        return NO_DYNAMICS
+    return Dynamics(dynamics.damping or 0.0, dynamics.friction or 0.0)
+
+
 def limit_unit(joint, key: str) -> str:
     """The unit of a limit of a joint: of an angle for a revolute joint, of a length for a
-    prismatic one."""
+    prismatic one (damping and friction as the dynamics of each)."""
     linear = joint_kind(joint) == "prismatic"
     return {"lower": " m" if linear else " rad", "upper": " m" if linear else " rad",
             "velocity": " m/s" if linear else " rad/s",
-            "effort": " N" if linear else " N m"}.get(key, "")
+            "effort": " N" if linear else " N m",
+            "damping": " N s/m" if linear else " N m s/rad",
+            "friction": " N" if linear else " N m"}.get(key, "")
 
 
 def mimic_text(mimic) -> str:

@@ -72,6 +72,12 @@ def degrees(radians: float) -> str:
     return f"{math.degrees(radians):.3g} deg"
 
 
+def angle_between(a: tuple, b: tuple) -> str:
+    """The angle between two unit vectors (axes), in degrees."""
+    cosine = max(-1.0, min(1.0, sum(p * q for p, q in zip(a, b))))
+    return degrees(math.acos(cosine))
+
+
 def turn(a: tuple, b: tuple) -> float:
     """The angle (rad) between two rotations (unit quaternions, w x y z)."""
     w, x, y, z = relative_rotation(a, b)

@@ -371,3 +371,30 @@ def test_diff_files_is_importable_for_ros_package_tests():
     source = HERE / "fixtures" / "urdf" / "urdf_every_element.urdf"
     assert not diff_files(str(source), str(source))
     assert not diff_files(source, source)  # paths as pathlib.Path too
+
+
+# ---- defaults ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("suffix", ["urdf", "sdf"])
+def test_a_default_written_out_is_the_default(suffix):
+    """Each format's defaults written out (origin and pose zeros, URDF's axis 1 0 0, a mesh
+    scale of 1 1 1, zero dynamics, SDFormat's unbounded limits and mass-1 unit inertial)
+    compare equal to the same defaults left out, as Drake reads them."""
+    folder = HERE / "fixtures" / "diff"
+    a, b = folder / f"defaults_absent.{suffix}", folder / f"defaults_written.{suffix}"
+    assert diff_files(str(a), str(b)) == []
+    assert diff_files(str(b), str(a)) == []
+
+
+def test_a_changed_mesh_scale_and_damping_name_their_amounts(tmp_path):
+    folder = HERE / "fixtures" / "diff"
+    text = (folder / "defaults_written.urdf").read_text()
+    edited = tmp_path / "edited.urdf"
+    (tmp_path / "base.stl").write_bytes((folder / "base.stl").read_bytes())
+    edited.write_text(text.replace('scale="1 1 1"', 'scale="0.001 0.001 0.001"')
+                      .replace('damping="0"', 'damping="0.5"'))
+    found = [d.format() for d in diff_files(str(folder / "defaults_absent.urdf"), str(edited))
+             if d.role == "cause"]
+    assert found == [
+        "joints shoulder: dynamics damping 0.0 N m s/rad in A, 0.5 N m s/rad in B",
+        "link base: visual[0] (mesh) scale 1 1 1 -> 0.001 0.001 0.001"]
