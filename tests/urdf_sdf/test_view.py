@@ -180,7 +180,8 @@ def test_the_diff_legend_is_diff_summary():
     figure, _ = scene_figure(scene, "diff")
     legend = [trace.name for trace in figure.data if trace.type == "scatter3d" and
               trace.marker and trace.marker.symbol == "diamond"]
-    assert legend == ["joint elbow_joint: origin rpy 0 0 0 -&gt; 0 0 0.6 rad (turned 34.4 deg)",  # escaped for the page
+    # (escaped for the page: "->" is "-&gt;")
+    assert legend == ["joint elbow_joint: origin rpy 0 0 0 -&gt; 0 0 0.6 rad (turned 34.4 deg)",
                       "and 9 dependent differences"]
 
 
