@@ -9,9 +9,11 @@ URDF; else in the parent link), the child link's pose in the joint frame, the ax
 joint frame, the type or mimic relation; a link's inertial (origin, tensor as written)
 and shapes (origin, geometry); a frame's pose in its link. Those edits are the causes,
 written in the file's own terms (:func:`core.diff.difference.edit_text`), and the
-difference is *dependent* on them. A joint's origin counts only when its frame or its
-child link moved in the reference frame, so that a frame written relative to another
-(an SDF link whose pose changed and whose children kept theirs) blames only what moved.
+difference is *dependent* on them: on the nearest edited joint above it (whose own frame
+moved with any edit further up) and on its own edits. A joint's origin counts only when
+its frame or its child link moved in the reference frame, so that a frame written
+relative to another (an SDF link whose pose changed and whose children kept theirs)
+blames only what moved.
 
 A difference that no own value explains (a mass, a limit, a missing link, a change of
 type) is a cause as it is. :func:`attribute` returns the causes first, then the
@@ -40,6 +42,7 @@ class Side:
         self.parent_joint = {j.child: j for j in self.joints.values()}
         self.at_joint_frames = at_joint_frames
         self.row_link = {row: name for name, row in digest.plan.rows.items()}
+        self.child_frames: dict[str, Pose] = {}  # joint name -> X_JC
 
     def derived(self, name: str) -> tuple[str, Pose] | None:
         """The link a derived pose row (a frame, ``joint NAME``) hangs on, and its pose there."""
@@ -51,9 +54,12 @@ class Side:
         return self.row_link.get(rows.sources[at], ""), row_pose(rows.poses[at])
 
     def X_JC(self, joint) -> Pose:
-        """The child link's frame in the joint frame."""
-        found = self.derived("joint " + joint.name)
-        return found[1].inverse() if found is not None else IDENTITY
+        """The child link's frame in the joint frame (kept once asked for)."""
+        if joint.name not in self.child_frames:
+            found = self.derived("joint " + joint.name)
+            self.child_frames[joint.name] = found[1].inverse() if found is not None \
+                else IDENTITY
+        return self.child_frames[joint.name]
 
     def in_joint_frame(self, link: str, pose: Pose) -> Pose:
         """``pose`` (in ``link``) in the frame the comparison takes for the link."""
@@ -66,17 +72,6 @@ class Side:
         """A joint's frame in its parent's (joint) frame: a URDF joint's ``<origin>``."""
         return self.in_joint_frame(joint.parent, joint.X_PJ)
 
-    def chain(self, link: str) -> list[str]:
-        """The joints from the root down to ``link`` (its own parent joint last)."""
-        names: list[str] = []
-        seen: set[str] = set()
-        while link in self.parent_joint and link not in seen:
-            seen.add(link)
-            joint = self.parent_joint[link]
-            names.append(joint.name)
-            link = joint.parent
-        return names[::-1]
-
 
 class Attribution:
     """The causes of the differences of two digests (see the module)."""
@@ -88,6 +83,8 @@ class Attribution:
         self.sdf_terms = da.format != "urdf" and not at_joint_frames
         self.moved = {d.name for d in differences if d.kind == "pose"}
         self.axes_turned = {d.name for d in differences if d.property == "axis"}
+        self.nearest: dict[str, tuple[Difference, ...]] = {}  # link -> upstream(link)
+        self.edits: dict[str, list[Difference]] = {}  # joint name -> joint_edits(name)
         # A joint's own findings that move what hangs below it: type, mimic.
         self.motion_findings: dict[str, list[Difference]] = {}
         for d in differences:
@@ -114,12 +111,30 @@ class Attribution:
         return []
 
     def upstream(self, link: str) -> list[Difference]:
-        return [cause for joint in self.a.chain(link) for cause in self.joint_edits(joint)]
+        """The edits of the nearest joint with edits on the chain from the root down to
+        ``link`` (that joint's own frame moved with any edit above it). Each link's answer is
+        kept, so that the whole tree costs one walk, however deep."""
+        path: list[str] = []
+        seen: set[str] = set()
+        while link not in self.nearest and link in self.a.parent_joint and link not in seen:
+            seen.add(link)
+            path.append(link)
+            link = self.a.parent_joint[link].parent
+        found = self.nearest.get(link, ())
+        for name in reversed(path):
+            found = tuple(self.joint_edits(self.a.parent_joint[name].name)) or found
+            self.nearest[name] = found
+        return list(found)
 
     def joint_edits(self, name: str) -> list[Difference]:
         """A joint's own edits: its origin (when its frame or child moved), its child
         link's pose in its frame (when link frames are compared as they are), its axis,
         type and mimic relation (which move what hangs below)."""
+        if name not in self.edits:
+            self.edits[name] = self.find_joint_edits(name)
+        return self.edits[name]
+
+    def find_joint_edits(self, name: str) -> list[Difference]:
         ja, jb = self.a.joints.get(name), self.b.joints.get(name)
         if ja is None or jb is None:
             return []
@@ -202,6 +217,8 @@ def attribute(differences: list[Difference], da: Digest, db: Digest, tol: float,
               at_joint_frames: bool) -> list[Difference]:
     """``differences`` (of ``da`` and ``db``, as :func:`core.diff.compare.compare_digests`
     finds them) as causes first, then the dependent ones naming their causes."""
+    if not differences:
+        return []
     attribution = Attribution(differences, da, db, tol, at_joint_frames)
     causes: dict[Difference, int] = {}
     dependents: list[Difference] = []
