@@ -17,6 +17,7 @@ import numpy as np
 
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, quat_from_axis_angle
 from urdf_sdf.core.diff import compare as diff_module
+from urdf_sdf.core.diff.difference import Difference, motion, pose_text
 from urdf_sdf.core.kinematics.batch import (
     FORWARD_TOLERANCE,
     ForwardPlan,
@@ -131,7 +132,6 @@ def scalar_compare_poses(da, db, configurations, reference, tol, out) -> None:
             gap = pose_gap(pa[name], pb[name])
             if gap > tol:
                 reported.add(name)
-                out.append(diff_module.Difference(
-                    "pose", name, f"differs by {gap:.3g} at the {where}: "
-                    f"{diff_module.fmt(pa[name].as_list())} in A, "
-                    f"{diff_module.fmt(pb[name].as_list())} in B"))
+                out.append(Difference(
+                    "pose", name, f"{motion(pa[name], pb[name])} at the {where}: "
+                    f"{pose_text(pa[name])} in A, {pose_text(pb[name])} in B", "pose"))

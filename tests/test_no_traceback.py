@@ -20,7 +20,7 @@ def test_parity_check_of_a_file_without_model_is_an_error_not_a_crash():
 def test_diff_of_files_without_model_reports_it():
     path = str(FIXTURES / "core" / "sdf_without_model.sdf")
     result = runner.invoke(urdf_sdf, ["diff", path, path])
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # nothing to compare: not a difference
     assert "holds no model" in result.stdout
 
 

@@ -98,7 +98,9 @@ def test_a_link_away_from_its_joint_survives_the_round_trip_as_diff_judges_it():
     assert com.split() == ["0", "0", "-0.5", "0", "0", "0"]            # Drake: com z -0.5
     # The link frames themselves differ: compared as they are, the pole is reported.
     moved = diff_results(original, back)
-    assert [(d.kind, d.name) for d in moved] == [("pose", "Pole")]
+    assert [d.format() for d in moved if d.role == "cause"] == [
+        "link Pole: pose in joint PolePin's frame xyz 0 0 -0.5 -> 0 0 0 m (moved 0.5 m)"]
+    assert [(d.kind, d.name, d.causes) for d in moved[1:]] == [("pose", "Pole", (0,))]
 
 
 def test_the_joint_frame_rule_still_sees_content_that_moved():
@@ -107,7 +109,9 @@ def test_the_joint_frame_rule_still_sees_content_that_moved():
     assert moved_mass != back_xml
     back = load_string(moved_mass, str(LINK_AWAY.with_name("back.sdf")), Context())
     differences = diff_results(original, back, through_urdf=True)
-    assert [d.kind for d in differences] == ["inertial"]
+    assert [d.format() for d in differences if d.role == "cause"] == [
+        "link Pole: inertial origin xyz 0 0 -0.5 -> 0 0 -0.4 m (moved 0.1 m)"]  # joint frame
+    assert [(d.kind, d.property) for d in differences[1:]] == [("inertial", "centre of mass")]
 
 
 # ---- names with '::': the scopes of a composed model ---------------------------------------

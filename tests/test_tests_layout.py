@@ -116,8 +116,7 @@ NO_UNIT_TEST = {
     # core.kinematics, core.inspect, core.diff
     "urdf_sdf.core.kinematics.batch",
     "urdf_sdf.core.inspect.report",
-    "urdf_sdf.core.diff.difference", "urdf_sdf.core.diff.digest",
-    "urdf_sdf.core.diff.inertials", "urdf_sdf.core.diff.shapes",
+    "urdf_sdf.core.diff.digest", "urdf_sdf.core.diff.inertials",
     # core.write
     "urdf_sdf.core.write.bundle", "urdf_sdf.core.write.common",
     "urdf_sdf.core.write.ros_package",

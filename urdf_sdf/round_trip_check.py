@@ -17,6 +17,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.diff.compare import Difference, diff_results
+from urdf_sdf.core.diff.report import diff_report, summary
 from urdf_sdf.core.loader import LoadResult, load, load_string
 from urdf_sdf.sdf2urdf import Conversion as UrdfConversion
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
@@ -38,6 +39,11 @@ class RoundTrip:
     def ok(self) -> bool:
         return self.failed_step is None and not self.differences
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the file itself loads (a file that does not is no round trip's fault)."""
+        return self.failed_step != "loading"
+
     def report(self) -> str:
         """A readable account: one line when it survived, else what went wrong, item by item."""
         pipeline = " | ".join(self.steps)
@@ -48,10 +54,9 @@ class RoundTrip:
             lines += [f"  {d.format()}" for d in self.errors]
             return "\n".join(lines)
         if self.differences:
-            count = len(self.differences)
-            lines = [f"{escape(str(self.path))} does not survive {pipeline}: {count} "
-                     f"difference{'s' if count != 1 else ''}:"]
-            lines += [f"  {d.format()}" for d in self.differences]
+            lines = [f"{escape(str(self.path))} does not survive {pipeline}: "
+                     f"{summary(self.differences)}:"]
+            lines += [f"  {line}" for line in diff_report(self.differences, show_all=True)]
             return "\n".join(lines)
         return f"{escape(str(self.path))} survives {pipeline}"
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import diff_files
+from urdf_sdf.core.diff.report import diff_report, summary
 from urdf_sdf.round_trip_check import round_trip
 
 __tracebackhide__ = True  # pytest shows the caller's line, not these helpers'
@@ -27,14 +28,13 @@ __tracebackhide__ = True  # pytest shows the caller's line, not these helpers'
 
 def assert_equivalent(a: str | Path, b: str | Path, tol: float = 1e-9,
                       context: Context | None = None) -> None:
-    """Fail, listing the differences, unless ``a`` and ``b`` describe the same robot."""
+    """Fail, listing the differences (each cause, then what follows from it, as
+    ``urdf-sdf diff --all``), unless ``a`` and ``b`` describe the same robot."""
     __tracebackhide__ = True
     differences = diff_files(str(a), str(b), tol=tol, context=context)
     if differences:
-        count = len(differences)
-        lines = [f"{a} and {b} are not equivalent ({count} difference"
-                 f"{'s' if count != 1 else ''}):"]
-        lines += [f"  {d.format()}" for d in differences]
+        lines = [f"{a} and {b} are not equivalent ({summary(differences)}):"]
+        lines += [f"  {line}" for line in diff_report(differences, show_all=True)]
         raise AssertionError("\n".join(lines))
 
 

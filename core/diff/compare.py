@@ -5,14 +5,20 @@ Compares, in any mix of URDF and SDFormat:
 * the named frames: links, and explicit frames, matched by name across links and
   frames (a URDF massless link made from an SDF frame matches that frame);
 * joints: types, parent/child links, axes (expressed in the reference frame at
-  the zero configuration), limits and mimic relations (none on a fixed joint, which
+  the zero configuration), limits, dynamics and mimic relations (none on a fixed joint, which
   does not move); a fixed joint that only
   holds a frame-made link on one side is not a difference;
 * every named frame's pose at the zero configuration and at ``configurations``
   seeded random configurations;
 * inertials (mass, centre of mass and inertia tensor in the reference frame), each
   format's default for a link without one (URDF: no mass; SDFormat: mass 1, unit inertia);
-* visual and collision geometry and poses, per link in order.
+* visual and collision geometry and poses, per link in order;
+
+each written default equal to the default left out (a mesh scale of 1 1 1, zero dynamics,
+a zero origin, each format's axis and limits). Joints are compared in
+:mod:`core.diff.joints`, inertials in :mod:`core.diff.inertials`, shapes in
+:mod:`core.diff.shapes`; :mod:`core.diff.causes` then sorts what differs into causes (an
+element's own edited values) and the differences that follow from them.
 
 Poses are compared relative to a common reference: the first root link of A when
 B has a link of that name, else each model's own frame. A link's pose is its joint frame's
@@ -39,19 +45,17 @@ import numpy as np
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.model import Mimic
-from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
-from urdf_sdf.core.diff.difference import Difference, fmt
-from urdf_sdf.core.diff.digest import (
-    BodyFrames,
-    Digest,
-    JointDigest,
-    PoseRows,
-    digest,
-    pack,
-    row_pose,
-    unpack,
+from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
+from urdf_sdf.core.diff.causes import attribute
+from urdf_sdf.core.diff.difference import (
+    NOT_COMPARED,
+    Difference,
+    motion,
+    pose_text,
 )
+from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
 from urdf_sdf.core.diff.inertials import compare_inertials
+from urdf_sdf.core.diff.joints import compare_joints
 from urdf_sdf.core.diff.shapes import compare_shapes
 from urdf_sdf.core.graph import FrameGraph, Kind, Scope, relative_pose
 from urdf_sdf.core.kinematics.batch import (
@@ -64,7 +68,7 @@ from urdf_sdf.core.kinematics.batch import (
     forward_plan,
     sliced_compose,
 )
-from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree, joint_kind, unbounded
+from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
 from urdf_sdf.core.loader import LoadResult, load
 
 REVOLUTE_TYPES = ("revolute", "continuous")
@@ -185,8 +189,10 @@ def describe(result: LoadResult, model: str | None = None) -> Digest:
 
 def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: int = 20,
                     seed: int = 0, *, through_urdf: bool = False) -> list[Difference]:
-    """The differences between two digests, in the order they are reported: static,
-    names, joints, poses, inertials, geometry (``through_urdf``: :func:`joint_frame_rule`)."""
+    """The differences between two digests: the causes, then the differences that follow
+    from them (:func:`core.diff.causes.attribute`), each group in the order it is found:
+    static, names, joints, poses, inertials, geometry (``through_urdf``:
+    :func:`joint_frame_rule`)."""
     differences: list[Difference] = []
     compare_static(da, db, differences)
     compare_names(da, db, differences)
@@ -195,13 +201,13 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     links = forward_compact([da.plan, db.plan], sampled)
     frames = (reference_frames(da, links[0], reference[0]),
               reference_frames(db, links[1], reference[1]))
+    at_joint_frames = joint_frame_rule(da, db, through_urdf)
     compare_joints(da, db, frames, tol, differences)
-    compare_all_poses(da, db, sampled, links, reference, tol, differences,
-                      joint_frame_rule(da, db, through_urdf))
+    compare_all_poses(da, db, sampled, links, reference, tol, differences, at_joint_frames)
     bodies = (frames[0][0], frames[1][0])
     compare_inertials(da, db, bodies, tol, differences)
     compare_shapes(da, db, bodies, tol, differences)
-    return differences
+    return attribute(differences, da, db, tol, at_joint_frames)
 
 
 def reference_frames(digest: Digest, links: tuple[np.ndarray, np.ndarray],
@@ -237,12 +243,12 @@ def side_problem(label: str, result: LoadResult, model: str | None) -> Differenc
     if not result.ok:
         first = next((d for d in result.diagnostics if d.is_error), None)
         return Difference("model", label, "cannot be loaded: " +
-                          (first.format() if first else "unknown error"))
+                          (first.format() if first else "unknown error"), NOT_COMPARED)
     if not holds_model(result):
-        return Difference("model", label, "holds no model to compare")
+        return Difference("model", label, "holds no model to compare", NOT_COMPARED)
     if model is not None and result.graph is not None and \
             result.graph.model_scope(model) is None:  # holds_model: there is a graph
-        return Difference("model", label, f"holds no model [{model}]")
+        return Difference("model", label, f"holds no model [{model}]", NOT_COMPARED)
     return None
 
 
@@ -251,7 +257,7 @@ def joined_problems(differences: list[Difference]) -> list[Difference]:
     if len(differences) == 2 and all(d.message == "holds no model to compare"
                                      for d in differences):
         return [Difference("model", "A and B", "each holds no model to compare: nothing was "
-                                               "compared")]
+                                               "compared", NOT_COMPARED)]
     return differences
 
 
@@ -303,7 +309,8 @@ def is_static(description: Description) -> bool:
 def compare_static(da: Digest, db: Digest, out: list[Difference]) -> None:
     sa, sb = da.static, db.static
     if sa != sb:
-        out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only"))
+        out.append(Difference("model", "static", f"static in {'A' if sa else 'B'} only",
+                              "static"))
 
 
 def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
@@ -312,101 +319,10 @@ def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
     na, nb = set(da.links) | da.frames, set(db.links) | db.frames
     for name in sorted(na - nb):
         if not (name in da.frames and name in db.joints):
-            out.append(Difference("links", name, "only in A"))
+            out.append(Difference("links", name, "only in A", "presence"))
     for name in sorted(nb - na):
         if not (name in db.frames and name in da.joints):
-            out.append(Difference("links", name, "only in B"))
-
-
-def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Difference]) -> None:
-    """``frames``: each side's :func:`reference_frames`. A joint of one side only is not a
-    difference when it welds a root to the world and the other side is static, when it
-    holds a free body (the other side's free root bodies), or when it is a fixed joint
-    holding a link that stands for a frame of the other side."""
-    frame_links = (da.frame_made_links & db.frames) | (db.frame_made_links & da.frames)
-    for label, mine, theirs in (("A", da, db), ("B", db, da)):
-        for name, joint in sorted(mine.joints.items()):
-            if name in theirs.joints or (joint.weld and theirs.static) or joint.free_body or \
-                    (joint.type == "fixed" and joint.child in frame_links):
-                continue
-            out.append(Difference("joints", name, f"only in {label}"))
-    for name in sorted(set(da.joints) & set(db.joints)):
-        ja, jb = da.joints[name], db.joints[name]
-        if joint_kind(ja) != joint_kind(jb):
-            out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B"))
-        if (ja.parent, ja.child) != (jb.parent, jb.child):
-            out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
-                                  f"{jb.parent} -> {jb.child} in B"))
-        compare_axes(ja, jb, frames, tol, out)
-        compare_limits(ja, jb, tol, out)
-
-
-def axis_in_reference(poses: BodyFrames, base: Pose, joint: JointDigest) -> tuple | None:
-    """The joint's first axis in the reference frame at the zero configuration."""
-    if not joint.axes:
-        return None
-    parent_pose = poses.get(joint.parent, base) if joint.parent != "world" else base
-    joint_pose = parent_pose * joint.X_PJ
-    return rotate(joint_pose.rotation, joint.axes[0])
-
-
-def compare_axes(ja: JointDigest, jb: JointDigest,
-                 frames: tuple[tuple[BodyFrames, Pose], tuple[BodyFrames, Pose]], tol: float,
-                 out: list[Difference]) -> None:
-    """``frames``: each side's :func:`reference_frames`, computed once for all joints."""
-    if ja.type == "fixed":
-        return
-    axis_a = axis_in_reference(*frames[0], ja)
-    axis_b = axis_in_reference(*frames[1], jb)
-    if (axis_a is None) != (axis_b is None):
-        out.append(Difference("joints", ja.name, "has an axis on one side only"))
-    elif axis_a is not None and axis_b is not None and \
-            not math.dist(axis_a, axis_b) <= tol:  # NaN differs
-        out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
-                              "(in the reference frame)"))
-
-
-def limit_values(joint) -> dict[str, float | None]:
-    limit = getattr(joint.element, "limit", None)
-    if limit is None or joint.type not in ("revolute", "prismatic", "continuous"):
-        return {}
-    values = {"effort": limit.effort, "velocity": limit.velocity}
-    if joint_kind(joint) != "continuous":
-        values.update(lower=limit.lower, upper=limit.upper)
-    return {key: unbounded(value, key) for key, value in values.items()}
-
-
-def compare_limits(ja, jb, tol, out) -> None:
-    la, lb = limit_values(ja), limit_values(jb)
-    for key in sorted(set(la) | set(lb)):
-        va, vb = la.get(key), lb.get(key)
-        if va is None or vb is None or va == vb:
-            continue
-        if not abs(va - vb) <= tol:
-            out.append(Difference("joints", ja.name, f"limit {key} {va!r} in A, {vb!r} in B"))
-    mimic_a, mimic_b = mimic_of(ja), mimic_of(jb)
-    if (mimic_a is None) != (mimic_b is None):
-        out.append(Difference("joints", ja.name, "mimics another joint on one side only"))
-    elif mimic_a is not None and mimic_key(mimic_a, tol) != mimic_key(mimic_b, tol):
-        out.append(Difference("joints", ja.name, "mimic relation differs"))
-
-
-def mimic_of(joint):
-    """The joint's mimic relation; none for a fixed joint, which does not move (a mimic
-    there means nothing to any consumer, and a round trip drops it)."""
-    return None if joint.type == "fixed" else getattr(joint.element, "mimic", None)
-
-
-def mimic_key(mimic, tol: float) -> tuple:
-    """A mimic relation with its multiplier and offset rounded to multiples of ``tol``."""
-    return mimic.joint, quantized(mimic.multiplier, tol), quantized(mimic.offset, tol)
-
-
-def quantized(value: float, tol: float):
-    """``round(value / tol)``; where that is no finite number (a huge value such as 1e308,
-    an infinity, NaN, or a zero ``tol``) the value's own text, equal only to itself."""
-    scaled = value / tol if tol else math.inf
-    return round(scaled) if math.isfinite(scaled) else repr(value)
+            out.append(Difference("links", name, "only in B", "presence"))
 
 
 def common_reference(da: Digest, db: Digest) -> tuple[str | None, str | None]:
@@ -523,8 +439,8 @@ def report_gaps(common: list[str], configurations: list[dict], tables, flagged, 
             if not gap <= tol:  # a NaN gap (a pose that is no number) is a difference
                 reported.add(name)
                 where = where if where is not None else where_text(q)
-                out.append(Difference("pose", name, f"differs by {gap:.3g} at the {where}: "
-                                      f"{fmt(xa.as_list())} in A, {fmt(xb.as_list())} in B"))
+                out.append(Difference("pose", name, f"{motion(xa, xb)} at the {where}: "
+                                      f"{pose_text(xa)} in A, {pose_text(xb)} in B", "pose"))
 
 
 def pose_table(links: tuple[np.ndarray, np.ndarray], part: slice, derived: PoseRows,

@@ -12,8 +12,8 @@ that every message stays the same, bit for bit:
 
 * names: links, explicit frames, joints, the links that stand for frames;
 * per joint (:class:`JointTable`, compared as :class:`JointDigest` records): type,
-  parent and child, its frame in the parent link, first axis, limit and mimic relation,
-  and whether it welds a root to the world or holds a free body;
+  parent and child, its frame in the parent link, first axis, limit, mimic relation and
+  dynamics, and whether it welds a root to the world or holds a free body;
 * per link (:class:`LinkContents`): the inertial (mass, frame in the link, tensor) and
   each visual and collision (pose in the link, geometry signature);
 * the forward kinematics (:class:`core.kinematics.batch.CompactPlan`) and the rows of
@@ -52,10 +52,22 @@ class Mimic(NamedTuple):
     offset: float
 
 
+class Dynamics(NamedTuple):
+    """A joint's damping and friction; ``<dynamics>`` absent, or an absent number, is 0
+    (both formats' default), so that a written zero and no element compare equal."""
+    damping: float
+    friction: float
+
+
+NO_DYNAMICS = Dynamics(0.0, 0.0)
+
+
 class JointElement(NamedTuple):
-    """What the comparison reads of a joint's element: its limit and mimic relation."""
+    """What the comparison reads of a joint's element: its limit, mimic relation and
+    dynamics."""
     limit: Limit | None
     mimic: Mimic | None
+    dynamics: Dynamics = NO_DYNAMICS
 
 
 @dataclass(slots=True)
@@ -83,7 +95,8 @@ class JointTable:
     """Every joint of a description as columns, a row per joint name, in the order of
     ``Description.joints``: few objects to keep while the other file loads. Limits are
     rows of ``(lower, upper, effort, velocity)``, ``None`` where ``limit_none`` says so;
-    ``limitless``, ``weld``, ``free_body`` and ``mimics`` hold the rows they concern."""
+    ``limitless``, ``weld``, ``free_body``, ``mimics`` and ``dynamics`` (other than none)
+    hold the rows they concern."""
     names: list[str]
     types: list[str]
     parents: list[str]
@@ -97,6 +110,7 @@ class JointTable:
     mimics: dict[int, Mimic]
     weld: set[int]
     free_body: set[int]
+    dynamics: dict[int, Dynamics] = field(default_factory=dict)
 
     def records(self) -> dict[str, JointDigest]:
         """Each joint name's :class:`JointDigest`."""
@@ -108,7 +122,7 @@ class JointTable:
             None if i in self.axisless else tuple(axes[i]),
             JointElement(None if i in self.limitless else Limit(*(
                 None if gone else value for value, gone in zip(limits[i], none[i]))),
-                self.mimics.get(i)),
+                self.mimics.get(i), self.dynamics.get(i, NO_DYNAMICS)),
             i in self.weld, i in self.free_body) for i, name in enumerate(self.names)}
 
 
@@ -249,6 +263,7 @@ def joint_table(description, welds: list, free_bodies: list) -> JointTable:
     axisless: set[int] = set()
     limitless: set[int] = set()
     mimics: dict[int, Mimic] = {}
+    dynamics: dict[int, Dynamics] = {}
     weld: set[int] = set()
     free_body: set[int] = set()
     X_PJ, axes, limits = array("d"), array("d"), array("d")
@@ -271,6 +286,8 @@ def joint_table(description, welds: list, free_bodies: list) -> JointTable:
         limit_none.extend(value is None for value in values)
         if element.mimic is not None:
             mimics[i] = element.mimic
+        if element.dynamics != NO_DYNAMICS:
+            dynamics[i] = element.dynamics
         if id(joint) in welded:
             weld.add(i)
         if id(joint) in free:
@@ -280,16 +297,19 @@ def joint_table(description, welds: list, free_bodies: list) -> JointTable:
                       np.frombuffer(axes, dtype=float).reshape(-1, 3).copy(), axisless,
                       np.frombuffer(limits, dtype=float).reshape(-1, 4).copy(),
                       np.array(limit_none, dtype=np.bool_).reshape(-1, 4), limitless, mimics,
-                      weld, free_body)
+                      weld, free_body, dynamics)
 
 
 def joint_element(element) -> JointElement:
     limit = getattr(element, "limit", None)
     mimic = getattr(element, "mimic", None)
+    dynamics = getattr(element, "dynamics", None)
     return JointElement(
         None if limit is None else Limit(limit.lower, limit.upper, limit.effort,
                                          limit.velocity),
-        None if mimic is None else Mimic(mimic.joint, mimic.multiplier, mimic.offset))
+        None if mimic is None else Mimic(mimic.joint, mimic.multiplier, mimic.offset),
+        NO_DYNAMICS if dynamics is None else Dynamics(dynamics.damping or 0.0,
+                                                      dynamics.friction or 0.0))
 
 
 def pose_rows(description, plan: CompactPlan) -> PoseRows:

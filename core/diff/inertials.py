@@ -43,13 +43,17 @@ def compare_inertials(da, db, bodies, tol: float, out: list[Difference]) -> None
         tensor_differs = (~(np.abs(ia.tensors - ib.tensors).max(axis=(1, 2)) <= tol)).tolist()
     for i, name in enumerate(names):
         if not abs(ia.masses[i] - ib.masses[i]) <= tol:
-            out.append(Difference("inertial", name,
-                                  f"mass {ia.masses[i]!r} in A, {ib.masses[i]!r} in B"))
+            out.append(Difference("inertial", name, f"mass {ia.masses[i]!r} kg in A, "
+                                  f"{ib.masses[i]!r} kg in B", "mass"))
         if centre_differs[i]:
-            out.append(Difference("inertial", name, f"centre of mass {fmt(ia.centres[i])} "
-                                  f"in A, {fmt(ib.centres[i])} in B"))
+            distance = float(np.linalg.norm(ia.centres[i] - ib.centres[i]))
+            out.append(Difference("inertial", name, f"centre of mass {fmt(ia.centres[i])} m "
+                                  f"in A, {fmt(ib.centres[i])} m in B (moved {distance:.3g} m; "
+                                  "in the reference frame)", "centre of mass"))
         if tensor_differs[i]:
-            out.append(Difference("inertial", name, "inertia tensor differs"))
+            largest = float(np.abs(ia.tensors[i] - ib.tensors[i]).max())
+            out.append(Difference("inertial", name, f"inertia tensor differs by up to "
+                                  f"{largest:.3g} kg m^2 (in the reference frame)", "inertia"))
 
 
 def has_inertial(digest, name: str, poses) -> bool:

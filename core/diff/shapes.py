@@ -83,12 +83,38 @@ def _digest(path: Path, uri: str, geometry, description) -> str | None:
     return digest
 
 
+# A mesh's scale when none is written (URDF and SDFormat alike): ``scale="1 1 1"`` written
+# and no scale are the same mesh.
+DEFAULT_SCALE = (1.0, 1.0, 1.0)
+
+
 def geometry_signature(geometry, mesh: str) -> tuple:
     """What two shapes must share to be the same: kind, size, radius and length, mesh
-    (:func:`mesh_key`), scale. Its first item is the geometry's kind."""
+    (:func:`mesh_key`), scale (a mesh's default scale written out when absent). Its first
+    item is the geometry's kind."""
     numbers = tuple(v for v in (geometry.radius, geometry.length) if v is not None)
-    return (geometry.kind, tuple(geometry.size or ()), numbers, mesh,
-            tuple(geometry.scale or ()))
+    scale = geometry.scale if geometry.scale is not None or geometry.kind != "mesh" \
+        else DEFAULT_SCALE
+    return (geometry.kind, tuple(geometry.size or ()), numbers, mesh, tuple(scale or ()))
+
+
+def signature_change(a: tuple, b: tuple, tol: float) -> str:
+    """What differs between two geometry signatures (:func:`geometry_signature`), in a
+    file's terms with units (``box size 0.2 0.2 0.1 -> 0.3 0.2 0.1 m``); empty when
+    :func:`same_geometry`."""
+    if same_geometry(a, b, tol):
+        return ""
+    if a[0] != b[0]:
+        return f"geometry {a[0]} -> {b[0]}"
+    parts = []
+    if a[3] != b[3]:
+        parts.append("mesh file differs")
+    for label, unit, va, vb in (("size", " m", a[1], b[1]), ("radius, length", " m", a[2], b[2]),
+                                ("scale", "", a[4], b[4])):
+        if len(va) != len(vb) or any(not abs(x - y) <= tol for x, y in zip(va, vb)):
+            parts.append(f"{label} {' '.join(f'{x:.6g}' for x in va)} -> "
+                         f"{' '.join(f'{y:.6g}' for y in vb)}{unit}")
+    return "; ".join(parts)
 
 
 def compare_shapes(da, db, bodies, tol, out) -> None:
@@ -114,7 +140,8 @@ def match_shapes(name: str, kind: str, sa: list[tuple], sb: list[tuple], tol: fl
     against a counterpart among B's (``sb``): the first one left of the same geometry
     within ``tol``."""
     if len(sa) != len(sb):
-        out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B"))
+        out.append(Difference("geometry", name, f"{len(sa)} {kind} in A, {len(sb)} in B",
+                              f"{kind} count"))
         return
     unmatched = list(sb)
     for i, (ga, xa, signature) in enumerate(sa):
@@ -123,7 +150,7 @@ def match_shapes(name: str, kind: str, sa: list[tuple], sb: list[tuple], tol: fl
                       and pose_gap(xa, xb) <= tol), None)
         if match is None:
             out.append(Difference("geometry", name, f"{kind}[{i}] ({ga}) of A has no "
-                                  "counterpart with the same geometry and pose in B"))
+                                  "counterpart with the same geometry and pose in B", kind))
         else:
             unmatched.pop(match)
 

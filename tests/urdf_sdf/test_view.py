@@ -164,9 +164,25 @@ def test_the_diff_scene_highlights_exactly_what_diff_reports(a, b):
     hovers = [text for trace in figure.data if trace.type == "scatter3d" and trace.marker
               and trace.marker.symbol == "diamond" for text in trace.hovertext]
     assert hovers == [escaped(h.text) for h in scene.highlights]
-    legend = {trace.name for trace in figure.data if trace.showlegend is not False}
-    assert all(escaped(h.difference.format())[:77] in " ".join(legend)
-               for h in scene.highlights[:40])
+    legend = " ".join(trace.name for trace in figure.data if trace.showlegend is not False)
+    causes = [h for h in scene.highlights if h.difference.role == "cause"]
+    assert all(escaped(h.difference.format())[:77] in legend for h in causes[:40])
+    dependent = len(scene.highlights) - len(causes)
+    assert (f"and {dependent} dependent difference" in legend) is (dependent > 0 and
+                                                                   len(causes) <= 40)
+
+
+def test_the_diff_legend_is_diff_summary():
+    """One edit: the legend names it and counts what follows, as ``urdf-sdf diff``."""
+    folder = ROOT / "tests" / "fixtures" / "diff"
+    scene = diff_scene(load(folder / "cause_one_rpy_edit.urdf"),
+                       load(folder / "cause_one_rpy_edit.edited.urdf"), ("a", "b"))
+    figure, _ = scene_figure(scene, "diff")
+    legend = [trace.name for trace in figure.data if trace.type == "scatter3d" and
+              trace.marker and trace.marker.symbol == "diamond"]
+    # (escaped for the page: "->" is "-&gt;")
+    assert legend == ["joint elbow_joint: origin rpy 0 0 0 -&gt; 0 0 0.6 rad (turned 34.4 deg)",
+                      "and 9 dependent differences"]
 
 
 def test_a_highlight_says_how_far_apart_and_how_turned_the_two_sides_are():

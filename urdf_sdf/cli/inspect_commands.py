@@ -36,11 +36,14 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.diff.difference import NOT_COMPARED
+from urdf_sdf.core.diff.report import diff_report, summary
 from urdf_sdf.core.inspect.report import frames_report, model_vertex
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.write.dot import GraphKind
 
 PROG = "urdf-sdf"
+NOT_COMPARED_EXIT = 3  # diff: a file that does not load, or holds no model to compare
 _DIFF = Later({"diff_loaded": ("urdf_sdf.core.diff.compare", "diff_loaded")})
 
 
@@ -112,26 +115,38 @@ def diff_usage_problem(a: Path, b: Path) -> str | None:
 
 def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
               model: str | None, as_json: bool, context: Context,
-              xacro: XacroOptions | None = None) -> int:
-    """``diff``: print the differences of ``a`` and ``b`` and whether they are equivalent;
-    the exit code (0 equivalent, 1 not)."""
+              xacro: XacroOptions | None = None, show_all: bool = False) -> int:
+    """``diff``: print the causes of the differences of ``a`` and ``b`` (with ``show_all``,
+    each followed by the differences that follow from it) and whether they are
+    equivalent; the exit code (0 equivalent, 1 different, 3 a file cannot be compared: its
+    own diagnostics are printed)."""
     sources = SourceLines()
     notes: list = []  # warnings: a mesh compared by samples (MESH_SAMPLED)
+    failures: list = []  # the diagnostics of a file that cannot be loaded
+
+    def loaded(file: Path) -> LoadResult:
+        result = load_input(file, context, sources, xacro)
+        if not result.ok:
+            failures.extend(result.diagnostics)
+        return result
+
     # One file loaded at a time: A's model is gone before B is read.
-    differences = _DIFF.diff_loaded(lambda: load_input(a, context, sources, xacro),
-                                    lambda: load_input(b, context, sources, xacro),
+    differences = _DIFF.diff_loaded(lambda: loaded(a), lambda: loaded(b),
                                     tol, configurations, seed, model, notes)
+    emit(failures, sys.stderr, sources)
     emit(dict.fromkeys(notes), sys.stderr, sources)  # a mesh both sides name: once
+    compared = not any(d.property == NOT_COMPARED for d in differences)
     if as_json:
-        print_json({"equivalent": not differences,
+        print_json({"equivalent": not differences, "compared": compared,
+                    "summary": summary(differences),
                     "differences": [d.to_json() for d in differences]})
     else:
-        for difference in differences:
-            print(difference.format())
-        print(f"{escape(label(a))} and {escape(label(b))} are "
-              + ("equivalent" if not differences else
-                 f"different ({len(differences)} differences)"))
-    return 0 if not differences else 1
+        for line in diff_report(differences, show_all):
+            print(line)
+        print(f"{escape(label(a))} and {escape(label(b))} " + (
+            "cannot be compared" if not compared else "are equivalent" if not differences
+            else f"are different ({summary(differences)})"))
+    return 0 if not differences else 1 if compared else NOT_COMPARED_EXIT
 
 
 def frames(params: dict) -> int:
@@ -151,7 +166,7 @@ def diff(params: dict) -> int:
     context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: diff_code(
         a, b, params["tol"], params["configurations"], params["seed"], params["model"],
-        params["as_json"], context, xacro))
+        params["as_json"], context, xacro, params["show_all"]))
 
 
 def print_(params: dict) -> int:
@@ -180,8 +195,10 @@ FRAMES = Command(
              PATH, *PACKAGES, *XACRO))
 DIFF = Command(
     prog=PROG, name="diff", run=diff,
-    help="Compare two robot descriptions; exit 0 when they are equivalent, 1 when not\n"
-         "(with --strict, a description that loads with warnings does not load).",
+    help="Compare two robot descriptions: first what was edited (the causes), then how many\n"
+         "differences follow from it (--all lists them). Exit 0 when equivalent, 1 when\n"
+         "different, 3 when a file cannot be compared (it does not load: its errors are\n"
+         "printed; with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
     options=(*comparison_options("Tolerance (metres, radians, kg...): a number >= 0.",
@@ -189,6 +206,8 @@ DIFF = Command(
                                  "Seed of the random configurations."),
              MODEL.with_help("Compare this model (its scoped name) of each file that holds "
                              "it; a file that is one model (a URDF) is compared whole."),
+             Option(("--all",), "show_all", default=False,
+                    help="List every difference, each dependent one under its cause."),
              JSON, STRICT, PATH, *PACKAGES, *XACRO))
 PRINT = Command(
     prog=PROG, name="print", run=print_,

@@ -4,7 +4,9 @@ back with an empty diff? (The ``urdf-sdf-roundtrip`` pre-commit hook.)
 A URDF goes through ``urdf2sdf | sdf2urdf``, an SDF through ``sdf2urdf | urdf2sdf``; each
 result is compared with the original as ``urdf-sdf diff`` compares. Prints one line per
 file that survives and, for one that does not, the failed step's errors or the
-differences; exits 0 when every file survives, 1 otherwise. A crash of ours on one file
+differences (the causes, each followed by the differences that follow from it); exits 0
+when every file survives, 1 when one changes in the round trip or a converter refuses it,
+and otherwise 3 when a file does not load at all (as ``urdf-sdf diff``). A crash of ours on one file
 (:func:`urdf_sdf.cli.crash.internal_error`) fails that file and the others are still checked:
 the total is always printed. Its options are declared here (:data:`COMMAND`).
 """
@@ -23,12 +25,16 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.round_trip_check import RoundTrip, round_trip
 
+NOT_LOADED_EXIT = 3  # a file that does not load (urdf-sdf diff's "cannot be compared")
+
 
 def roundtrip_files(files: list[Path], context: Context, quiet: bool = False,
                     xacro: XacroOptions | None = None) -> int:
-    """Round-trip each file (a ``.xacro`` one expanded as ``xacro`` allows); the exit code
-    (0: all survive)."""
+    """Round-trip each file (a ``.xacro`` one expanded as ``xacro`` allows); the exit code:
+    0 all survive, 1 one changed in the round trip or a converter refused it, else 3 when
+    a file does not load at all."""
     failed = 0
+    unloaded = 0
     for file in files:
         trip = checked_round_trip(file, context, xacro)
         if trip.ok:
@@ -36,6 +42,7 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False,
                 print(trip.report())
             continue
         failed += 1
+        unloaded += not trip.loaded
         if trip.errors:
             print(trip.report().splitlines()[0])
             emit(trip.errors, sys.stdout, SourceLines())
@@ -43,7 +50,7 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False,
             print(trip.report())
     if len(files) > 1:
         print(f"{len(files) - failed} of {len(files)} files survive the round trip")
-    return 1 if failed else 0
+    return 0 if not failed else 1 if failed > unloaded else NOT_LOADED_EXIT
 
 
 def checked_round_trip(file: Path, context: Context,
@@ -73,7 +80,7 @@ COMMAND = Command(
     prog="urdf-sdf", name="roundtrip", run=run,
     help="Check that each file survives conversion to the other format and back (URDF:\n"
          "urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one\n"
-         "does not.",
+         "does not, else 3 when a file does not load at all.",
     arguments=(Argument("files", "URDF or SDFormat files", many=True, metavar="FILE..."),),
     options=(Option(("--quiet", "-q"), "quiet", default=False,
                     help="Print only the files that do not survive."),

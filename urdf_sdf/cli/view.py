@@ -60,6 +60,7 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.diff.report import summary
 
 PROG = "urdf-sdf view"
 VIEW_HINT = "pip install 'urdf-sdf[view]'"
@@ -128,9 +129,8 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
     else:
         scene = _VIEW.diff_scene(results[0], results[1], tuple(labels), tol, configurations,
                                  seed, context)
-        count = len(scene.highlights)
         title = f"{labels[0]} (blue) and {labels[1]} (orange): " + \
-            (f"{count} differences" if count else "equivalent")
+            summary([h.difference for h in scene.highlights])
     scene.diagnostics = context.policy.apply(scene.diagnostics)
     emit(scene.diagnostics, stderr, sources, quiet)
     if scene.diagnostics.has_errors:

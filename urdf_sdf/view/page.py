@@ -6,7 +6,8 @@ there are few links, so a slider step resends only the links it moves; one trace
 all of them otherwise), the markers of shapes that cannot be drawn, the frames' axis
 triads (one trace per axis colour), the frames' hover points, their names, the
 kinematic tree, the joint axes (lines and cone heads); on a diff page, one trace per
-difference (the legend lists them).
+difference (the legend names the causes, then counts the dependent differences, as
+``urdf-sdf diff`` prints them).
 
 The joint slider, the joint picker and the show/hide buttons are :mod:`.controls`.
 """
@@ -21,6 +22,7 @@ from numpy.typing import ArrayLike
 from plotly.basedatatypes import BaseTraceType
 
 from urdf_sdf.core.base.pose import IDENTITY, Pose, rotate
+from urdf_sdf.core.diff.difference import DEPENDENT
 from urdf_sdf.view.controls import GROUPS, menus, motion_controls
 from urdf_sdf.view.overlay import HIGHLIGHT_COLOUR
 from urdf_sdf.view.scene import Scene, Side, tree_edges
@@ -288,11 +290,15 @@ class _SideTraces:
 
 
 def highlight_traces(scene: Scene) -> list[BaseTraceType]:
-    """One marker per difference, named by it in the legend (the first
-    :data:`LEGEND_DIFFERENCES`; the rest share one entry)."""
+    """One marker per difference; in the legend, as ``urdf-sdf diff`` prints them, each
+    cause named (the first :data:`LEGEND_DIFFERENCES`), then one entry for the dependent
+    differences (and any further causes)."""
     traces: list[BaseTraceType] = []
     marker = {"size": 9, "color": HIGHLIGHT_COLOUR, "symbol": "diamond", "opacity": 0.8}
-    shown, rest = scene.highlights[:LEGEND_DIFFERENCES], scene.highlights[LEGEND_DIFFERENCES:]
+    causes = [h for h in scene.highlights if h.difference.role != DEPENDENT]
+    shown = causes[:LEGEND_DIFFERENCES]
+    rest = causes[LEGEND_DIFFERENCES:] + [h for h in scene.highlights
+                                          if h.difference.role == DEPENDENT]
     for item in shown:
         label = escaped(item.difference.format())
         traces.append(go.Scatter3d(**_xyz([item.position]), mode="markers", marker=marker,
@@ -302,5 +308,15 @@ def highlight_traces(scene: Scene) -> list[BaseTraceType]:
         traces.append(go.Scatter3d(**_xyz([h.position for h in rest]), mode="markers",
                                    marker=marker, hoverinfo="text",
                                    hovertext=[escaped(h.text) for h in rest],
-                                   name=f"... and {len(rest)} more differences"))
+                                   name=rest_label(len(causes) - len(shown),
+                                                   len(scene.highlights) - len(causes))))
     return traces
+
+
+def rest_label(causes: int, dependent: int) -> str:
+    """The legend entry of the differences not named one by one: ``and N dependent
+    differences``, as ``urdf-sdf diff`` says it."""
+    parts = [f"{causes} more cause{'' if causes == 1 else 's'}"] if causes else []
+    if dependent:
+        parts.append(f"{dependent} dependent difference{'' if dependent == 1 else 's'}")
+    return "and " + ", ".join(parts)

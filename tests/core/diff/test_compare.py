@@ -234,12 +234,16 @@ def test_moved_link_message_is_readable(base, tmp_path):
     difference = poses[0]
     assert "zero configuration" in difference.message
     assert difference.name in ("lower", "joint elbow")
-    assert difference.format().startswith(f"pose {difference.name}: differs by 0.01 ")
+    assert difference.format().startswith(f"pose {difference.name}: moved 0.01 m at the zero "
+                                          "configuration: xyz [0, 0, 0.5] m rpy ")
+    assert "quaternion (w x y z)" in difference.message
 
 
 def test_changed_limit_message_names_the_limit(base, tmp_path):
     differences = diff_files(str(base), str(variant(tmp_path, "changed_upper_limit")))
-    assert [d.format() for d in differences] == ["joints shoulder: limit upper 1.5 in A, 1.6 in B"]
+    assert [d.format() for d in differences] == [
+        "joints shoulder: limit upper 1.5 rad in A, 1.6 rad in B"]
+    assert differences[0].property == "limit upper" and differences[0].role == "cause"
 
 
 # ---- tolerance -----------------------------------------------------------------------------
@@ -288,7 +292,7 @@ def test_cli_different_exits_one_with_a_readable_list(base, tmp_path):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert "joints elbow: only in A" in lines
-    assert lines[-1].endswith("differences)")
+    assert lines[-1].endswith("are different (2 causes)"), lines
 
 
 def test_cli_json_shape(base, tmp_path):
@@ -296,35 +300,39 @@ def test_cli_json_shape(base, tmp_path):
     result = runner.invoke(app, ["diff", str(base), str(other), "--json"])
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert set(report) == {"equivalent", "differences"}
-    assert report["equivalent"] is False
-    assert report["differences"]
-    for item in report["differences"]:
-        assert set(item) == {"kind", "name", "message"}
-        assert all(isinstance(v, str) for v in item.values())
-    assert {"kind": "inertial", "name": "upper", "message": "mass 1.0 in A, 1.5 in B"} in \
-        report["differences"]
+    assert set(report) == {"equivalent", "compared", "summary", "differences"}
+    assert report["equivalent"] is False and report["compared"] is True
+    assert report["summary"] == "1 cause"
+    assert report["differences"] == [{"kind": "inertial", "name": "upper", "property": "mass",
+                                      "message": "mass 1.0 kg in A, 1.5 kg in B",
+                                      "role": "cause"}]
 
     same = runner.invoke(app, ["diff", str(base), str(base), "--json"])
     assert same.exit_code == 0
-    assert json.loads(same.stdout) == {"equivalent": True, "differences": []}
+    assert json.loads(same.stdout) == {"equivalent": True, "compared": True,
+                                       "summary": "equivalent", "differences": []}
 
 
-def test_cli_unloadable_file_exits_one(base, tmp_path):
+def test_cli_unloadable_file_exits_three_with_its_diagnostic(base, tmp_path):
+    """A file that does not load is no difference: exit 3, and its own error printed."""
     broken = write(tmp_path, "broken.urdf", "<robot name='x'><link name='a'></robot>")
     result = runner.invoke(app, ["diff", str(base), str(broken), "--json"])
-    assert result.exit_code == 1
+    assert result.exit_code == 3
+    assert "broken.urdf:1:40: error[FILE_READ]: malformed XML" in result.stderr
     report = json.loads(result.stdout)
-    assert report["equivalent"] is False
+    assert report["equivalent"] is False and report["compared"] is False
     assert report["differences"][0]["kind"] == "model"
     assert report["differences"][0]["name"] == "B"
     assert "broken.urdf" in report["differences"][0]["message"]
 
 
-def test_cli_missing_file_exits_one_without_traceback(base, tmp_path):
+def test_cli_missing_file_exits_three_without_traceback(base, tmp_path):
     result = runner.invoke(app, ["diff", str(base), str(tmp_path / "nope.urdf")])
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "nope.urdf: error[FILE_READ]" in result.stderr
+    assert result.stdout.splitlines()[-1].endswith("nope.urdf cannot be compared")
+    assert "different" not in result.stdout
 
 
 def test_cli_usage_errors_exit_two(base):
@@ -349,7 +357,9 @@ def test_cli_as_a_subprocess(base, tmp_path):
                            "diff", str(base), str(other),
                            "--json"], capture_output=True, text=True)
     assert proc.returncode == 1
-    assert json.loads(proc.stdout)["differences"][0]["kind"] == "geometry"
+    assert json.loads(proc.stdout)["differences"][0] == {
+        "kind": "link", "name": "lower", "property": "visuals", "role": "cause",
+        "message": "visual[0] (sphere) origin rpy 0.1 0 0 -> 0.2 0 0 rad (turned 5.73 deg)"}
     assert "Traceback" not in proc.stderr
 
 
@@ -361,3 +371,30 @@ def test_diff_files_is_importable_for_ros_package_tests():
     source = HERE / "fixtures" / "urdf" / "urdf_every_element.urdf"
     assert not diff_files(str(source), str(source))
     assert not diff_files(source, source)  # paths as pathlib.Path too
+
+
+# ---- defaults ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("suffix", ["urdf", "sdf"])
+def test_a_default_written_out_is_the_default(suffix):
+    """Each format's defaults written out (origin and pose zeros, URDF's axis 1 0 0, a mesh
+    scale of 1 1 1, zero dynamics, SDFormat's unbounded limits and mass-1 unit inertial)
+    compare equal to the same defaults left out, as Drake reads them."""
+    folder = HERE / "fixtures" / "diff"
+    a, b = folder / f"defaults_absent.{suffix}", folder / f"defaults_written.{suffix}"
+    assert diff_files(str(a), str(b)) == []
+    assert diff_files(str(b), str(a)) == []
+
+
+def test_a_changed_mesh_scale_and_damping_name_their_amounts(tmp_path):
+    folder = HERE / "fixtures" / "diff"
+    text = (folder / "defaults_written.urdf").read_text()
+    edited = tmp_path / "edited.urdf"
+    (tmp_path / "base.stl").write_bytes((folder / "base.stl").read_bytes())
+    edited.write_text(text.replace('scale="1 1 1"', 'scale="0.001 0.001 0.001"')
+                      .replace('damping="0"', 'damping="0.5"'))
+    found = [d.format() for d in diff_files(str(folder / "defaults_absent.urdf"), str(edited))
+             if d.role == "cause"]
+    assert found == [
+        "joints shoulder: dynamics damping 0.0 N m s/rad in A, 0.5 N m s/rad in B",
+        "link base: visual[0] (mesh) scale 1 1 1 -> 0.001 0.001 0.001"]

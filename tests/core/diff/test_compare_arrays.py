@@ -45,12 +45,17 @@ def inertials_by_definition(da, db, bodies, tol, out) -> None:
             continue
         # ``not <= tol``: a value that is no number (or a tolerance that is none) differs.
         if not abs(ia[0] - ib[0]) <= tol:
-            out.append(Difference("inertial", name, f"mass {ia[0]!r} in A, {ib[0]!r} in B"))
+            out.append(Difference("inertial", name, f"mass {ia[0]!r} kg in A, {ib[0]!r} kg in B",
+                                  "mass"))
         if not np.abs(ia[1] - ib[1]).max() <= tol:
-            out.append(Difference("inertial", name, f"centre of mass {fmt(ia[1])} in A, "
-                                  f"{fmt(ib[1])} in B"))
+            out.append(Difference("inertial", name, f"centre of mass {fmt(ia[1])} m in A, "
+                                  f"{fmt(ib[1])} m in B (moved "
+                                  f"{float(np.linalg.norm(ia[1] - ib[1])):.3g} m; in the "
+                                  "reference frame)", "centre of mass"))
         if not np.abs(ia[2] - ib[2]).max() <= tol:
-            out.append(Difference("inertial", name, "inertia tensor differs"))
+            out.append(Difference("inertial", name, "inertia tensor differs by up to "
+                                  f"{float(np.abs(ia[2] - ib[2]).max()):.3g} kg m^2 (in the "
+                                  "reference frame)", "inertia"))
 
 
 def one_inertial(digest, name, poses):

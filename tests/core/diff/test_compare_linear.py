@@ -132,12 +132,19 @@ def pose_differences_by_definition(a, b, configurations: int = 20, seed: int = 0
     scalar_compare_poses(Description(a), Description(b),
                          list(diff_module.configurations_for(da, db, configurations, seed)),
                          diff_module.common_reference(da, db), 1e-9, out)
-    return [d.format() for d in out]
+    return sorted((d.format() for d in out), key=pose_name)
 
 
 def pose_differences(a, b, configurations: int = 20, seed: int = 0) -> list[str]:
-    return [d.format() for d in diff_results(a, b, configurations=configurations, seed=seed)
-            if d.kind == "pose"]
+    """The pose differences of ``diff_results(a, b)``, by frame name (each frame is
+    reported once; causes come before dependent differences in the list)."""
+    return sorted((d.format() for d in diff_results(a, b, configurations=configurations,
+                                                    seed=seed) if d.kind == "pose"),
+                  key=pose_name)
+
+
+def pose_name(line: str) -> str:
+    return line.partition(": ")[0]
 
 
 NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)")
@@ -337,7 +344,8 @@ def test_two_files_without_a_model_are_reported_once_not_equivalent(tmp_path, te
     path = tmp_path / "actor.sdf"
     path.write_text(text)
     result = runner.invoke(app, ["diff", str(path), str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # not compared: no difference either
+    assert result.stdout.splitlines()[-1].endswith("cannot be compared")
     assert result.stdout.splitlines()[0] == \
         "model A and B: each holds no model to compare: nothing was compared"
     assert len(diff_module.diff_files(str(path), str(path))) == 1
@@ -347,5 +355,5 @@ def test_one_file_without_a_model_names_that_file(tmp_path):
     path = tmp_path / "actor.sdf"
     path.write_text(WORLD_OF_ACTORS)
     result = runner.invoke(app, ["diff", str(ROOT / "samples" / "pendulum.sdf"), str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     assert result.stdout.splitlines()[0] == "model B: holds no model to compare"

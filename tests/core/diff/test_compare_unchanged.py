@@ -23,6 +23,7 @@ from tests.support import perturbed, with_mimics
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import diff_results
+from urdf_sdf.core.diff.difference import NOT_COMPARED
 from urdf_sdf.core.loader import load, load_string
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -107,11 +108,15 @@ def test_command_line_prints_the_same_differences(case, tmp_path):
     a, b = tmp_path / ("a_" + Path(name_a).name), tmp_path / ("b_" + Path(name_b).name)
     a.write_text(text_a)
     b.write_text(text_b)
-    expected = [d.format() for d in diff_results(load(str(a), Context()),
-                                                 load(str(b), Context()))]
-    printed = runner.invoke(app, ["diff", str(a), str(b)])
-    assert printed.exit_code == (1 if expected else 0)
-    assert printed.stdout.splitlines()[:-1] == expected
+    found = diff_results(load(str(a), Context()), load(str(b), Context()))
+    expected = [d.format() for d in found]
+    printed = runner.invoke(app, ["diff", str(a), str(b), "--all"])
+    not_compared = any(d.property == NOT_COMPARED for d in found)
+    assert printed.exit_code == (3 if not_compared else 1 if expected else 0)
+    lines = printed.stdout.splitlines()[:-1]
+    assert sorted(line.strip() for line in lines) == sorted(expected)
+    assert [line for line in lines if not line.startswith("  ")] == \
+        [d.format() for d in found if d.role == "cause"]
     as_json = json.loads(runner.invoke(app, ["diff", str(a), str(b), "--json"]).stdout)
     assert [f"{d['kind']} {d['name']}: {d['message']}" for d in as_json["differences"]] == \
         expected
