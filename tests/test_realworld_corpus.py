@@ -18,6 +18,12 @@ For every file, in-process (``urdf_sdf.load``, ``convert_urdf``, ``convert_sdf``
   link, joint, frame and nested model the reference resolves is where our own
   ``load(sdf).pose(name)`` puts it (within POSE_TOL).
 
+- every URDF written is loaded in MuJoCo and Pinocchio and read as they read the source
+  (``tests/realworld/judges.py``: link poses relative to the root link, total and
+  per-body masses; an SDF source as libsdformat 12 reads it), when the ``consumers``
+  extra is installed (``.ci/run`` installs it; without it that part is left out, and
+  :func:`test_consumers_installed` skips, or fails under CI).
+
 Outputs are written to the test's ``tmp_path`` as the command lines write ``-o FILE``
 (``output_dir``: relative mesh paths rewritten to reach the same files). A refusal is
 the error codes of the first step that fails; a file refused with codes other than its
@@ -38,6 +44,7 @@ from pathlib import Path
 import pytest
 
 import urdf_sdf
+from tests.realworld import judges
 from tests.reference import pose_gap
 from tests.support import assert_check_urdf_accepts, require
 from urdf_sdf import ToSdf, ToUrdf, convert_sdf, convert_urdf, load
@@ -344,6 +351,24 @@ def check_with_reference(path: Path, conversion, sdf_reference) -> list[str]:
     return problems
 
 
+def consumer_sources(source: Path, sdf_reference) -> dict[str, judges.Reading | str]:
+    """Each consumer's reading of the source: a URDF as the consumer loads it, an SDF as
+    libsdformat 12 reads it (neither consumer reads SDFormat)."""
+    if source.suffix.lower() == ".urdf":
+        return judges.read_with_each(source.read_bytes())
+    reading = judges.reference_reading(sdf_reference(source), source)
+    return {consumer: reading for consumer in judges.CONSUMERS}
+
+
+def consumer_verdicts(source: Path, outcome: Outcome, sdf_reference) -> list:
+    """(URDF written, verdict) for every URDF the conversions wrote and every consumer."""
+    if not outcome.urdfs:
+        return []
+    sources = consumer_sources(source, sdf_reference)
+    return [(urdf, verdict) for urdf in outcome.urdfs
+            for verdict in judges.judge(sources, urdf.read_bytes())]
+
+
 def codes_of(entry) -> frozenset[str]:
     codes, _ = entry
     return frozenset([codes] if isinstance(codes, str) else codes)
@@ -376,6 +401,19 @@ def test_corpus_file_converts_both_ways(case, sdf_reference, tmp_path):
     problems = [problem for path, conversion in outcome.sdfs
                 for problem in check_with_reference(path, conversion, sdf_reference)]
     assert not problems, f"{case.id}:\n" + "\n".join(problems[:20])
+    if not judges.missing_consumers():
+        failing = [f"{urdf.name}: {verdict.consumer} {verdict.status}: {verdict.detail}"
+                   for urdf, verdict in consumer_verdicts(case.path, outcome, sdf_reference)
+                   if verdict.fails]
+        assert not failing, f"{case.id}: MuJoCo/Pinocchio read our URDF otherwise than " \
+                            f"the source:\n" + "\n".join(failing[:20])
+
+
+def test_consumers_installed():
+    """MuJoCo and Pinocchio (the consumers extra) judge the corpus: skipped without
+    them, a failure under CI."""
+    missing = judges.missing_consumers()
+    require(not missing, f"the consumers {missing}", judges.EXTRA_HINT)
 
 
 def test_refused_names_corpus_files():
