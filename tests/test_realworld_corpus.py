@@ -440,3 +440,54 @@ def test_known_failures_name_corpus_files():
     assert not stale, f"known_failures.tsv names files the corpus does not hold: {stale}"
     assert not sorted(set(KNOWN) & set(REFUSED)), "listed both as refused and as failing"
 
+
+
+TWO_LINKS = """<robot name="r">
+  <link name="base"><inertial><mass value="{base_mass}"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="missing.dae"/></geometry></visual></link>
+  <joint name="j" type="{joint}"><parent link="base"/><child link="arm"/>
+    <origin xyz="{x} 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def two_links(x=0.5, base_mass=2, joint="revolute") -> str:
+    return TWO_LINKS.format(x=x, base_mass=base_mass, joint=joint)
+
+
+@pytest.mark.parametrize("output, problem", [
+    (two_links(), None),
+    (two_links(x=0.6), "link pose: arm off by 0.1 relative to base"),
+    (two_links(base_mass=3), "total mass: 3 != 4"),
+])
+def test_judges_compare_poses_and_masses(output, problem):
+    """Both consumers read a moved link or a changed mass as a disagreement (a mesh file
+    that does not exist is stripped, not loaded), and an equal robot as agreement."""
+    require(not judges.missing_consumers(), "the consumers", judges.EXTRA_HINT)
+    verdicts = judges.judge(judges.read_with_each(two_links()), output)
+    assert [v.consumer for v in verdicts] == ["mujoco", "pinocchio"]
+    for verdict in verdicts:
+        assert verdict.status == ("agree" if problem is None else "disagree"), verdict
+        assert (problem or "") in verdict.detail and verdict.fails == (problem is not None)
+
+
+def test_judges_read_an_sdf_source_as_libsdformat_does(tmp_path):
+    """An SDF source is judged by libsdformat's reading: a child link where its joint's
+    frame is (URDF's link frame), a world's single model unscoped."""
+    report = {"ok": True, "links": {"m::base": [0, 0, 1, 1, 0, 0, 0],
+                                    "m::arm": [0.5, 0, 1, 1, 0, 0, 0]},
+              "joints": {"m::j": [0.2, 0, 1, 1, 0, 0, 0]}}
+    sdf = ('<sdf version="1.9"><world name="w"><model name="m"><link name="base"/>'
+           '<link name="arm"/><joint name="j" type="fixed"><parent>base</parent>'
+           '<child>arm</child></joint></model></world></sdf>')
+    path = tmp_path / "w.sdf"
+    path.write_text(sdf, encoding="utf-8")
+    reading = judges.reference_reading(report, path)
+    assert isinstance(reading, judges.Reading) and reading.reference
+    assert reading.root == "base" and reading.masses is None
+    assert reading.poses == {"base": (0, 0, 1, 1, 0, 0, 0), "arm": (0.2, 0, 1, 1, 0, 0, 0)}
+    assert judges.reference_reading({"ok": False, "diagnostics": [{"code": "X"}]}, path) \
+        == "libsdformat refuses it: X"
