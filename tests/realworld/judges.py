@@ -38,6 +38,8 @@ import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from lxml import etree
+
 TOL = 1e-6
 STRIP = ("visual", "collision")
 MODULES = {"mujoco": "mujoco", "pinocchio": "pinocchio"}
@@ -100,10 +102,26 @@ class Reading:
     reference: bool = False
 
 
+def as_consumers_parse(text: str | bytes) -> bytes:
+    """The document as urdfdom's and MuJoCo's lenient XML parsers take it: blank lines
+    before the XML declaration and undeclared prefixes (``drake:``) are no error there
+    (lxml's recovering parser, nothing resolved or fetched)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
+                             load_dtd=False)
+    root = etree.fromstring(data.lstrip(), parser)
+    for element in root.iter():  # an undeclared prefix: "drake:x" renamed "drake_x"
+        if isinstance(element.tag, str) and ":" in element.tag and "}" not in element.tag:
+            element.tag = element.tag.replace(":", "_")
+        for name in [n for n in element.attrib if ":" in n and "}" not in n]:
+            element.attrib[name.replace(":", "_")] = element.attrib.pop(name)
+    return etree.tostring(root)
+
+
 def stripped_urdf(text: str | bytes, mujoco: bool) -> str:
     """The URDF without visual, collision and gazebo elements (and, for MuJoCo, with
     :data:`MUJOCO_COMPILER`)."""
-    root = ET.fromstring(text)
+    root = ET.fromstring(as_consumers_parse(text))
     for parent in root.iter():
         for child in [c for c in parent if c.tag in STRIP]:
             parent.remove(child)
