@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import urdf_sdf.core.compose.included
 from tests.compose_helpers import including
 from urdf_sdf.cli.main import app as umbrella
 from urdf_sdf.core.base.context import Context
@@ -76,11 +78,37 @@ def test_model_config_entry_climbing_out_is_refused(tmp_path):
     assert model_config_files(models / "arm" / "model.config") == []
 
 
-def test_relative_dotdot_from_the_including_file_is_kept(tmp_path):
+def test_relative_dotdot_inside_the_inputs_package_is_read(tmp_path):
+    (tmp_path / "package.xml").write_text("<package/>")
     (tmp_path / "sub").mkdir()
     (tmp_path / "part.sdf").write_text(PART.format(name="part"))
     result = load(including(tmp_path / "sub", "../part.sdf"), Context())
     assert result.ok, [d.format() for d in result.diagnostics]
+
+
+def test_relative_dotdot_out_of_the_inputs_folder_is_refused_unless_searched(tmp_path):
+    """No package.xml or model.config above the input: its folder is its package."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "part.sdf").write_text(PART.format(name="part"))
+    source = including(tmp_path / "sub", "../part.sdf")
+    refused = load(source, Context())
+    (error,) = errors(refused)
+    assert error.code is Code.RESOURCE_OUTSIDE_PACKAGE and "-p/--path" in error.message
+    assert load(source, Context(model_paths=[str(tmp_path)])).ok
+
+
+@pytest.mark.parametrize("written", ["/etc/shadow", "file:///etc/passwd",
+                                     "../" * 40 + "etc/passwd"])
+def test_an_include_outside_the_package_is_never_opened(tmp_path, written, monkeypatch):
+    """A system file named by an include is refused before it is opened (not read, not
+    parsed), whatever the spelling."""
+    opened = []
+    real_read = urdf_sdf.core.compose.included.read_bytes
+    monkeypatch.setattr(urdf_sdf.core.compose.included, "read_bytes",
+                        lambda path, *args: opened.append(path) or real_read(path, *args))
+    result = load(including(tmp_path, written), Context())
+    assert [e.code for e in errors(result)] == [Code.RESOURCE_OUTSIDE_PACKAGE]
+    assert opened == []
 
 
 def test_a_100_kb_uri_is_a_diagnostic_with_the_uri_cut(tmp_path):
