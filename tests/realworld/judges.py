@@ -137,6 +137,7 @@ def stripped_urdf(text: str | bytes, mujoco: bool) -> str:
 def read_mujoco(text: str | bytes) -> Reading:
     """Link poses at qpos0, per-body masses."""
     import mujoco
+    silence_mujoco_log(mujoco)
     model = mujoco.MjModel.from_xml_string(stripped_urdf(text, mujoco=True))
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
@@ -145,6 +146,15 @@ def read_mujoco(text: str | bytes) -> Reading:
              for i in range(1, model.nbody)}
     masses = {names[i]: float(model.body_mass[i]) for i in range(1, model.nbody)}
     return Reading(names[1] if model.nbody > 1 else None, poses, masses)
+
+
+def silence_mujoco_log(mujoco) -> None:
+    """MuJoCo writes its warnings (a mimic it ignores...) to MUJOCO_LOG.TXT in the working
+    directory, the repository's root under pytest, and to the console: neither here."""
+    config = mujoco.MjLogConfig.get()
+    if config.logto_file or config.logto_console:
+        config.logto_file = config.logto_console = False
+        config.set()
 
 
 def read_pinocchio(text: str | bytes) -> Reading:
