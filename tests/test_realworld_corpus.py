@@ -18,6 +18,12 @@ For every file, in-process (``urdf_sdf.load``, ``convert_urdf``, ``convert_sdf``
   link, joint, frame and nested model the reference resolves is where our own
   ``load(sdf).pose(name)`` puts it (within POSE_TOL).
 
+- every URDF written is loaded in MuJoCo and Pinocchio and read as they read the source
+  (``tests/realworld/judges.py``: link poses relative to the root link, total and
+  per-body masses; an SDF source as libsdformat 12 reads it), when the ``consumers``
+  extra is installed (``.ci/run`` installs it; without it that part is left out, and
+  :func:`test_consumers_installed` skips, or fails under CI).
+
 Outputs are written to the test's ``tmp_path`` as the command lines write ``-o FILE``
 (``output_dir``: relative mesh paths rewritten to reach the same files). A refusal is
 the error codes of the first step that fails; a file refused with codes other than its
@@ -38,6 +44,7 @@ from pathlib import Path
 import pytest
 
 import urdf_sdf
+from tests.realworld import judges
 from tests.reference import pose_gap
 from tests.support import assert_check_urdf_accepts, require
 from urdf_sdf import ToSdf, ToUrdf, convert_sdf, convert_urdf, load
@@ -349,6 +356,24 @@ def check_with_reference(path: Path, conversion, sdf_reference) -> list[str]:
     return problems
 
 
+def consumer_sources(source: Path, sdf_reference) -> dict[str, judges.Reading | str]:
+    """Each consumer's reading of the source: a URDF as the consumer loads it, an SDF as
+    libsdformat 12 reads it (neither consumer reads SDFormat)."""
+    if source.suffix.lower() == ".urdf":
+        return judges.read_with_each(source.read_bytes())
+    reading = judges.reference_reading(sdf_reference(source), source)
+    return {consumer: reading for consumer in judges.CONSUMERS}
+
+
+def consumer_verdicts(source: Path, outcome: Outcome, sdf_reference) -> list:
+    """(URDF written, verdict) for every URDF the conversions wrote and every consumer."""
+    if not outcome.urdfs:
+        return []
+    sources = consumer_sources(source, sdf_reference)
+    return [(urdf, verdict) for urdf in outcome.urdfs
+            for verdict in judges.judge(sources, urdf.read_bytes())]
+
+
 def codes_of(entry) -> frozenset[str]:
     codes, _ = entry
     return frozenset([codes] if isinstance(codes, str) else codes)
@@ -381,6 +406,19 @@ def test_corpus_file_converts_both_ways(case, sdf_reference, tmp_path):
     problems = [problem for path, conversion in outcome.sdfs
                 for problem in check_with_reference(path, conversion, sdf_reference)]
     assert not problems, f"{case.id}:\n" + "\n".join(problems[:20])
+    if not judges.missing_consumers():
+        failing = [f"{urdf.name}: {verdict.consumer} {verdict.status}: {verdict.detail}"
+                   for urdf, verdict in consumer_verdicts(case.path, outcome, sdf_reference)
+                   if verdict.fails]
+        assert not failing, f"{case.id}: MuJoCo/Pinocchio read our URDF otherwise than " \
+                            f"the source:\n" + "\n".join(failing[:20])
+
+
+def test_consumers_installed():
+    """MuJoCo and Pinocchio (the consumers extra) judge the corpus: skipped without
+    them, a failure under CI."""
+    missing = judges.missing_consumers()
+    require(not missing, f"the consumers {missing}", judges.EXTRA_HINT)
 
 
 def test_refused_names_corpus_files():
@@ -407,3 +445,54 @@ def test_known_failures_name_corpus_files():
     assert not stale, f"known_failures.tsv names files the corpus does not hold: {stale}"
     assert not sorted(set(KNOWN) & set(REFUSED)), "listed both as refused and as failing"
 
+
+
+TWO_LINKS = """<robot name="r">
+  <link name="base"><inertial><mass value="{base_mass}"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><mesh filename="missing.dae"/></geometry></visual></link>
+  <joint name="j" type="{joint}"><parent link="base"/><child link="arm"/>
+    <origin xyz="{x} 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>"""
+
+
+def two_links(x=0.5, base_mass=2, joint="revolute") -> str:
+    return TWO_LINKS.format(x=x, base_mass=base_mass, joint=joint)
+
+
+@pytest.mark.parametrize("output, problem", [
+    (two_links(), None),
+    (two_links(x=0.6), "link pose: arm off by 0.1 relative to base"),
+    (two_links(base_mass=3), "total mass: 3 != 4"),
+])
+def test_judges_compare_poses_and_masses(output, problem):
+    """Both consumers read a moved link or a changed mass as a disagreement (a mesh file
+    that does not exist is stripped, not loaded), and an equal robot as agreement."""
+    require(not judges.missing_consumers(), "the consumers", judges.EXTRA_HINT)
+    verdicts = judges.judge(judges.read_with_each(two_links()), output)
+    assert [v.consumer for v in verdicts] == ["mujoco", "pinocchio"]
+    for verdict in verdicts:
+        assert verdict.status == ("agree" if problem is None else "disagree"), verdict
+        assert (problem or "") in verdict.detail and verdict.fails == (problem is not None)
+
+
+def test_judges_read_an_sdf_source_as_libsdformat_does(tmp_path):
+    """An SDF source is judged by libsdformat's reading: a child link where its joint's
+    frame is (URDF's link frame), a world's single model unscoped."""
+    report = {"ok": True, "links": {"m::base": [0, 0, 1, 1, 0, 0, 0],
+                                    "m::arm": [0.5, 0, 1, 1, 0, 0, 0]},
+              "joints": {"m::j": [0.2, 0, 1, 1, 0, 0, 0]}}
+    sdf = ('<sdf version="1.9"><world name="w"><model name="m"><link name="base"/>'
+           '<link name="arm"/><joint name="j" type="fixed"><parent>base</parent>'
+           '<child>arm</child></joint></model></world></sdf>')
+    path = tmp_path / "w.sdf"
+    path.write_text(sdf, encoding="utf-8")
+    reading = judges.reference_reading(report, path)
+    assert isinstance(reading, judges.Reading) and reading.reference
+    assert reading.root == "base" and reading.masses is None
+    assert reading.poses == {"base": (0, 0, 1, 1, 0, 0, 0), "arm": (0.2, 0, 1, 1, 0, 0, 0)}
+    assert judges.reference_reading({"ok": False, "diagnostics": [{"code": "X"}]}, path) \
+        == "libsdformat refuses it: X"
