@@ -209,6 +209,8 @@ class Code(str, enum.Enum):
     # older Gazebo releases read; a feature the chosen version cannot hold, carried.
     VERSION_RAISED = "VERSION_RAISED"
     JOINT_MIMIC_CARRIED = "JOINT_MIMIC_CARRIED"
+    # A URDF's root link world holding content no body carries (core.read.urdf).
+    WORLD_LINK_CONTENT_DROPPED = "WORLD_LINK_CONTENT_DROPPED"
 
 
 class Source(NamedTuple):

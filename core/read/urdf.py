@@ -113,6 +113,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     add_implicit_world(root, parts["joint"], state, links)
     joints = read_joints(root, parts["joint"], state, links)
     check_tree(root, state, links, joints)
+    world_link_content(links, joints, state)
     attach_frames(model, links, joints)
     model.frames = read_drake_frames(parts["frame"], state, links)
     model.carried = carry(parts["carried"], "robot", state, "the robot")
@@ -223,7 +224,8 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
             carried.append(child)
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
-        check_inertia(name, link.inertial, inertial_el, state)
+        if name != WORLD:  # the world's is dropped (world_link_content), never checked
+            check_inertia(name, link.inertial, inertial_el, state)
     if carried:
         link.carried = carry(carried, "link", state, f"link [{name}]")
     materials = model.materials
@@ -558,6 +560,25 @@ def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str,
             state.diagnostics.error_at(Code.URDF_KINEMATIC_LOOP, f"joint [{closing.name}] closes "
                                        f"a kinematic loop through links [{', '.join(loop)}]",
                                        closing.source)
+
+
+def world_link_content(links: dict[str, Link], joints: dict[str, Joint],
+                       state: UrdfState) -> None:
+    """WORLD_LINK_CONTENT_DROPPED when the root link ``world``, the world frame itself
+    (Gazebo, libsdformat and Drake read it so), holds an inertial, visuals or collisions:
+    no body carries them, and the model leaves them out."""
+    world = links.get(WORLD)
+    if world is None or any(j.child == WORLD for j in joints.values()):
+        return
+    held = [what for what, present in (("inertial", world.inertial is not None),
+                                       ("visuals", bool(world.visuals)),
+                                       ("collisions", bool(world.collisions))) if present]
+    if held:
+        verb = "is" if held == ["inertial"] else "are"
+        state.diagnostics.warning_at(
+            Code.WORLD_LINK_CONTENT_DROPPED, f"link [{WORLD}] is the world frame, which "
+            f"Gazebo, libsdformat and Drake give no body: its {', '.join(held)} {verb} left "
+            "out", world.source)
 
 
 def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]) -> None:
