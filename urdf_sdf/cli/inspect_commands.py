@@ -217,12 +217,12 @@ PRINT = Command(
              STRICT, PATH))
 GRAPH = Command(
     prog=PROG, name="graph", run=graph,
-    help="Write the frame graphs (attached_to, relative_to) or the kinematic tree as "
-         "Graphviz\nDOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program.",
+    help="Write the kinematic tree (links and joints; --kind for the frame graphs) as "
+         "Graphviz DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program.",
     arguments=(FILE,),
-    options=(Option(("--kind", "-k"), "kind", GraphKind, default=GraphKind.both,
-                    help="attached_to, relative_to or both (the frame graphs), or tree (the "
-                         "kinematic tree)."),
+    options=(Option(("--kind", "-k"), "kind", GraphKind, default=GraphKind.tree,
+                    help="tree (the default, for every input: the kinematic tree), or the "
+                         "frame graphs: attached_to, relative_to or both."),
              OUTPUT.with_help("Write here instead of stdout: .dot or .gv for DOT text; .svg, "
                               ".png or .pdf rendered by Graphviz's dot program."),
              QUIET, STRICT, PATH, *XACRO))
