@@ -145,7 +145,8 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     if not result.ok or result.document is None:
         return Conversion(None, None, diagnostics)
     if result.document.format != "urdf":
-        diagnostics.error(Code.FILE_READ, "the input is not a URDF file", result.document.file)
+        diagnostics.error(Code.INPUT_FORMAT_WRONG, "the input is an SDFormat file, not a URDF "
+                          "file: sdf2urdf converts SDFormat to URDF", result.document.file)
         return Conversion(None, None, diagnostics)
     model = result.document.model
     lumped_frames, lumped_elements = [], None

@@ -192,6 +192,9 @@ class Code(str, enum.Enum):
     # sdf2urdf: models of several trees, links inserted by --approximate (sdf2urdf.inserted).
     URDF_SEVERAL_TREES = "URDF_SEVERAL_TREES"
     LINK_MASS_ADDED = "LINK_MASS_ADDED"
+    # Journeys: a converter given the format it writes; model:// URIs left in a URDF.
+    INPUT_FORMAT_WRONG = "INPUT_FORMAT_WRONG"
+    MODEL_URI_KEPT = "MODEL_URI_KEPT"
 
 
 class Source(NamedTuple):
