@@ -5,9 +5,10 @@ the plain path leaves.
 Each :class:`~urdf_sdf.cli.declare.Command` becomes a typer command whose function has
 one parameter per declared argument and option (a signature built from the declaration,
 which typer reads as it reads a written one) and calls the command's body; a
-:class:`~urdf_sdf.cli.declare.UsageError` from the body is click's bad parameter. ``--help`` is click's plain
-text (:data:`PLAIN_HELP`; a value's name from :data:`METAVARS` when the declaration
-gives none). typer is imported when an app is built, never on the plain path (``_TYPER``: the names used).
+:class:`~urdf_sdf.cli.declare.UsageError` from the body is click's bad parameter.
+``--help`` is click's plain text (:data:`PLAIN_HELP`; a value's name from
+:data:`METAVARS` when the declaration gives none). typer is imported when an app is built,
+never on the plain path (``_TYPER``: the names used).
 """
 from __future__ import annotations
 
