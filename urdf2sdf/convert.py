@@ -42,6 +42,7 @@ from urdf_sdf.core.read.version import (
     written_version,
 )
 from urdf_sdf.core.write.common import numbers_text, pose_text
+from urdf_sdf.core.write.result import Converted
 from urdf_sdf.core.write.sdf import (
     axis_mimic_node,
     axis_node,
@@ -90,14 +91,10 @@ class ToSdf:
 
 
 @dataclass
-class Conversion:
+class Conversion(Converted):
     xml: bytes | None
     version: str | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        return self.xml is not None and not self.diagnostics.has_errors
 
 
 def lumped_inertials_finite(model: Model, diagnostics: Diagnostics) -> bool:

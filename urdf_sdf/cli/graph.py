@@ -30,7 +30,6 @@ from urdf_sdf.cli.output import (
     STDOUT,
     OutputError,
     StdoutError,
-    file_mode,
     follow_links,
     resolve_destination,
     temporary_beside,
@@ -42,6 +41,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.loader import LoadResult, load
+from urdf_sdf.core.write.atomic import file_mode
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 # ---- rendering --------------------------------------------------------------------------

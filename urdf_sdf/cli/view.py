@@ -47,7 +47,6 @@ from urdf_sdf.cli.output import (
     OutputError,
     StdoutError,
     check_destination,
-    file_mode,
     handling_signals,
     resolve_destination,
     stdout_checked_code,
@@ -60,6 +59,7 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.write.atomic import file_mode
 
 PROG = "urdf-sdf view"
 VIEW_HINT = "pip install 'urdf-sdf[view]'"
