@@ -58,7 +58,7 @@ SHARED_HINT = ("put the project's shared directory beside the clone as ../shared
                "or set URDF_SDF_SHARED")
 CHECK_URDF_HINT = "apt-get install liburdfdom-tools"
 GRAPHVIZ_HINT = "apt-get install graphviz"
-XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+XACRO_HINT = "pip install '.[test]' (or pip install xacro)"
 SDFORMAT_SPEC_HINT = "apt-get install libsdformat-dev"
 TIMEOUT = 60  # seconds for an external program; longer is a hang
 

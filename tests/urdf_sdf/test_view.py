@@ -246,7 +246,8 @@ def test_without_the_view_extra_the_command_says_what_to_install(tmp_path, monke
     result = runner.invoke(app, ["view", str(SAMPLES / "arm6.urdf"), "-o", str(out)])
     assert result.exit_code == 1 and not out.exists()
     assert "error[VIEW_UNAVAILABLE]" in result.stderr
-    assert "pip install 'urdf-sdf[view]'" in result.stderr
+    assert "pip install plotly trimesh pycollada (urdf-sdf's [view] extra; in its clone: " \
+        "pip install '.[view]')" in result.stderr
 
 
 def test_png_without_a_browser_says_what_to_install_and_writes_nothing(tmp_path, monkeypatch):

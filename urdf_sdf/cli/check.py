@@ -181,7 +181,7 @@ def run(params: dict) -> int:
 COMMAND = Command(
     prog=PROG, name="check", run=run,
     help="Validate files; print diagnostics as file:line: error[CODE]: message and the "
-         "source\nline. Exit 0 when every file passes, 1 when one does not, 2 on a usage "
+         "source line. Exit 0 when every file passes, 1 when one does not, 2 on a usage "
          "error.",
     arguments=(Argument("files", FILE_HELP + "; several files are checked one after the "
                                              "other", many=True, metavar="FILE..."),),

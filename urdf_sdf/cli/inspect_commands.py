@@ -196,7 +196,7 @@ FRAMES = Command(
              PATH, *XACRO))
 DIFF = Command(
     prog=PROG, name="diff", run=diff,
-    help="Compare two robot descriptions; exit 0 when they are equivalent, 1 when not\n"
+    help="Compare two robot descriptions; exit 0 when they are equivalent, 1 when not "
          "(with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
@@ -208,7 +208,7 @@ DIFF = Command(
              JSON, STRICT, PATH, *XACRO))
 PRINT = Command(
     prog=PROG, name="print", run=print_,
-    help="Print the composed model as one SDFormat file, every <include> inlined (like\n"
+    help="Print the composed model as one SDFormat file, every <include> inlined (like "
          "`gz sdf -p`); diagnostics go to stderr.",
     arguments=(Argument("file", "SDFormat or URDF file"),),
     options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
