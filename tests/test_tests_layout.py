@@ -46,6 +46,8 @@ END_TO_END = {
     "test_hardening_streams.py": "outputs and standard streams, every command",
     "test_hardening_terminal.py": "nothing raw reaches the terminal, every command",
     "test_hardening_xml.py": "no DTD, entity or device read, every command",
+    "test_journeys.py": "a new user's journeys, typed: graph, wrong direction, check, help, "
+                        "install, write",
     "test_layout.py": "the source layout: packages, imports, cycles",
     "test_never_raises.py": "random broken SDFormat documents end in diagnostics",
     "test_no_traceback.py": "inputs that once ended in a traceback, every command",

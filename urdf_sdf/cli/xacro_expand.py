@@ -30,7 +30,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 # The install hints name the extra's packages (pyproject.toml's [xacro] and [view], checked
-# by tests/urdf_sdf/cli/test_xacro_expand.py): urdf-sdf is installed from its clone, so
+# by tests/test_journeys.py): urdf-sdf is installed from its clone, so
 # `pip install 'urdf-sdf[xacro]'` would ask a package index that has no urdf-sdf.
 XACRO_HINT = "pip install xacro (urdf-sdf's [xacro] extra; in its clone: pip install '.[xacro]')"
 
