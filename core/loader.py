@@ -7,7 +7,7 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Policy
-from urdf_sdf.core.base.model import Document
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Document
 from urdf_sdf.core.base.pose import Pose, rotate
 from urdf_sdf.core.compose.include import read_include
 from urdf_sdf.core.compose.interface import call_repostures
@@ -113,8 +113,8 @@ class LoadResult:
     def _vertex(graph: FrameGraph, name: str) -> int | None:
         """The vertex ``name`` (a scoped name; ``""``, ``__model__`` or ``world``: the root
         frame) names in ``graph``."""
-        if name in ("", "__model__", "world") and graph.root is not None:
-            if name == "" or (name == "world") == graph.root.is_world:
+        if name in ("", MODEL_FRAME, WORLD) and graph.root is not None:
+            if name == "" or (name == WORLD) == graph.root.is_world:
                 return graph.root.owner.id
         vertex = graph.find(name)
         return vertex.id if vertex is not None else None

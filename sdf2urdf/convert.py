@@ -106,19 +106,24 @@ def _convert(result, options: ToUrdf) -> Conversion:
         return Conversion(None, diagnostics)
     warn_world_content(result.document, diagnostics)
     writers = [UrdfWriter(result, choice, options, diagnostics) for choice in choices]
-    parity = all(w.parity.holds for w in writers)
     if not choices[0].in_world:
         data = writers[0].write()
         if data is None or diagnostics.has_errors:
             return Conversion(None, diagnostics)
-        return Conversion(data, diagnostics, parity)
+        return Conversion(data, diagnostics, origins_copied(writers))
     robots = [writer.robot() for writer in writers]
     if None in robots or diagnostics.has_errors:
         return Conversion(None, diagnostics)
     world = result.graph.root.owner
     root = merge_robots(world.element.name, robots, diagnostics, world.source,
                         result.document.file)
-    return Conversion(to_bytes(root), diagnostics, parity)
+    return Conversion(to_bytes(root), diagnostics, origins_copied(writers))
+
+
+def origins_copied(writers: list[UrdfWriter]) -> bool:
+    """Whether every origin written is the SDF's text (the parity holds and no world's
+    placement had to be composed into one)."""
+    return all(w.parity.holds and not w.recomputed for w in writers)
 
 
 class UrdfWriter:
@@ -140,6 +145,7 @@ class UrdfWriter:
         if choice.placement is not None:  # the URDF's world is the SDF world
             self.urdf_frame[WORLD] = choice.placement
         self.link_names: set[str] = set()
+        self.recomputed: set[str] = set()  # copyable origins computed all the same
         # The axis and rate limit texts read (every joint's "0 0 1", "10"), parsed once;
         # the texts of the inertias' numbers, written once per value.
         self.numbers = NumberMemo(finite_numbers)
@@ -422,9 +428,19 @@ class UrdfWriter:
     def joint_origin(self, joint: KinematicJoint) -> Node | None:
         """Origin = joint frame in the parent's URDF frame; copied text under parity."""
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
-        if joint.name in self.parity.copyable and X_UP == IDENTITY:
-            return copied_origin(self.parity.copyable[joint.name])
-        return self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
+        copied = self.copied_origin(joint.name, X_UP)
+        return copied or self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
+
+    def copied_origin(self, name: str, X_UP: Pose) -> Node | None:
+        """The ``<origin>`` of joint or frame ``name`` as the SDF's text, where the parity
+        check allows it and its URDF parent frame is the SDF one; None to compute it (a
+        copyable origin recomputed, under a world's placement, is no longer a copy)."""
+        if name not in self.parity.copyable:
+            return None
+        if X_UP != IDENTITY:
+            self.recomputed.add(name)
+            return None
+        return copied_origin(self.parity.copyable[name])
 
     def axis(self, joint: KinematicJoint) -> Node:
         """``<axis>``: the SDF text when it is this joint's axis, in the joint frame and of
@@ -481,11 +497,9 @@ class UrdfWriter:
         restored = plain_copy(joint.element.xml)
         for old in restored.findall("origin"):
             restored.remove(old)
-        if joint.name in self.parity.copyable:
-            origin = copied_origin(self.parity.copyable[joint.name])
-        else:
-            origin = self.finite_origin(self.urdf_frame.get(joint.parent, IDENTITY) * joint.X_PJ,
-                                        joint.element.source)
+        X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
+        origin = self.copied_origin(joint.name, X_UP) or \
+            self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
         if origin is not None:
             restored.insert(0, to_element(origin))
         out.add(restored)
@@ -557,11 +571,9 @@ class UrdfWriter:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
         check allows it, else computed; empty for the identity."""
         X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
-        if name in self.parity.copyable and X_UP == IDENTITY:
-            origin = copied_origin(self.parity.copyable[name])
-        else:
-            origin = self.finite_origin(X_UP * relative_pose(self.graph, vertex.id, parent),
-                                        vertex.source)
+        origin = self.copied_origin(name, X_UP) or \
+            self.finite_origin(X_UP * relative_pose(self.graph, vertex.id, parent),
+                               vertex.source)
         return dict(origin[1]) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:

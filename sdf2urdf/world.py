@@ -99,8 +99,12 @@ def all_models(result, models, options, diagnostics: Diagnostics) -> list[ModelC
         diagnostics.error_at(Code.ELEMENT_MISSING, "the world holds no model",
                              root.owner.source, result.document.file)
         return None
+    # A world of one model is converted as that model alone (names still prefixed): a lone
+    # free model keeps its world pose in <gazebo><pose>, as without --all-models, where a
+    # floating joint from world would be placed by neither Drake nor libsdformat 12.
+    merged = len(models) > 1
     return [ModelChoice(m.inner, f"{m.name}{options.separator}",
-                        relative_pose(graph, m.id, root.owner.id) or IDENTITY, True)
+                        relative_pose(graph, m.id, root.owner.id) or IDENTITY, merged)
             for m in models]
 
 

@@ -332,16 +332,12 @@ def test_an_editable_install_imports_the_checkout_from_anywhere(tmp_path):
 # every rule above; the list may only shrink: import the module at the top, and defer
 # the third-party names it uses instead.
 DEFERRED_OWN_MODULES = {
-    ("urdf_sdf.cli.check", "urdf_sdf.core.graph"),
-    ("urdf_sdf.cli.check", "urdf_sdf.core.inspect.parity"),
-    ("urdf_sdf.cli.check", "urdf_sdf.core.inspect.resources"),
     ("urdf_sdf.cli.inputs", "urdf_sdf.cli.xacro_run"),
     ("urdf_sdf.cli.inspect_commands", "urdf_sdf.core.diff.compare"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.overlay"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.page"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.scene"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.snapshot"),
-    ("urdf_sdf.core.write.dot", "urdf_sdf.core.kinematics.tree"),
     ("urdf_sdf.urdf2sdf.convert", "urdf_sdf.urdf2sdf.gazebo"),
     ("urdf_sdf.urdf2sdf.lump", "urdf_sdf.urdf2sdf.lump_inertia"),
 }

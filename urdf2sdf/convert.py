@@ -28,7 +28,7 @@ from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, principal_moments, repaired
 from urdf_sdf.core.base.lazy import Later
-from urdf_sdf.core.base.model import Joint, Link, Model, Shape
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.version import (
@@ -403,7 +403,7 @@ class Writer:
     def joint_parent_frame(self, joint: Joint) -> str:
         """The frame a joint's pose is relative to: its parent link, or the model frame
         for URDF's ``world`` root link."""
-        return "__model__" if joint.parent == "world" else joint.parent
+        return MODEL_FRAME if joint.parent == WORLD else joint.parent
 
     def frame_link_node(self, link: Link, joint: Joint) -> Node:
         """A massless link on a fixed joint (with a massless subtree): a frame named after
@@ -425,7 +425,7 @@ class Writer:
         else computed in the model frame."""
         if self.options.relative:
             return pose_node(pose, relative_to)
-        return ("pose", {"relative_to": "__model__"}, self.computed_pose(name))
+        return ("pose", {"relative_to": MODEL_FRAME}, self.computed_pose(name))
 
     def shape_node(self, kind: str, shape: Shape, link: Link,
                    taken: dict[str, set[str]]) -> Node:

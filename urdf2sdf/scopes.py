@@ -21,7 +21,7 @@ from __future__ import annotations
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import WORLD, Model
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Model
 from urdf_sdf.core.read.version import (
     REFERENCE_ELEMENTS,
     SCOPE_CROSSING_JOINTS,
@@ -32,7 +32,6 @@ from urdf_sdf.core.read.version import (
 from urdf_sdf.core.write.common import pose_text, to_bytes
 
 SCOPED_TAGS = ("link", "joint", "frame")
-MODEL_FRAME = "__model__"
 
 
 def has_scoped_names(model: Model) -> bool:

@@ -14,6 +14,8 @@ from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 # The world frame's name: URDF's fixed root link, a joint's parent in SDFormat.
 WORLD = "world"
+# The implicit frame of every SDFormat model (its own pose), a reference of poses and frames.
+MODEL_FRAME = "__model__"
 
 @dataclass(slots=True)
 class PoseSpec:

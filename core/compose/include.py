@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import Document, Frame, Model, PoseSpec, World
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Document, Frame, Model, PoseSpec, World
 from urdf_sdf.core.compose import included
 from urdf_sdf.core.compose.budget import budget_of
 from urdf_sdf.core.compose.included import Located
@@ -124,7 +124,7 @@ def own_name_axes_to_model_frame(model: Model, state) -> None:
                 state.diagnostics.warning_at(Code.JOINT_AXIS_EXPRESSED_IN_INVALID,
                                              own_model_name_axis(joint.name, model.name),
                                              axis.source)
-                axis.expressed_in = "__model__"
+                axis.expressed_in = MODEL_FRAME
 
 
 def apply_overrides(model: Model, el, state) -> None:
@@ -185,7 +185,7 @@ def merge_into(parent: Model | World, model: Model, el, state) -> None:
         (model.models[0].name if model.models else None)
     pose = model.pose
     if pose.relative_to is None:  # the include's pose is in the enclosing scope's frame
-        pose.relative_to = "world" if isinstance(parent, World) else "__model__"
+        pose.relative_to = WORLD if isinstance(parent, World) else MODEL_FRAME
     parent.frames.append(Frame(name=proxy, attached_to=anchor, pose=pose,
                                source=state.src(el), xml=None))
     retarget_model_frame(model, proxy)
@@ -225,7 +225,7 @@ def place_merged_model(model: Model, placement_frame: str, el, state) -> bool:
 def retarget_model_frame(model: Model, proxy: str) -> None:
     """Point every default or ``__model__`` reference of ``model``'s entities at ``proxy``."""
     def retarget(pose: PoseSpec, default_is_model: bool) -> None:
-        if pose.relative_to == "__model__" or (pose.relative_to is None and default_is_model):
+        if pose.relative_to == MODEL_FRAME or (pose.relative_to is None and default_is_model):
             pose.relative_to = proxy
 
     for link in model.links:
@@ -235,15 +235,15 @@ def retarget_model_frame(model: Model, proxy: str) -> None:
     for nested in model.models:
         retarget(nested.pose, True)
     for frame in model.frames:
-        if frame.attached_to in (None, "__model__"):
+        if frame.attached_to in (None, MODEL_FRAME):
             if frame.pose.relative_to is None:
                 frame.pose.relative_to = proxy
             frame.attached_to = proxy
         retarget(frame.pose, False)
     for joint in model.joints:
         retarget(joint.pose, False)
-        joint.parent = proxy if joint.parent == "__model__" else joint.parent
-        joint.child = proxy if joint.child == "__model__" else joint.child
+        joint.parent = proxy if joint.parent == MODEL_FRAME else joint.parent
+        joint.child = proxy if joint.child == MODEL_FRAME else joint.child
         for axis in joint.axes:
-            if axis.expressed_in == "__model__":
+            if axis.expressed_in == MODEL_FRAME:
                 axis.expressed_in = proxy

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.base.model import Frame, Link, Model, PoseSpec
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Frame, Link, Model, PoseSpec
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
 from urdf_sdf.core.compose.rules import STANDARD_INCLUDE_CHILDREN
 from urdf_sdf.core.graph import Kind
@@ -46,7 +46,7 @@ class NestedInclude:
 @dataclass
 class InterfaceFrame:
     name: str
-    attached_to: str = "__model__"
+    attached_to: str = MODEL_FRAME
     pose_in_attached_to: Pose = IDENTITY
 
 
@@ -79,10 +79,10 @@ class ResolvedModel:
     def model_pose_in_world(self) -> Pose | None:
         return self.result.pose(self.scoped_name)
 
-    def frame_pose(self, frame: str, relative_to: str = "world") -> Pose | None:
+    def frame_pose(self, frame: str, relative_to: str = WORLD) -> Pose | None:
         """A frame of this model (its local name) relative to ``world`` (the root frame)
         or to another frame of the model."""
-        base = "" if relative_to == "world" else f"{self.scoped_name}::{relative_to}"
+        base = "" if relative_to == WORLD else f"{self.scoped_name}::{relative_to}"
         return self.result.pose(f"{self.scoped_name}::{frame}", base)
 
 
@@ -173,7 +173,7 @@ def interface_to_model(interface: InterfaceModel, source, path: str) -> Model:
                                                               source=source),
                                 source=source))
     for frame in interface.frames:
-        attached = None if frame.attached_to in ("", "__model__") else frame.attached_to
+        attached = None if frame.attached_to in ("", MODEL_FRAME) else frame.attached_to
         model.frames.append(Frame(name=frame.name, attached_to=attached,
                                   pose=PoseSpec(frame.pose_in_attached_to, attached,
                                                 source=source), source=source))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import Document, Frame, Joint, Link, Model, PoseSpec, World
+from urdf_sdf.core.base.model import WORLD, Document, Frame, Joint, Link, Model, PoseSpec, World
 from urdf_sdf.core.graph.frame_graph import (
     SCOPE_SEPARATOR,
     WORLD_SENTINEL,
@@ -77,11 +77,11 @@ class Builder:
             return False
         if self.urdf:
             return True
-        if name == "world" and kind == "link" and version < AXIS_FRAMES:
+        if name == WORLD and kind == "link" and version < AXIS_FRAMES:
             self.warning(Code.WORLD_NAME_LEGACY, "a link named [world] is allowed in SDFormat 1.4 "
                          "but reserved from 1.5 on", source)
             return True
-        if name == "world" or RESERVED_PATTERN.match(name):
+        if name == WORLD or RESERVED_PATTERN.match(name):
             self.error(Code.RESERVED_NAME, f"the {kind} name [{name}] is reserved", source)
             return False
         if SCOPE_SEPARATOR in name:
@@ -134,7 +134,7 @@ class Builder:
         """The world's scope: its models (each with its scope), frames and joints, registered
         in that order."""
         owner = self.graph.add(Kind.WORLD, "world", None, world, world.source)
-        owner.scoped_name = "world"
+        owner.scoped_name = WORLD
         scope = Scope(owner, None, True, "", world.version)
         owner.inner = scope
         self.add_models(scope, world.models, False)
@@ -219,7 +219,7 @@ class Builder:
                 self.error(Code.RESERVED_NAME, f"the {role} name [__root__] of joint "
                            f"[{joint.name}] is reserved and not a valid frame", joint.source)
         legacy = scope.version < AXIS_FRAMES
-        if joint.child == "world" and legacy and "world" not in scope.names:
+        if joint.child == WORLD and legacy and WORLD not in scope.names:
             self.warning(Code.WORLD_NAME_LEGACY,
                          f"joint [{joint.name}] has [world] as its child, which "
                          "SDFormat 1.4 allowed (the world as a fixed frame) and later versions "
@@ -227,7 +227,7 @@ class Builder:
             vertex.attached_to = None
             vertex.parent = self.graph.lookup(scope, joint.parent)
             return
-        if joint.child == "world" and not (legacy and "world" in scope.names):
+        if joint.child == WORLD and not (legacy and WORLD in scope.names):
             self.error(Code.JOINT_CHILD_LINK_INVALID, f"joint [{joint.name}] has [world] as its "
                        "child; world may only be a parent", joint.source)
         elif joint.child == vertex.name:
@@ -251,7 +251,7 @@ class Builder:
             self.error(Code.JOINT_PARENT_LINK_INVALID, f"joint [{joint.name}] names itself as "
                        "its parent frame", joint.source)
             vertex.parent = vertex.id
-        elif joint.parent == "world" and not (legacy and "world" in scope.names):
+        elif joint.parent == WORLD and not (legacy and WORLD in scope.names):
             vertex.parent = scope.owner.id if scope.is_world else WORLD_SENTINEL
         elif joint.parent:
             vertex.parent = self.graph.lookup(scope, joint.parent)

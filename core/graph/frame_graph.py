@@ -18,7 +18,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from urdf_sdf.core.base.model import Source
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Source
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 
 SCOPE_SEPARATOR = "::"
@@ -109,9 +109,9 @@ class FrameGraph:
         ``nested::__model__``; ``__model__`` is the scope's own model frame and,
         in a world, ``world`` is the world frame.
         """
-        if reference == "__model__" and not scope.is_world:
+        if reference == MODEL_FRAME and not scope.is_world:
             return scope.owner.id
-        if reference == "world" and scope.is_world:
+        if reference == WORLD and scope.is_world:
             return scope.owner.id
         exact = scope.names.get(reference)
         if exact is not None:  # a URDF name may contain '::'; SDF names cannot
@@ -121,7 +121,7 @@ class FrameGraph:
         for i, part in enumerate(parts):
             if current is None:
                 return None
-            if part == "__model__" and i == len(parts) - 1 and i > 0 and not current.is_world:
+            if part == MODEL_FRAME and i == len(parts) - 1 and i > 0 and not current.is_world:
                 return current.owner.id
             vid = current.names.get(part)
             if vid is None:

@@ -6,6 +6,7 @@ Both walks are iterative with memoisation, so a 100,000-deep chain costs
 from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.model import WORLD
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL, FrameGraph, Kind, Vertex
 from urdf_sdf.core.read.version import AXIS_FRAMES
 
@@ -18,9 +19,9 @@ def is_attached_sink(vertex: Vertex) -> bool:
 
 def is_legacy_world_child(vertex: Vertex) -> bool:
     """A 1.4 joint whose child is the world: allowed then, left out of the graph."""
-    return vertex.kind is Kind.JOINT and vertex.element.child == "world" and \
+    return vertex.kind is Kind.JOINT and vertex.element.child == WORLD and \
         vertex.scope is not None and vertex.scope.version < AXIS_FRAMES and \
-        "world" not in vertex.scope.names
+        WORLD not in vertex.scope.names
 
 
 def resolve_attached(graph: FrameGraph, diagnostics: Diagnostics) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.model import PoseSpec
+from urdf_sdf.core.base.model import WORLD, PoseSpec
 from urdf_sdf.core.graph import Kind, Vertex
 from urdf_sdf.core.kinematics.tree import KinematicTree, build_tree
 
@@ -221,7 +221,7 @@ def link_equivalents(graph, scope, link_vid: int, child_at_joint: dict) -> set[i
 
 def check_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
     vertex = graph.vertices[joint.vertex]
-    if joint.parent == "world":
+    if joint.parent == WORLD:
         targets = {scope.owner.id}
     else:
         targets = link_equivalents(graph, scope, graph.lookup(scope, joint.parent),
@@ -245,7 +245,7 @@ def check_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport)
 def check_custom_joint(graph, scope, joint, child_at_joint: dict, report: ParityReport) -> None:
     """A ``<urdf:joint>``'s free child link must be posed relative to the parent link."""
     child = graph.lookup(scope, joint.child)
-    if joint.parent == "world":
+    if joint.parent == WORLD:
         targets = {scope.owner.id}
     else:
         targets = link_equivalents(graph, scope, graph.lookup(scope, joint.parent),

@@ -13,6 +13,7 @@ from urdf_sdf.core.base.custom import FROM_GAZEBO, markup_of, qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.base.model import (
+    MODEL_FRAME,
     Axis,
     Dynamics,
     Frame,
@@ -373,11 +374,11 @@ def read_axis(el, joint: Joint, state: ReadState) -> Axis:
     if xyz_el is not None:
         read_axis_xyz(axis, xyz_el, joint, state)
     if state.version < AXIS_FRAMES:
-        axis.expressed_in = "__model__"
+        axis.expressed_in = MODEL_FRAME
     elif state.version < FRAME_SEMANTICS:
         upmf = parts.get("use_parent_model_frame")
         if upmf is not None and read_bool(upmf, state):
-            axis.expressed_in = "__model__"
+            axis.expressed_in = MODEL_FRAME
     return axis
 
 

@@ -26,6 +26,7 @@ from lxml import etree
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import (
+    MODEL_FRAME,
     WORLD,
     Axis,
     Document,
@@ -566,7 +567,7 @@ def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]
         links[joint.child].pose = PoseSpec(IDENTITY, joint.name, "",
                                            source=links[joint.child].source)
         if world_is_root and joint.parent == WORLD:
-            joint.pose.relative_to = "__model__"
+            joint.pose.relative_to = MODEL_FRAME
     model.links = [link for name, link in links.items() if not (world_is_root and name == WORLD)]
     model.joints = list(joints.values())
 

@@ -8,6 +8,7 @@ reader checks the value types of the common scalar elements listed here.
 from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.model import MODEL_FRAME
 from urdf_sdf.core.read.numbers import parse_doubles
 from urdf_sdf.core.read.prefixes import tag_of
 
@@ -172,7 +173,7 @@ def check_link_pose_frames(root, state) -> None:
 def scope_names(model) -> tuple[set[str], bool]:
     """The frame names a ``relative_to`` inside ``model`` may use (nested ones scoped,
     ``nested::link``), and whether the set is complete (no ``<include>`` anywhere in it)."""
-    names = {"__model__"}
+    names = {MODEL_FRAME}
     complete = True
     for child in model:
         name = child.get("name") if isinstance(child.tag, str) else None
@@ -181,7 +182,7 @@ def scope_names(model) -> tuple[set[str], bool]:
         elif child.tag == "model" and name:
             names.add(name)
             inner, inner_complete = scope_names(child)
-            names.update(f"{name}::{n}" for n in inner if n != "__model__")
+            names.update(f"{name}::{n}" for n in inner if n != MODEL_FRAME)
             complete = complete and inner_complete
         elif child.tag == "include":
             complete = False

@@ -41,6 +41,7 @@ from typing import Any
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
+from urdf_sdf.core.base.model import MODEL_FRAME
 from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import child
 
@@ -161,7 +162,7 @@ def unflatten(model_el) -> None:
         for el in members:
             el.set("name", el.get("name")[len(prefix) + len(SEPARATOR):])
             _strip_references(el, prefix + SEPARATOR)
-            if el.tag == "frame" and el.get("name") == "__model__":
+            if el.tag == "frame" and el.get("name") == MODEL_FRAME:
                 _model_frame_to_pose(nested, el)
                 model_el.remove(el)
                 continue
@@ -262,7 +263,7 @@ def _set_expressed_in_model(axis) -> None:
         xyz = axis.makeelement("xyz", {})
         xyz.text = "0 0 1"  # SDFormat's default axis
         axis.insert(0, xyz)
-    xyz.set("expressed_in", "__model__")
+    xyz.set("expressed_in", MODEL_FRAME)
 
 
 def _remove_children(el, tag: str) -> int:

@@ -19,10 +19,11 @@ from __future__ import annotations
 import enum
 import math
 
-from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.base.model import MODEL_FRAME, WORLD
 from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.graph.frame_graph import FrameGraph, Kind, Scope, Vertex
 from urdf_sdf.core.graph.resolve import edge_pose
+from urdf_sdf.core.kinematics.tree import build_tree
 
 
 class GraphKind(str, enum.Enum):
@@ -35,10 +36,6 @@ class GraphKind(str, enum.Enum):
 
 
 FRAME_GRAPHS = ("attached_to", "relative_to", "both")
-
-# The kinematic tree (and numpy with it) only for --kind tree.
-_KINEMATICS = Later({"build_tree": ("urdf_sdf.core.kinematics.tree", "build_tree"),
-                     "WORLD": ("urdf_sdf.core.kinematics.tree", "WORLD")})
 
 # Shape and fill colour per kind.
 NODE_STYLE = {
@@ -177,7 +174,7 @@ def _frame_node(vertex: Vertex, broken: set[int]) -> str:
         kind = f"{getattr(vertex.element, 'type', '') or '?'} joint"
     else:
         kind = vertex.kind.value
-    tooltip = vertex.scoped_name or "__model__"
+    tooltip = vertex.scoped_name or MODEL_FRAME
     attributes = [f"label={label(vertex.name, f'({kind})')}", f"shape={shape}",
                   f'fillcolor="{fill}"', f"tooltip={quote(tooltip)}"]
     if vertex.id in broken:
@@ -208,8 +205,8 @@ def kinematic_tree_dot(result) -> str:
     graph: FrameGraph | None = getattr(result, "graph", None)
     if graph is None or graph.root is None:
         raise ValueError("the file has no frame graph to draw (it could not be read)")
-    tree = _KINEMATICS.build_tree(result)
-    world = _KINEMATICS.WORLD
+    tree = build_tree(result)
+    world = WORLD
     links = {v.scoped_name: v for v in graph.vertices
              if v.kind is Kind.LINK and v.scope is not None}
     ids: dict[str, str] = {name: _node_id(v.id) for name, v in links.items()}

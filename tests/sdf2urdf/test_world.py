@@ -134,6 +134,32 @@ def test_free_model_world_pose_comes_back_as_the_model_pose():
     assert pose_gap(model.pose.value, expected) < TOL
 
 
+def test_a_world_placement_composed_into_an_origin_is_not_a_copy():
+    """The model is URDF-shaped (parity holds in its own frames), but its world joint's
+    origin is the world's placement composed in: computed, so not reported as copied."""
+    conversion = to_urdf("world_placement_makes_origins_computed.sdf")
+    origin = etree.fromstring(conversion.xml).find("joint[@name='to_world']/origin")
+    numbers = [float(v) for v in origin.get("xyz").split() + origin.get("rpy").split()]
+    assert numbers == [0, 0, 0.5, 0, 0, 1.57]
+    assert not conversion.parity_holds
+
+
+def test_the_lone_model_of_a_world_under_all_models_is_converted_as_alone():
+    """--all-models on a world of one free model: its names prefixed, its world pose kept
+    in <gazebo> as without the option, never a floating joint from world (which neither
+    Drake nor libsdformat 12 places)."""
+    conversion = to_urdf("world_free_model_pose_kept_in_gazebo.sdf", all_models=True)
+    robot = etree.fromstring(conversion.xml)
+    assert robot.find("link[@name='world']") is None
+    assert not robot.findall("joint[@type='floating']")
+    assert robot.find("link[@name='box::body']") is not None
+    (pose,) = robot.findall("gazebo/pose")
+    numbers = [float(v) for v in pose.text.split()]
+    expected = wxyz(1, 2, 3.1, 0.9689124217106447, 0, 0, 0.24740395925452294)
+    assert pose_gap(Pose.from_rpy(numbers[:3], numbers[3:]), expected) < TOL
+    assert codes(conversion) == [Code.MODEL_POSE_KEPT_IN_GAZEBO]
+
+
 def test_free_model_at_the_origin_has_no_gazebo_pose():
     """world_two_models.sdf places [box] (and its root link) at the world origin."""
     conversion = to_urdf("world_two_models.sdf", model="box")

@@ -31,17 +31,12 @@ from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, 
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
-from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.inspect.parity import check_parity
+from urdf_sdf.core.inspect.resources import check_meshes
 
 PROG = "urdf-sdf"
-# What only --urdf-parity and --meshes need, imported when they are asked for: a plain
-# check (a CI job checks one file per process) spends nothing on them.
-_LATER = Later({
-    "Kind": ("urdf_sdf.core.graph", "Kind"),
-    "check_parity": ("urdf_sdf.core.inspect.parity", "check_parity"),
-    "check_meshes": ("urdf_sdf.core.inspect.resources", "check_meshes"),
-})
 
 
 def usage_problem(files: Sequence[Path], model: str | None) -> str | None:
@@ -84,7 +79,7 @@ def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
     sources = SourceLines()
     result = load_input(file, context, sources, xacro)
     if meshes and result.ok:
-        result.diagnostics.extend(result.policy.apply(_LATER.check_meshes(result, context)))
+        result.diagnostics.extend(result.policy.apply(check_meshes(result, context)))
     name = label(file)
     summary = {"ok": result.ok, "file": name, "valid": result.ok,
                "diagnostics": [diagnostic_json(d, sources)
@@ -103,7 +98,7 @@ def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
         print(problem.format(), file=sys.stderr)
         return 1 if model is None and problem.code is Code.ELEMENT_MISSING else 2
     scope = model_scope(result, model)
-    report = _LATER.check_parity(result, scope)
+    report = check_parity(result, scope)
     if as_json:
         summary["ok"] = report.holds
         summary["parity"] = {"model": report.model, "holds": report.holds,
@@ -147,7 +142,7 @@ def world_models(result, name: str | None) -> list:
     graph = result.graph
     if graph is None or graph.root is None or not graph.root.is_world:
         return []
-    model = _LATER.Kind.MODEL
+    model = Kind.MODEL
     return [graph.vertices[v] for v in graph.root.vertices
             if graph.vertices[v].kind is model and (name is None or
                                                     graph.vertices[v].name == name)]

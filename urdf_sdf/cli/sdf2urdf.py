@@ -41,6 +41,11 @@ URI_SCHEMES = (None, "package")
 MODEL_MESH = b'filename="model://'  # a mesh URI as core.write.urdf writes it
 
 
+def uri_scheme_problem(scheme: str | None) -> str | None:
+    """``--uri-scheme``: a usage error unless it is one the written URDF can use."""
+    return None if scheme in URI_SCHEMES else f"{scheme!r}: give 'package'"
+
+
 def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
                  sources: SourceLines, context: Context,
                  pipes: bool = True) -> tuple[bytes | None, Diagnostics]:

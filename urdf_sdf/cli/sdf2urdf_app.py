@@ -16,7 +16,7 @@ from urdf_sdf.cli.options import (
     PACKAGE_PATH,
     xacro_choice,
 )
-from urdf_sdf.cli.sdf2urdf import PROG, URI_SCHEMES, convert
+from urdf_sdf.cli.sdf2urdf import PROG, convert, uri_scheme_problem
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.sdf2urdf.convert import ToUrdf
 
@@ -33,8 +33,6 @@ def run(params: dict) -> int:
 def prepared(params: dict) -> tuple[ToUrdf, XacroOptions]:
     """What the command line asks of the converter and of a xacro input (a usage error
     for values they cannot take together)."""
-    if params["uri_scheme"] not in URI_SCHEMES:
-        raise UsageError("--uri-scheme takes 'package'")
     if params["all_models"] and params["model"] is not None:
         raise UsageError("--model and --all-models exclude each other")
     return conversion_options(params), xacro_choice(params, package_paths=True)
@@ -73,7 +71,7 @@ COMMAND = Command(
         Option(("--approximate",), "approximate", default=False,
                help="Map ball, universal, revolute2, screw and gearbox joints to revolute "
                     "joints (with a warning)."),
-        Option(("--uri-scheme",), "uri_scheme", str,
+        Option(("--uri-scheme",), "uri_scheme", str, check=uri_scheme_problem,
                help="'package' rewrites model:// mesh URIs to package://."),
         Option(("--path", "-p"), "path", Path, repeated=True,
                help="Extra model:// search directory."),

@@ -37,6 +37,11 @@ XACRO_SUFFIX = ".urdf.xacro"
 URI_SCHEMES = ("package", "model")
 
 
+def uri_scheme_problem(scheme: str) -> str | None:
+    """``--uri-scheme``: a usage error unless it is one the written SDFormat can use."""
+    return None if scheme in URI_SCHEMES else f"{scheme!r}: give 'package' or 'model'"
+
+
 def convert_file(path: Path, options: ToSdf, xacro: XacroOptions | None,
                  sources: SourceLines, context: Context,
                  pipes: bool = True) -> tuple[bytes | None, Diagnostics]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from urdf_sdf.cli.declare import Argument, Command, Option, UsageError
+from urdf_sdf.cli.declare import Argument, Command, Option
 from urdf_sdf.cli.options import (
     CONVERTED_OUTPUT,
     CONVERTER_COMMON,
@@ -15,7 +15,7 @@ from urdf_sdf.cli.options import (
     PACKAGE_PATH,
     xacro_choice,
 )
-from urdf_sdf.cli.urdf2sdf import PROG, URI_SCHEMES, convert
+from urdf_sdf.cli.urdf2sdf import PROG, convert, uri_scheme_problem
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.urdf2sdf.convert import ToSdf
 
@@ -32,8 +32,6 @@ def run(params: dict) -> int:
 def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:
     """What the command line asks of the converter and of a xacro input (a usage error
     for a value neither takes)."""
-    if params["uri_scheme"] not in URI_SCHEMES:
-        raise UsageError("--uri-scheme is 'package' or 'model'")
     return conversion_options(params), xacro_choice(params, package_paths=True)
 
 
@@ -63,7 +61,7 @@ COMMAND = Command(
         Option(("--fix-inertia",), "fix_inertia", default=False,
                help="Repair inertia tensors libsdformat refuses (raise the smallest "
                     "principal moment until the triangle inequality holds)."),
-        Option(("--uri-scheme",), "uri_scheme", str, default="package",
+        Option(("--uri-scheme",), "uri_scheme", str, check=uri_scheme_problem, default="package",
                help="'package' keeps package:// mesh URIs; 'model' rewrites them to "
                     "model://."),
         Option(("--model-dir",), "model_dir", Path,
