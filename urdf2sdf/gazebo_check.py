@@ -92,7 +92,7 @@ def checked_copy(ctx, child, parent_path: tuple[str, ...], label: str, outer=())
         return None, None, why_undefined(ctx, where, [*outer, child], (), label)
     out = clean_copy(child)
     for what in modernise(out, ctx.version):
-        ctx.warn(Code.GAZEBO_LEGACY_TRANSLATED, f"<{child.tag}> in the <gazebo> block for "
+        ctx.warn(Code.GAZEBO_LEGACY_TRANSLATED, f"<{tag_of(child)}> in the <gazebo> block for "
                  f"{label}: {what} (SDFormat {version_text(ctx.version)})", child)
     undefined = undefined_content(out, tree, child_type)
     if undefined and undefined[0].element is out:

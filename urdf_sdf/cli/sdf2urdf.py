@@ -63,7 +63,7 @@ def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
     return xml, diagnostics
 
 
-def model_uris_kept(urdf: bytes, file: str) -> list[Diagnostic]:
+def model_uris_kept(urdf: bytes, file: str | None) -> list[Diagnostic]:
     """One MODEL_URI_KEPT warning for a URDF that still holds ``model://`` mesh URIs (ROS
     tools resolve ``package://``), with their count and the option that rewrites them."""
     count = urdf.count(MODEL_MESH)
