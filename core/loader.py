@@ -38,6 +38,16 @@ class LoadResult:
     def ok(self) -> bool:
         return self.document is not None and not self.diagnostics.has_errors
 
+    @property
+    def source_files(self) -> set[str]:
+        """The files the model was read from: the file and every file it includes (by
+        where its frames were read), as written; none for standard input."""
+        graph = self.graph
+        files = {v.source.file for v in graph.vertices} if graph is not None else set()
+        if self.document is not None:
+            files.add(self.document.file)
+        return {file for file in files if file is not None}
+
     def pose(self, frame: str, relative_to: str = "") -> Pose | None:
         """Pose of ``frame`` relative to ``relative_to`` (scoped names from the root;
         ``""`` is the root frame: the top model's frame or the world)."""

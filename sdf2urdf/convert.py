@@ -237,7 +237,7 @@ class UrdfWriter:
         which a URDF cannot state (``sdf2urdf.world.kept_world_pose``); nothing for the
         identity."""
         owner = self.scope.owner
-        if not self.tree.roots:
+        if self.placement is None or not self.tree.roots:
             return []
         root = self.tree.roots[0]
         pose = self.placement * self.tree.link_poses[root]
@@ -484,7 +484,7 @@ class UrdfWriter:
         velocity limit locks the joint in Gazebo); urdfdom, libsdformat and Drake all read
         1e+16 as no limit, and none of them reads "inf"."""
         value = self.numbers.value(text or "")
-        if value is not None and len(value) == 1 and value[0] >= 0:
+        if text is not None and value is not None and len(value) == 1 and value[0] >= 0:
             return text
         said = "no" if text is None else f"the <{key}> {text}, that is no"
         self.warn(Code.JOINT_LIMIT_DEFAULTED, f"joint [{joint.name}] has {said} <{key}> limit; "
@@ -571,9 +571,11 @@ class UrdfWriter:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
         check allows it, else computed; empty for the identity."""
         X_UP = self.urdf_frame.get(parent_name, IDENTITY)  # frames sit at their link
-        origin = self.copied_origin(name, X_UP) or \
-            self.finite_origin(X_UP * relative_pose(self.graph, vertex.id, parent),
-                               vertex.source)
+        origin = self.copied_origin(name, X_UP)
+        if origin is None:
+            X_PF = relative_pose(self.graph, vertex.id, parent)
+            assert X_PF is not None, "a loaded model's frames resolve"
+            origin = self.finite_origin(X_UP * X_PF, vertex.source)
         return dict(origin[1]) if origin is not None else {}
 
     def warn_dropped_frames(self) -> None:

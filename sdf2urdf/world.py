@@ -16,7 +16,7 @@ from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.pose import IDENTITY, Pose
-from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.graph import Kind, Scope, relative_pose
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 
 
@@ -25,7 +25,7 @@ class ModelChoice:
     """One model to write: its scope, the prefix of its URDF names, where a world places
     its model frame (None for a model file: its model frame is the URDF's ``world``), and
     whether it is merged with the world's other models (``--all-models``)."""
-    scope: object
+    scope: Scope
     prefix: str = ""
     placement: Pose | None = None
     in_world: bool = False

@@ -2,8 +2,9 @@
 
 The suite passes on a fresh clone with nothing beside it: a test that needs something
 the machine may lack (the project's shared directory ``../shared``, ``check_urdf``,
-Graphviz's ``dot``, the xacro package, libsdformat) asks for it with :func:`require`,
-which skips outside CI and fails under CI (``$CI`` set), so CI never skips silently.
+Graphviz's ``dot``, the xacro package, libsdformat, colcon and ROS's build tools) asks for
+it with :func:`require`, which skips outside CI and fails under CI (``$CI`` set), so CI
+never skips silently.
 
 Files of ``../shared`` that parametrise a test are listed when the module is collected;
 :func:`shared_cases` stands one placeholder case in for them when the directory is
@@ -60,6 +61,10 @@ CHECK_URDF_HINT = "apt-get install liburdfdom-tools"
 GRAPHVIZ_HINT = "apt-get install graphviz"
 XACRO_HINT = "pip install '.[test]' (or pip install xacro)"
 SDFORMAT_SPEC_HINT = "apt-get install libsdformat-dev"
+# colcon with its ROS extension, ROS 1's catkin and rospack, ROS 2's ament_cmake and index:
+# Debian's packages (.ci/run installs them).
+ROS_BUILD_HINT = ("apt-get install colcon python3-colcon-ros catkin rospack-tools ament-cmake "
+                  "python3-ament-index")
 TIMEOUT = 60  # seconds for an external program; longer is a hang
 
 # Numbers in goldens: equal within this relative tolerance (and this absolute one near 0).
@@ -122,6 +127,11 @@ def assert_check_urdf_accepts(path) -> subprocess.CompletedProcess:
     assert proc.returncode == 0 and "Successfully Parsed XML" in proc.stdout, \
         f"check_urdf rejects {path}: exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     return proc
+
+
+def colcon() -> str:
+    """The path of ``colcon`` (required)."""
+    return program("colcon", "the colcon build tool", ROS_BUILD_HINT)
 
 
 def graphviz_dot() -> str:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import urdf_sdf.core.compose.included
 from tests.compose_helpers import including
 from urdf_sdf.cli.main import app as umbrella
+from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.compose.uri import MAX_SHOWN_URI, model_config_files
@@ -76,11 +79,37 @@ def test_model_config_entry_climbing_out_is_refused(tmp_path):
     assert model_config_files(models / "arm" / "model.config") == []
 
 
-def test_relative_dotdot_from_the_including_file_is_kept(tmp_path):
+def test_relative_dotdot_inside_the_inputs_package_is_read(tmp_path):
+    (tmp_path / "package.xml").write_text("<package/>")
     (tmp_path / "sub").mkdir()
     (tmp_path / "part.sdf").write_text(PART.format(name="part"))
     result = load(including(tmp_path / "sub", "../part.sdf"), Context())
     assert result.ok, [d.format() for d in result.diagnostics]
+
+
+def test_relative_dotdot_out_of_the_inputs_folder_is_refused_unless_searched(tmp_path):
+    """No package.xml or model.config above the input: its folder is its package."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "part.sdf").write_text(PART.format(name="part"))
+    source = including(tmp_path / "sub", "../part.sdf")
+    refused = load(source, Context())
+    (error,) = errors(refused)
+    assert error.code is Code.RESOURCE_OUTSIDE_PACKAGE and "-p/--path" in error.message
+    assert load(source, Context(model_paths=[str(tmp_path)])).ok
+
+
+@pytest.mark.parametrize("written", ["/etc/shadow", "file:///etc/passwd",
+                                     "../" * 40 + "etc/passwd"])
+def test_an_include_outside_the_package_is_never_opened(tmp_path, written, monkeypatch):
+    """A system file named by an include is refused before it is opened (not read, not
+    parsed), whatever the spelling."""
+    opened = []
+    real_read = urdf_sdf.core.compose.included.read_bytes
+    monkeypatch.setattr(urdf_sdf.core.compose.included, "read_bytes",
+                        lambda path, *args: opened.append(path) or real_read(path, *args))
+    result = load(including(tmp_path, written), Context())
+    assert [e.code for e in errors(result)] == [Code.RESOURCE_OUTSIDE_PACKAGE]
+    assert opened == []
 
 
 def test_a_100_kb_uri_is_a_diagnostic_with_the_uri_cut(tmp_path):
@@ -91,3 +120,22 @@ def test_a_100_kb_uri_is_a_diagnostic_with_the_uri_cut(tmp_path):
         assert "error[URI_LOOKUP]" in result.stdout
         assert "Traceback" not in result.output and "too long" not in result.output
         assert len(result.output) < 2 * MAX_SHOWN_URI + 1000  # neither the URI nor its line
+
+
+@pytest.mark.parametrize("command", ["sdf2urdf", "print"])
+def test_an_included_file_is_never_the_output(tmp_path, command):
+    """-o naming a file the input includes is OUTPUT_IS_INPUT, the file intact: it is an
+    input too."""
+    part = tmp_path / "part.sdf"
+    part.write_text(PART.format(name="part"))
+    top = tmp_path / "top.sdf"
+    top.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="top">'
+                   '<link name="b"/><include><uri>part.sdf</uri></include>'
+                   '<joint name="j" type="fixed"><parent>b</parent><child>part::a</child>'
+                   '</joint></model></sdf>\n')
+    before = part.read_bytes()
+    app, args = (sdf2urdf, []) if command == "sdf2urdf" else (umbrella, [command])
+    result = runner.invoke(app, [*args, str(top), "-o", str(part)])
+    assert result.exit_code == 1, result.output
+    assert "OUTPUT_IS_INPUT" in result.output
+    assert part.read_bytes() == before

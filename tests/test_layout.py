@@ -327,10 +327,13 @@ def test_an_editable_install_imports_the_checkout_from_anywhere(tmp_path):
         assert Path(done.stdout.strip()).is_relative_to(copy), (module, done.stdout)
 
 
-# Our own modules still deferred for speed (each keeps numpy, the view extra, the xacro
-# sandbox or a costly analysis off a plain command's path). They count as imports for
-# every rule above; the list may only shrink: import the module at the top, and defer
-# the third-party names it uses instead.
+# Our own modules still deferred, each the one door to an optional or costly dependency
+# that a plain command must not pay for: the xacro sandbox (a subprocess runner), the
+# diff family (numpy and the kinematics arrays), the view extra (plotly, trimesh), and
+# the <gazebo> extension code (six modules and SDFormat's element tables: a URDF without
+# <gazebo> blocks never loads them). They count as imports for every rule above;
+# the list may only shrink: import the module at the top, and defer the third-party
+# names it uses instead.
 DEFERRED_OWN_MODULES = {
     ("urdf_sdf.cli.inputs", "urdf_sdf.cli.xacro_run"),
     ("urdf_sdf.cli.inspect_commands", "urdf_sdf.core.diff.compare"),
@@ -339,7 +342,6 @@ DEFERRED_OWN_MODULES = {
     ("urdf_sdf.cli.view", "urdf_sdf.view.scene"),
     ("urdf_sdf.cli.view", "urdf_sdf.view.snapshot"),
     ("urdf_sdf.urdf2sdf.convert", "urdf_sdf.urdf2sdf.gazebo"),
-    ("urdf_sdf.urdf2sdf.lump", "urdf_sdf.urdf2sdf.lump_inertia"),
 }
 
 

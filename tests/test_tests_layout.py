@@ -58,6 +58,7 @@ END_TO_END = {
     "test_real_robot_rules.py": "rules real robots need, on reduced fixtures",
     "test_realworld_corpus.py": "the real-robot corpus both ways",
     "test_reference_agreement.py": "frame resolution against libsdformat",
+    "test_ros_package_build.py": "sdf2urdf --package-dir outputs built by colcon, found by ROS",
     "test_round_trip.py": "URDF -> SDFormat -> URDF round trips",
     "test_samples.py": "the robots in samples/",
     "test_sdf2urdf_property.py": "random SDFormat models to URDF (hypothesis)",
@@ -87,7 +88,7 @@ NO_UNIT_TEST = {
     "urdf_sdf.pytest_plugin", "urdf_sdf.round_trip_check", "urdf_sdf.testing",
     # urdf_sdf.cli
     "urdf_sdf.cli.__main__", "urdf_sdf.cli.check", "urdf_sdf.cli.conversion",
-    "urdf_sdf.cli.declare", "urdf_sdf.cli.directory", "urdf_sdf.cli.graph",
+    "urdf_sdf.cli.declare", "urdf_sdf.cli.graph",
     "urdf_sdf.cli.inputs", "urdf_sdf.cli.inspect_commands", "urdf_sdf.cli.main",
     "urdf_sdf.cli.options", "urdf_sdf.cli.path_names",
     "urdf_sdf.cli.render", "urdf_sdf.cli.roundtrip", "urdf_sdf.cli.sdf2urdf_app",

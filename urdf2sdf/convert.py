@@ -141,12 +141,16 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.document is None:
         return Conversion(None, None, diagnostics)
+    model = result.document.model
     if result.document.format != "urdf":
         diagnostics.error(Code.INPUT_FORMAT_WRONG, "the input is an SDFormat file, not a URDF "
                           "file: sdf2urdf converts SDFormat to URDF", result.document.file)
         return Conversion(None, None, diagnostics)
-    model = result.document.model
-    lumped_frames, lumped_elements = [], None
+    if model is None:
+        diagnostics.error(Code.FILE_READ, "the input is not a URDF file", result.document.file)
+        return Conversion(None, None, diagnostics)
+    lumped_frames: list = []
+    lumped_elements = None
     if options.lump_fixed:
         model, lumped_frames, lumped_elements = lump_fixed_joints(model, diagnostics)
         if not lumped_inertials_finite(model, diagnostics):
@@ -161,7 +165,7 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
         writer.elements = lumped_elements
     xml = writer.write(lumped_frames)
     if plan.nested_scopes:
-        xml = nest_scopes(xml, result, diagnostics)
+        return Conversion(nest_scopes(xml, result, diagnostics), plan.version, diagnostics)
     return Conversion(xml, plan.version, diagnostics)
 
 
@@ -357,6 +361,7 @@ class Writer:
 
     def computed_pose(self, name: str) -> str:
         pose = self.result.pose(name)
+        assert pose is not None, "every link and joint of a loaded model has a pose"
         return pose_text(pose)
 
     def link_node(self, link: Link) -> Node:
@@ -385,6 +390,7 @@ class Writer:
         """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``) or
         kept as written and marked ``urdf:inertia="invalid"`` (the reader warned)."""
         inertial = link.inertial
+        assert inertial is not None, "called for a link with an inertial"
         problem = inertia_problem(inertial)
         if problem is None or mass_problem(inertial) is not None:
             return inertial_node(inertial)
@@ -393,6 +399,7 @@ class Writer:
             tree[1][qname("inertia")] = "invalid"
             return tree
         fixed = repaired(inertial)
+        assert fixed is not None, "an inertia with a problem has a repair"
         self.warn(Code.LINK_INERTIA_REPAIRED,
                   f"link [{link.name}]: inertia repaired (--fix-inertia): principal moments "
                   f"{numbers_text(principal_moments(inertial))} became "
@@ -513,17 +520,18 @@ class Writer:
         axis = joint.axes[0]
         if self.plan.number < AXIS_FRAMES:
             # SDFormat 1.4 reads the axis in the model frame: rotate it there.
-            rotation = self.result.pose(joint.name).rotation
-            xyz_text = numbers_text(rotate(rotation, axis.xyz))
+            pose = self.result.pose(joint.name)
+            assert pose is not None, "every joint of a loaded model has a pose"
+            xyz_text = numbers_text(rotate(pose.rotation, axis.xyz))
         else:
             xyz_text = axis.xyz_text if axis.xyz_text is not None else "1 0 0"
         limit = joint.limit
-        axis = axis_node(xyz_text, joint, sdf_attributes(limit.attributes if limit else None))
-        children.append(axis)
+        node = axis_node(xyz_text, joint, sdf_attributes(limit.attributes if limit else None))
+        children.append(node)
         if joint.mimic is None:
             return
         if self.plan.mimic_in_axis:
-            axis[2].append(axis_mimic_node(joint.mimic))
+            node[2].append(axis_mimic_node(joint.mimic))
         else:
             children.append(namespaced_copy(joint.xml.find("mimic")))  # below SDFormat 1.11
 

@@ -119,7 +119,7 @@ from urdf_sdf.urdf2sdf.gazebo_xml import (
 @dataclass
 class Context:
     """What every step needs: the model being written, where warnings go, the version."""
-    model_el: object
+    model_el: etree._Element
     diagnostics: Diagnostics
     version: Version
     file: str | None
@@ -144,7 +144,7 @@ class Context:
 class Target:
     """The element a block extends; ``kept`` collects what goes into ``<urdf:gazebo>``."""
     kind: str  # model, link or joint
-    el: object
+    el: etree._Element
     kept: list
     # The lumped link the block names when the link was merged into ``el`` (--lump-fixed).
     lumped: str | None = None

@@ -18,7 +18,7 @@ COLLISION_VALUES = {
     "laserRetro": (("laser_retro",), "number"),
     "maxContacts": (("max_contacts",), "integer"),
 }
-LINK_VALUES = {
+LINK_VALUES: dict[str, tuple[tuple[str, ...], str]] = {
     "selfCollide": (("self_collide",), "bool"),
     "turnGravityOff": (("gravity",), "negated bool"),
 }

@@ -40,17 +40,15 @@ from lxml import etree
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
-from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import WORLD, Inertial, Joint, Link, Model, PoseSpec, Shape
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.write.common import number_text, numbers_text
 from urdf_sdf.core.write.sdf import pose_node
 from urdf_sdf.core.write.text import to_element
+from urdf_sdf.urdf2sdf.lump_inertia import lumped_inertia
 
 LUMP_INFIX = "_fixed_joint_lump__"
 KEEP_TAGS = ("preserveFixedJoint", "disableFixedJointLumping")
-# numpy, imported only when lumped links carry inertia.
-_NUMERIC = Later({"lumped_inertia": ("urdf_sdf.urdf2sdf.lump_inertia", "lumped_inertia")})
 
 
 class ElementAliases(dict):
@@ -304,8 +302,7 @@ def merged_inertial(link: Link, lumped: list[Link],
         bodies.insert(0, (own, IDENTITY))
     orientation = own.pose.value.rotation if own is not None else IDENTITY.rotation
     first, first_pose = bodies[0]
-    mass, com, values = _NUMERIC.lumped_inertia(bodies, first_pose * first.pose.value,
-                                                orientation)
+    mass, com, values = lumped_inertia(bodies, first_pose * first.pose.value, orientation)
     source = own.source if own is not None else link.source
     pose = computed_spec(Pose(com, orientation), None, source)
     if own is not None and own.pose.rpy_text is not None:
@@ -313,7 +310,9 @@ def merged_inertial(link: Link, lumped: list[Link],
                        f"{own.pose.rpy_text}")
     texts = {key: number_text(value) for key, value in values.items()}
     texts["mass"] = number_text(mass)
-    return Inertial(mass=mass, pose=pose, texts=texts, source=source, **values)
+    return Inertial(mass=mass, pose=pose, ixx=values["ixx"], ixy=values["ixy"],
+                    ixz=values["ixz"], iyy=values["iyy"], iyz=values["iyz"], izz=values["izz"],
+                    texts=texts, source=source)
 
 
 # ---- joints and frames ---------------------------------------------------------------------

@@ -1,16 +1,24 @@
 """The inertia arithmetic of ``--lump-fixed`` (float64 numpy): the bodies of a lumped
 group summed into one inertial (bodies far apart can overflow it: the values are then not
-finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). Apart from
-:mod:`urdf_sdf.urdf2sdf.lump` so that numpy
-is imported only when fixed joints are lumped (``lump`` reaches it through a
-:class:`~urdf_sdf.core.base.lazy.Later` table).
+finite, and ``urdf2sdf.convert`` reports NUMBER_NOT_FINITE). numpy is imported when
+inertias are first lumped (a :class:`~urdf_sdf.core.base.lazy.Later` table): a
+conversion without ``--lump-fixed`` never loads it.
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
+from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import Pose
+
+if TYPE_CHECKING:
+    from numpy import ndarray
+
+_NUMPY = Later({"array": ("numpy", "array"), "dot": ("numpy", "dot"),
+                "errstate": ("numpy", "errstate"), "eye": ("numpy", "eye"),
+                "float64": ("numpy", "float64"), "outer": ("numpy", "outer"),
+                "zeros": ("numpy", "zeros")})
 
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
@@ -22,15 +30,16 @@ def lumped_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose, orien
     quaternion ``(w, x, y, z)`` in the survivor's frame)."""
     mass, com, tensor = combine_inertia(bodies, default_com)
     rotation = rotation_matrix(orientation)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with _NUMPY.errstate(over="ignore", invalid="ignore"):
         tensor = rotation.T @ tensor @ rotation
     values = dict(zip(INERTIA_KEYS, (float(tensor[i, j]) for i, j in
                                      ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)))))
-    return mass, tuple(float(v) for v in com), values
+    x, y, z = (float(v) for v in com)
+    return mass, (x, y, z), values
 
 
 def combine_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose
-                    ) -> tuple[float, np.ndarray, np.ndarray]:
+                    ) -> tuple[float, ndarray, ndarray]:
     """Total mass, centre of mass and inertia tensor about it, in the survivor's frame.
 
     Each body is ``(inertial, X_SL)``: its inertial frame in the survivor S is
@@ -38,41 +47,41 @@ def combine_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose
     common centre with the parallel axis theorem ``m (|d|^2 E - d d^T)``. With zero
     total mass the centre is undefined and ``default_com`` stands in.
     """
-    with np.errstate(over="ignore", invalid="ignore"):  # a NaN is reported by the caller
+    with _NUMPY.errstate(over="ignore", invalid="ignore"):  # a NaN is reported by the caller
         return _combine(bodies, default_com)
 
 
 def _combine(bodies: list[tuple[Inertial, Pose]], default_com: Pose
-             ) -> tuple[float, np.ndarray, np.ndarray]:
+             ) -> tuple[float, ndarray, ndarray]:
     masses, centres, tensors = [], [], []
     for inertial, link_pose in bodies:
         frame = link_pose * inertial.pose.value
         rotation = rotation_matrix(frame.rotation)
         masses.append(float(inertial.mass))
-        centres.append(np.array(frame.position, dtype=np.float64))
+        centres.append(_NUMPY.array(frame.position, dtype=_NUMPY.float64))
         tensors.append(rotation @ inertia_matrix(inertial) @ rotation.T)
-    total = sum(masses)
+    total: float = sum(masses)
     if total != 0:
-        com = sum(m * c for m, c in zip(masses, centres)) / total
+        com = sum((m * c for m, c in zip(masses, centres)), _NUMPY.zeros(3)) / total
     else:
-        com = np.array(default_com.position, dtype=np.float64)
-    tensor = np.zeros((3, 3))
+        com = _NUMPY.array(default_com.position, dtype=_NUMPY.float64)
+    tensor = _NUMPY.zeros((3, 3))
     for m, c, inertia in zip(masses, centres, tensors):
         d = c - com
-        tensor += inertia + m * (np.dot(d, d) * np.eye(3) - np.outer(d, d))
+        tensor += inertia + m * (_NUMPY.dot(d, d) * _NUMPY.eye(3) - _NUMPY.outer(d, d))
     return total, com, (tensor + tensor.T) / 2
 
 
-def inertia_matrix(inertial: Inertial) -> np.ndarray:
-    return np.array([[inertial.ixx, inertial.ixy, inertial.ixz],
+def inertia_matrix(inertial: Inertial) -> ndarray:
+    return _NUMPY.array([[inertial.ixx, inertial.ixy, inertial.ixz],
                      [inertial.ixy, inertial.iyy, inertial.iyz],
-                     [inertial.ixz, inertial.iyz, inertial.izz]], dtype=np.float64)
+                     [inertial.ixz, inertial.iyz, inertial.izz]], dtype=_NUMPY.float64)
 
 
-def rotation_matrix(q) -> np.ndarray:
+def rotation_matrix(q) -> ndarray:
     """Rotation matrix of unit quaternion ``(w, x, y, z)``."""
     w, x, y, z = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    return _NUMPY.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]],
-                    dtype=np.float64)
+                    dtype=_NUMPY.float64)

@@ -18,7 +18,9 @@ from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.diff.compare import Difference, diff_results
 from urdf_sdf.core.loader import LoadResult, load, load_string
+from urdf_sdf.sdf2urdf import Conversion as UrdfConversion
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import Conversion as SdfConversion
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 
@@ -59,7 +61,7 @@ def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:
     context = context if context is not None else Context.from_environment()
     original = load(str(path), context)
     trip = RoundTrip(str(path))
-    if not original.ok:
+    if not original.ok or original.document is None:
         trip.failed_step = "loading"
         trip.errors = [d for d in original.diagnostics if d.is_error]
         return trip
@@ -75,12 +77,13 @@ def round_trip(path: str | Path, context: Context | None = None) -> RoundTrip:
 def _step(trip: RoundTrip, step: str, result: LoadResult, context: Context,
           path: Path) -> LoadResult | None:
     """One conversion, loaded back from memory; None (and the trip marked failed) on error."""
+    conversion: SdfConversion | UrdfConversion
     if step == "urdf2sdf":
         conversion, suffix = convert_urdf(result, ToSdf()), ".sdf"
     else:
         conversion, suffix = convert_sdf(result, ToUrdf()), ".urdf"
     loaded = None
-    if conversion.ok:
+    if conversion.ok and conversion.xml is not None:
         beside = path.with_name(f"{path.stem}.round_trip{suffix}")  # never written
         loaded = load_string(conversion.xml, str(beside), context)
     if loaded is None or not loaded.ok:

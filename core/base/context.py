@@ -25,6 +25,9 @@ class Context:
     model_paths: list[str] = field(default_factory=list)
     package_paths: list[str] = field(default_factory=list)
     ament_prefixes: list[str] = field(default_factory=list)
+    # Folders an include may read from besides the input's package and the search paths,
+    # never searched for a URI (a batch's input tree: core.compose.uri.read_roots).
+    read_roots: list[str] = field(default_factory=list)
     # Custom model parsers (core.compose.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64

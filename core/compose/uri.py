@@ -6,6 +6,13 @@ find it, never a guess.
 * ``package://PKG/...``, searched in ``Context.package_paths`` (ROS_PACKAGE_PATH
   workspaces) and the ``share`` folders of ``Context.ament_prefixes``.
 
+Whatever the URI, the file it names is read only when its real path (every symlink
+followed) lies inside the top input's own package or model directory (the nearest folder
+above it with a ``package.xml`` or ``model.config``, else its folder; the working folder
+for standard input) or a search path (``Context.model_paths``, ``package_paths``, the
+ament prefixes' ``share``): never ``/etc/shadow`` through an absolute path, ``file://`` or
+``..`` (RESOURCE_OUTSIDE_PACKAGE, and nothing is opened).
+
 A model directory is read through its ``model.config``, choosing the newest SDFormat
 version this reader supports (:func:`model_config_files`, which batch conversion uses
 too).
@@ -17,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.path_components import is_within
+from urdf_sdf.core.base.path_components import is_within, own_directory
 from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
 
@@ -46,12 +53,40 @@ def resolve_uri(uri: str, state, el) -> str | None:
                         "or search path directory", el)
             return None
         kind = _kind(candidate)
-        if kind == "dir":
-            return _model_directory_file(candidate, uri, state, el)
-        if kind == "file":
-            return str(candidate)
+        if kind is None:
+            continue
+        if not readable_here(str(candidate), uri, state, el):
+            return None
+        found = _model_directory_file(candidate, uri, state, el) if kind == "dir" else \
+            str(candidate)
+        return found if found is None or readable_here(found, uri, state, el) else None
     state.error(Code.URI_LOOKUP, f"unable to find uri[{shown(uri)}]", el)
     return None
+
+
+def read_roots(state) -> list[str]:
+    """The real paths an included file must lie inside: the top input's own package or
+    model directory, every search path of the context and its ``read_roots``."""
+    top = state.include_stack[0] if state.include_stack else state.file
+    own = own_directory(top) if top else own_directory(os.path.join(os.getcwd(), "input"))
+    context = state.context
+    searched = [*context.model_paths, *context.package_paths, *context.read_roots,
+                *(os.path.join(prefix, "share") for prefix in context.ament_prefixes)]
+    return [root for root in (own, *(os.path.realpath(p) for p in searched if p)) if root]
+
+
+def readable_here(path: str, uri: str, state, el) -> bool:
+    """Whether the file an include names lies inside :func:`read_roots`; else
+    RESOURCE_OUTSIDE_PACKAGE at the include (the file is not opened)."""
+    real = os.path.realpath(path)
+    roots = read_roots(state)
+    if any(is_within(real, root) for root in roots):
+        return True
+    state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {real}, outside the "
+                f"input's package or model directory ({roots[0] if roots else 'none'}) and "
+                "every search path: not read; name its folder with -p/--path to include it",
+                el)
+    return False
 
 
 def _candidates(uri: str, base: Path, state, el) -> Sequence[tuple[Path | None, Path]] | None:

@@ -38,14 +38,25 @@ from collections.abc import Callable
 import numpy as np
 
 from urdf_sdf.core.base.context import Context
+from urdf_sdf.core.base.model import Mimic
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap, rotate
 from urdf_sdf.core.diff.difference import Difference, fmt
-from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
+from urdf_sdf.core.diff.digest import (
+    BodyFrames,
+    Digest,
+    JointDigest,
+    PoseRows,
+    digest,
+    pack,
+    row_pose,
+    unpack,
+)
 from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.shapes import compare_shapes
-from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.graph import FrameGraph, Kind, Scope, relative_pose
 from urdf_sdf.core.kinematics.batch import (
     SLICE,
+    ForwardPlan,
     add_derived_rows,
     batch_inverse,
     batch_relative_rotation,
@@ -66,15 +77,17 @@ class Description:
 
     def __init__(self, result: LoadResult, model: str | None = None):
         self.result = result
-        self.graph = result.graph
+        graph = result.graph
+        assert graph is not None and graph.root is not None, "a usable result (side_problem)"
+        self.graph: FrameGraph = graph
         # A world of several models that --model does not choose from: its own scope.
-        self.scope = self.graph.model_scope(model) or self.graph.root
+        self.scope: Scope = graph.model_scope(model) or graph.root
         self.tree: KinematicTree = build_tree(result, self.scope)
         self.frames = self._frames()     # frame name -> (attached link, X_link_frame)
         self.joints = {joint.name: joint for joint in self.tree.joints}
         self.mesh_keys: dict[str, str | None] = {}  # mesh URI -> file digest (diff_shapes)
         self.notes: list = []  # warnings met on the way: a mesh compared by samples
-        self._plan = None
+        self._plan: ForwardPlan | None = None
 
     def _frames(self) -> dict[str, tuple[str, Pose]]:
         frames = {}
@@ -86,9 +99,10 @@ class Description:
             link = self.graph.attached_link.get(vertex.id)
             if link is None or self.graph.vertices[link].kind is not Kind.LINK:
                 continue
+            X_LF = relative_pose(self.graph, vertex.id, link)
+            assert X_LF is not None, "a loaded model's frames resolve"
             frames[vertex.scoped_name[len(prefix):]] = (
-                self.graph.vertices[link].scoped_name[len(prefix):],
-                relative_pose(self.graph, vertex.id, link))
+                self.graph.vertices[link].scoped_name[len(prefix):], X_LF)
         return frames
 
     def frame_made_links(self) -> set[str]:
@@ -226,7 +240,8 @@ def side_problem(label: str, result: LoadResult, model: str | None) -> Differenc
                           (first.format() if first else "unknown error"))
     if not holds_model(result):
         return Difference("model", label, "holds no model to compare")
-    if model is not None and result.graph.model_scope(model) is None:
+    if model is not None and result.graph is not None and \
+            result.graph.model_scope(model) is None:  # holds_model: there is a graph
         return Difference("model", label, f"holds no model [{model}]")
     return None
 
@@ -279,7 +294,7 @@ def is_static(description: Description) -> bool:
     document = description.result.document
     if world_welds(description):
         return True
-    if document.format == "urdf":
+    if document is not None and document.model is not None and document.format == "urdf":
         return any((block.findtext("static") or "").strip().lower() in ("true", "1")
                    for block in document.model.gazebo if not block.get("reference"))
     return bool(getattr(description.scope.owner, "static", False))
@@ -326,7 +341,7 @@ def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Differe
         compare_limits(ja, jb, tol, out)
 
 
-def axis_in_reference(poses: dict[str, Pose], base: Pose, joint) -> tuple | None:
+def axis_in_reference(poses: BodyFrames, base: Pose, joint: JointDigest) -> tuple | None:
     """The joint's first axis in the reference frame at the zero configuration."""
     if not joint.axes:
         return None
@@ -335,7 +350,9 @@ def axis_in_reference(poses: dict[str, Pose], base: Pose, joint) -> tuple | None
     return rotate(joint_pose.rotation, joint.axes[0])
 
 
-def compare_axes(ja, jb, frames, tol, out) -> None:
+def compare_axes(ja: JointDigest, jb: JointDigest,
+                 frames: tuple[tuple[BodyFrames, Pose], tuple[BodyFrames, Pose]], tol: float,
+                 out: list[Difference]) -> None:
     """``frames``: each side's :func:`reference_frames`, computed once for all joints."""
     if ja.type == "fixed":
         return
@@ -343,7 +360,8 @@ def compare_axes(ja, jb, frames, tol, out) -> None:
     axis_b = axis_in_reference(*frames[1], jb)
     if (axis_a is None) != (axis_b is None):
         out.append(Difference("joints", ja.name, "has an axis on one side only"))
-    elif axis_a is not None and not math.dist(axis_a, axis_b) <= tol:  # NaN differs
+    elif axis_a is not None and axis_b is not None and \
+            not math.dist(axis_a, axis_b) <= tol:  # NaN differs
         out.append(Difference("joints", ja.name, f"axis {fmt(axis_a)} in A, {fmt(axis_b)} in B "
                               "(in the reference frame)"))
 
@@ -422,14 +440,14 @@ def joint_range(joint) -> tuple[float, float]:
     return (lower, upper) if lower <= upper else default
 
 
-def mimic_joints(description: Digest) -> list[tuple[str, object]]:
+def mimic_joints(description: Digest) -> list[tuple[str, Mimic]]:
     """``(joint name, its mimic element)`` for the joints that mimic another, in order."""
     mimics = [(name, getattr(joint.element, "mimic", None))
               for name, joint in description.joints.items()]
     return [(name, mimic) for name, mimic in mimics if mimic is not None]
 
 
-def apply_mimic(mimics: list[tuple[str, object]], q: dict[str, float]) -> None:
+def apply_mimic(mimics: list[tuple[str, Mimic]], q: dict[str, float]) -> None:
     for name, mimic in mimics:
         if mimic.joint in q:
             value = mimic.multiplier * q[mimic.joint] + mimic.offset

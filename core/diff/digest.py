@@ -213,7 +213,7 @@ class BodyFrames:
         row = self.rows[name]
         return Pose(tuple(self.positions[row].tolist()), tuple(self.rotations[row].tolist()))
 
-    def get(self, name: str, default: Pose | None = None) -> Pose | None:
+    def get(self, name: str, default: Pose) -> Pose:
         return self[name] if name in self.rows else default
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from urdf_sdf.core.base.custom import custom_joints
 from urdf_sdf.core.base.diagnostics import source_of
-from urdf_sdf.core.base.model import WORLD
+from urdf_sdf.core.base.model import WORLD, Joint
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import Kind, relative_pose, root_pose
 from urdf_sdf.core.graph.frame_graph import WORLD_SENTINEL
@@ -30,7 +31,7 @@ class KinematicJoint:
     X_PJ: Pose
     X_JC: Pose
     axes: list[tuple[float, float, float]]
-    element: object
+    element: Joint | CustomJointElement  # the model's joint, or a <urdf:joint>'s stand-in
     vertex: int
 
 
@@ -296,7 +297,20 @@ def unbounded(value: float | None, key: str) -> float | None:
     return value
 
 
-def joint_kind(joint: KinematicJoint) -> str:
+class TypedJoint(Protocol):
+    """What :func:`joint_kind` reads of a joint: a :class:`KinematicJoint`, or the digest
+    ``core.diff`` keeps of one (its ``element`` has the joint's ``limit``, if any)."""
+
+    @property
+    def type(self) -> str:
+        ...
+
+    @property
+    def element(self) -> object:
+        ...
+
+
+def joint_kind(joint: TypedJoint) -> str:
     """The joint type, a revolute joint without position limits counted as continuous."""
     if joint.type == "revolute":
         limit = getattr(joint.element, "limit", None)

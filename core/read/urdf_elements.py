@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from typing import Literal, overload
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
@@ -64,6 +65,18 @@ def interned_attributes(el) -> dict[str, str]:
 
 # ---- numbers -------------------------------------------------------------------------
 
+@overload
+def numbers(el, attribute: str, count: Literal[3], state: UrdfState, default: str | None = None,
+            required: bool = False) -> tuple[float, float, float] | None:
+    ...
+
+
+@overload
+def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
+            required: bool = False) -> tuple[float, ...] | None:
+    ...
+
+
 def numbers(el, attribute: str, count: int, state: UrdfState, default: str | None = None,
             required: bool = False) -> tuple[float, ...] | None:
     """The ``count`` finite numbers of ``el/@attribute``; a diagnostic when unreadable."""
@@ -76,6 +89,24 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
             return None
         text = default
     return text_numbers(text, el, attribute, count, state)
+
+
+@overload
+def text_numbers(text: str, el, attribute: str, count: Literal[3],
+                 state: UrdfState) -> tuple[float, float, float] | None:
+    ...
+
+
+@overload
+def text_numbers(text: str, el, attribute: str, count: Literal[4],
+                 state: UrdfState) -> tuple[float, float, float, float] | None:
+    ...
+
+
+@overload
+def text_numbers(text: str, el, attribute: str, count: int,
+                 state: UrdfState) -> tuple[float, ...] | None:
+    ...
 
 
 def text_numbers(text: str, el, attribute: str, count: int,
@@ -95,6 +126,18 @@ def number(el, attribute: str, state: UrdfState, default: float | None = None,
     return attribute_number(el.get(attribute), el, attribute, state, default, required)
 
 
+@overload
+def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
+                     default: float, required: bool = False) -> float:
+    ...
+
+
+@overload
+def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
+                     default: None = None, required: bool = False) -> float | None:
+    ...
+
+
 def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
                      default: float | None = None, required: bool = False) -> float | None:
     """:func:`number` of the text of ``el/@attribute`` already read (None: no attribute):
@@ -108,6 +151,17 @@ def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
     if values is not None and len(values) == 1:
         return values[0]
     return text_number(text, el, attribute, state, default)
+
+
+@overload
+def text_number(text: str, el, attribute: str, state: UrdfState, default: float) -> float:
+    ...
+
+
+@overload
+def text_number(text: str, el, attribute: str, state: UrdfState,
+                default: None) -> float | None:
+    ...
 
 
 def text_number(text: str, el, attribute: str, state: UrdfState,
@@ -308,10 +362,11 @@ def read_mesh_scale(shape, geometry: Geometry, state: UrdfState) -> None:
         geometry.texts["scale"] = " ".join(tokens[:3])
         values = parse_doubles(geometry.texts["scale"])
         if values is not None:
-            geometry.scale = tuple(values)
+            x, y, z = values  # three tokens, each a number
+            geometry.scale = (x, y, z)
             return
     scale = numbers(shape, "scale", 3, state)
-    geometry.scale = tuple(scale) if scale else None
+    geometry.scale = scale if scale else None
 
 
 def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Material:

@@ -30,13 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.base.path_components import is_within
+from urdf_sdf.core.base.path_components import is_within, own_directory
 from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
-# Files that make a folder a package or model directory: its meshes may be copied.
-ROOT_MARKERS = ("package.xml", "model.config")
-MARKER_SEARCH_DEPTH = 6  # folders above the input searched for a root marker
 CHUNK = 1024 * 1024
 MAX_COPY_BYTES = 512 * 1024 * 1024  # a larger mesh or texture is not copied
 NEW_FILE_MODE = 0o666  # less the umask, as for any new file
@@ -66,19 +63,6 @@ class CopyRoots:
         given = (", the search paths given (" + ", ".join(self.given) + ")") if self.given \
             else ", no search path given (--package-path, -p/--path)"
         return own + given
-
-
-def own_directory(input_file: str | None) -> str | None:
-    """The real path of the package or model directory holding ``input_file`` (the
-    nearest folder above it with a package.xml or model.config, within
-    MARKER_SEARCH_DEPTH), else the input's folder; None for standard input."""
-    if input_file in (None, "", "-", "<stdin>", "<input>"):
-        return None
-    folder = Path(os.path.realpath(input_file)).parent
-    for candidate in [folder, *folder.parents][:MARKER_SEARCH_DEPTH]:
-        if any(os.path.isfile(candidate / marker) for marker in ROOT_MARKERS):
-            return str(candidate)
-    return str(folder)
 
 
 def copy_roots(input_file: str | None, given: list[str] | tuple[str, ...] = ()) -> CopyRoots:

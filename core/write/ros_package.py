@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 BUILD_TYPES = ("ament_cmake", "ament_python", "catkin")
+# cmake_minimum_required of each CMake build type: ROS 2's ``ros2 pkg create`` minimum, and
+# ROS 1 Noetic's with the policies of CMake 3.10 (the ``min...max`` form: CMake 4 refuses a
+# bare minimum below 3.5, older CMake reads the form as its minimum alone).
+CMAKE_MINIMUM = {"ament_cmake": "3.8", "catkin": "3.0.2...3.10"}
 # REP 144: lower case letters, digits and underscores, starting with a letter.
 PACKAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 VERSION = re.compile(r"^\d+\.\d+\.\d+$")
@@ -55,17 +59,15 @@ def build_files(info: PackageInfo, build_type: str, installed: list[str]) -> dic
     """The build files (relative path -> content) installing ``installed`` (relative file
     paths under ``urdf/`` and ``meshes/``) into ``share/NAME``."""
     folders = sorted({path.split("/", 1)[0] for path in installed})
-    if build_type == "ament_cmake":
-        return {"CMakeLists.txt": _cmake(info.name, folders, "ament_cmake", "3.8")}
-    if build_type == "catkin":
-        return {"CMakeLists.txt": _cmake(info.name, folders, "catkin", "3.0.2")}
+    if build_type in CMAKE_MINIMUM:
+        return {"CMakeLists.txt": _cmake(info.name, folders, build_type)}
     return _ament_python(info, installed)
 
 
-def _cmake(name: str, folders: list[str], tool: str, minimum: str) -> bytes:
+def _cmake(name: str, folders: list[str], tool: str) -> bytes:
     destination = "share/${PROJECT_NAME}" if tool == "ament_cmake" else \
         "${CATKIN_PACKAGE_SHARE_DESTINATION}"
-    lines = [f"cmake_minimum_required(VERSION {minimum})", f"project({name})", "",
+    lines = [f"cmake_minimum_required(VERSION {CMAKE_MINIMUM[tool]})", f"project({name})", "",
              f"find_package({tool} REQUIRED)"]
     if tool == "catkin":
         lines.append("catkin_package()")

@@ -9,6 +9,8 @@ came from a source file are written as the source's text; computed numbers with
 """
 from __future__ import annotations
 
+from typing import overload
+
 from lxml import etree
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
@@ -34,6 +36,17 @@ def model_document(version: str, name: str, streamed: bool = True,
         prefixes.update({uri: prefix for prefix, uri in namespaces.items()})
     return Document(root, etree.SubElement(root, "model", name=name), depth=2, serialise=to_bytes,
                     prefixes=prefixes, streamed=streamed)
+
+
+@overload
+def pose_node(pose: PoseSpec, relative_to: str, keep_empty: bool = False) -> Node:
+    ...
+
+
+@overload
+def pose_node(pose: PoseSpec, relative_to: str | None = None,
+              keep_empty: bool = False) -> Node | None:
+    ...
 
 
 def pose_node(pose: PoseSpec, relative_to: str | None = None,
@@ -123,7 +136,8 @@ def material_node(material: Material) -> Node:
     return ("material", attributes, children)
 
 
-def axis_node(xyz_text: str, joint, limit_attributes: dict[str, str] | None = None) -> Node:
+def axis_node(xyz_text: str, joint, limit_attributes: dict[str, str] | None = None
+              ) -> tuple[str, dict[str, str], list[Node]]:
     """``<axis>`` with ``xyz_text``, the joint's limits (revolute and prismatic joints get
     URDF's default lower and upper of 0 when the URDF gave none; ``limit_attributes``: the
     ``<limit>``'s attributes) and dynamics."""

@@ -126,7 +126,8 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
         document = data.decode("utf-8") if data is not None else None
     elif ok and data is not None:
         try:
-            code, failure = _write(data, None if to_stdout else str(output), str(source))
+            code, failure = _write(data, None if to_stdout else str(output),
+                                   [str(source), *sorted(sources.read)])
         except BrokenPipeError:  # `| head`: the reader went away, quietly
             return stdout_closed()
         except StdoutError as exc:  # `> /dev/full`, a closed stdout
@@ -154,11 +155,13 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
     return failure_code if failure_code is not None else code
 
 
-def _write(data: bytes, destination: str | None, source: str) -> tuple[int, Diagnostic | None]:
+def _write(data: bytes, destination: str | None,
+           inputs: list[str]) -> tuple[int, Diagnostic | None]:
     """Write the document; ``(exit code, None)``, or the exit code and the diagnostic of a
-    refused or failed write (the old file is intact)."""
+    refused or failed write (the old file is intact). ``inputs``: the files it was read
+    from, which it never replaces."""
     try:
-        write_output(data, destination, [source], through_links=True)
+        write_output(data, destination, inputs, through_links=True)
     except OutputError as exc:  # -o names the input, a directory...
         return exc.exit_code, exc.diagnostic(destination)
     except (StdoutError, BrokenPipeError):

@@ -6,11 +6,12 @@ never seen half-written and never replaces what is not ours.
 * An existing non-empty directory is replaced only when it is one we wrote **and**
   ``force`` (``--force``) is given; otherwise :class:`OutputExists` (OUTPUT_EXISTS) and
   nothing is touched. Ours are recognised by the marker every directory written here
-  holds: a comment (:data:`MARKER_HEAD`...) at the top of its ``model.config`` or
-  ``package.xml`` (:data:`MARKED_FILES`; a directory with neither gets the file
-  :data:`MARKER_FILE`), so a model directory or package stays what Gazebo and colcon
-  expect, file for file. The old directory is set aside only once the new one is complete,
-  and removed only once the new one is in its place.
+  holds: a comment (:data:`MARKER_HEAD`...) atop its ``model.config`` or
+  ``package.xml`` (:data:`MARKED_FILES`), after the processing instructions opening it (a
+  directory with neither file gets the file :data:`MARKER_FILE`), so a model directory or
+  package stays what Gazebo, colcon and rospack read, file for file. The old directory is
+  set aside only once the new one is complete, and removed only once the new one is in its
+  place.
 * A target that is a symbolic link is written through (its target is the directory),
   except inside a batch's output folder (``container``), where each name comes from an
   input file: there a symbolic link is refused, so that no output leaves the folder.
@@ -46,14 +47,28 @@ def marker_text(writer: str) -> bytes:
 
 
 def marked(files: dict[str, bytes], writer: str) -> dict[str, bytes]:
-    """``files`` with the marker: in the first of :data:`MARKED_FILES` there, after its
-    XML declaration; else as the file :data:`MARKER_FILE`."""
+    """``files`` with the marker: in the first of :data:`MARKED_FILES` there, after the
+    lines of its prolog that are processing instructions; else as the file
+    :data:`MARKER_FILE`."""
     name = next((n for n in MARKED_FILES if n in files), None)
     if name is None:
         return {**files, MARKER_FILE: marker_text(writer)}
     data = files[name]
-    cut = data.index(b"\n") + 1 if data.startswith(b"<?xml") and b"\n" in data else 0
+    cut = _after_instructions(data)
     return {**files, name: data[:cut] + marker_text(writer) + data[cut:]}
+
+
+def _after_instructions(data: bytes) -> int:
+    """Where the lines of leading processing instructions (the XML declaration,
+    ``package.xml``'s ``<?xml-model?>``) end: tinyxml2, which rospack and Gazebo read these
+    files with, refuses a processing instruction after a comment."""
+    cut = 0
+    while data.startswith(b"<?", cut) and b"\n" in data[cut:]:
+        end = data.index(b"\n", cut) + 1
+        if not data[cut:end].rstrip().endswith(b"?>"):
+            break  # the line goes on past the instruction
+        cut = end
+    return cut
 
 
 def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
@@ -124,10 +139,11 @@ def is_our_output(folder: Path) -> bool:
 
 
 def _marked(head: bytes) -> bool:
-    """Whether the marker opens the file: first, or first after the XML declaration
-    (a marker elsewhere, say inside a ``<description>``, is not ours)."""
+    """Whether the marker opens the file: first, or first after the processing
+    instructions opening it (the XML declaration, ``<?xml-model?>``; a marker elsewhere,
+    say inside a ``<description>``, is not ours)."""
     text = head.lstrip()
-    if text.startswith(b"<?xml"):
+    while text.startswith(b"<?"):
         end = text.find(b"?>")
         text = text[end + 2:].lstrip() if end >= 0 else b""
     return text.startswith(MARKER_HEAD)
@@ -138,7 +154,7 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
         tmp.rename(target)
         return
     if _is_empty(target):
-        tmp.replace(target)  # rename over an empty directory: atomic
+        _fill(target, tmp)  # the user's folder stays: its owner, mode, mount
         return
     old = tmp.with_name(tmp.name + ".old")
     target.rename(old)
@@ -148,6 +164,22 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
         old.rename(target)
         raise
     _remove_tree(str(old))
+
+
+def _fill(target: Path, tmp: Path) -> None:
+    """Move what ``tmp`` holds into the empty directory ``target`` (each entry renamed,
+    the marked files last, so that the folder is known as ours only once complete); on a
+    failure the entries moved are removed and the folder is empty again."""
+    entries = sorted(os.listdir(tmp), key=lambda name: (name in MARKED_FILES, name))
+    moved: list[Path] = []
+    try:
+        for name in entries:
+            (tmp / name).rename(target / name)
+            moved.append(target / name)
+    except OSError:
+        for path in moved:
+            _remove_tree(str(path)) if path.is_dir() else path.unlink(missing_ok=True)
+        raise
 
 
 def _is_empty(folder: Path) -> bool:

@@ -278,7 +278,7 @@ def write_graph(result: LoadResult, kind: str | GraphKind = GraphKind.tree,
     else:
         text = frame_graph_dot(result, kind_value)
     try:
-        warnings = render(text, output, inputs)
+        warnings = render(text, output, [*inputs, *sorted(result.source_files)])
     except RenderError as exc:
         print(exc.format(), file=stderr)
         return exc.exit_code

@@ -109,7 +109,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(STDIN_LABEL, data)
-        return load_string(data, file=STDIN_LABEL, context=context)
+        return _remembered(load_string(data, file=STDIN_LABEL, context=context), sources)
     if is_xacro(path):
         sources.trust(str(path))  # the user's own file, shown even where malformed
         diagnostics = Diagnostics()
@@ -128,7 +128,14 @@ def load_input(path: Path, context: Context, sources: SourceLines,
     sources.trust(str(path))
     if pipes and is_pipe(path):
         return load_pipe(path, context, sources)
-    return load(path, context)
+    return _remembered(load(path, context), sources)
+
+
+def _remembered(result: LoadResult, sources: SourceLines) -> LoadResult:
+    """``result``, the files it was read from noted in ``sources.read`` (an output
+    naming one of them is refused: OUTPUT_IS_INPUT)."""
+    sources.read.update(result.source_files)
+    return result
 
 
 def is_pipe(path: str | Path) -> bool:

@@ -85,14 +85,15 @@ def print_code(file: Path, output: Path | None, preserve_includes: bool,
                context: Context) -> int:
     """``print``: write the composed document (stdout, or ``output`` atomically) and its
     diagnostics (stderr); the exit code."""
-    data, diagnostics = print_document(file, context, preserve_includes)
+    read: set[str] = set()
+    data, diagnostics = print_document(file, context, preserve_includes, read)
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)
     if data is None:
         return 1
     destination = str(output) if output else None
     try:
-        write_output(data, destination, [str(file)], through_links=True)
+        write_output(data, destination, [str(file), *sorted(read)], through_links=True)
     except OutputError as exc:  # the input (exit 1), a directory (a usage error)
         print(exc.diagnostic(destination).format(), file=sys.stderr)
         return exc.exit_code

@@ -30,7 +30,8 @@ JSON = Option(("--json",), "as_json", default=False, help="Print JSON for machin
 CONVERTER_JSON = JSON.with_help("Print a JSON summary on stdout: {ok, output, diagnostics} "
                                 "(and document, without -o FILE).")
 PATH = Option(("--path", "-p"), "path", Path, repeated=True,
-              help="Extra directory to search for model:// includes (repeatable).")
+              help="Extra directory to search for model:// includes, whose files an "
+                   "include may read (repeatable).")
 PACKAGE_PATH = Option(("--package-path",), "package_path", Path, repeated=True,
                       help="A folder holding ROS packages, searched for package:// URIs "
                            "first (repeatable).")

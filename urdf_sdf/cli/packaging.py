@@ -282,6 +282,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         items, model_parents = discover_sdf(sdf, package_dir)
         context = Context.from_environment(paths + [str(p) for p in model_parents],
                                            policy(strict), package_paths)
+        context.read_roots.append(str(sdf))  # a file includes what its tree holds
         search = paths + package_paths + [str(sdf)]
         return directory_batch(
             prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",

@@ -45,14 +45,19 @@ def compose_xml(path: str | Path, context: Context, diagnostics: Diagnostics,
     return inline_includes(path, context, diagnostics, _convert_urdf, preserve_includes)
 
 
-def print_document(path: str | Path, context: Context,
-                   preserve_includes: bool = False) -> tuple[bytes | None, Diagnostics]:
+def print_document(path: str | Path, context: Context, preserve_includes: bool = False,
+                   read: set[str] | None = None) -> tuple[bytes | None, Diagnostics]:
     """``urdf-sdf print``: the composed document as bytes (None when the input is
     invalid) and every diagnostic. The file is also loaded by the core, so that what
-    is printed has been validated the way ``urdf-sdf check`` validates."""
+    is printed has been validated the way ``urdf-sdf check`` validates. ``read``, when
+    given, receives the files the model was read from (the output never replaces one)."""
     # Loaded first, without its XML, and only its findings kept: the loaded model is gone
     # before the printed tree is made (its frame graph has cycles: collected now).
-    loaded = load(path, replace(context, keep_xml=False)).diagnostics
+    result = load(path, replace(context, keep_xml=False))
+    if read is not None:
+        read.update(result.source_files)
+    loaded = result.diagnostics
+    del result
     gc.collect()
     found = Diagnostics()
     if any(d.code is Code.INCLUDE_TOO_LARGE for d in loaded):  # an include bomb: not again

@@ -71,6 +71,8 @@ class SourceLines:
         self._lines: dict[str, list[str] | None] = {}
         self._expanded: set[str] = set()
         self._trusted: set[str] = set()
+        # Every file the command read a model from (its includes too): never an output.
+        self.read: set[str] = set()
 
     def add(self, label: str, data: bytes, expanded: bool = False) -> None:
         self._lines[label] = _split(data) if looks_like_xml(data) else None

@@ -117,6 +117,7 @@ def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions
         out_dir = batch_output(output)
         items, model_parents = discover(sdf, out_dir)
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
+        context.read_roots.append(str(sdf))  # a file includes what its tree holds
         return run_batch(items, out_dir,
                          BatchConversion(convert_file, options, xacro, context, out_dir),
                          prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)

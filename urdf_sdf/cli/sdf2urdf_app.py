@@ -14,6 +14,7 @@ from urdf_sdf.cli.options import (
     FORCE,
     MODEL,
     PACKAGE_PATH,
+    PATH,
     xacro_choice,
 )
 from urdf_sdf.cli.sdf2urdf import PROG, convert, uri_scheme_problem
@@ -73,6 +74,5 @@ COMMAND = Command(
                     "joints (with a warning)."),
         Option(("--uri-scheme",), "uri_scheme", str, check=uri_scheme_problem,
                help="'package' rewrites model:// mesh URIs to package://."),
-        Option(("--path", "-p"), "path", Path, repeated=True,
-               help="Extra model:// search directory."),
+        PATH,
         *CONVERTER_COMMON))

@@ -136,7 +136,7 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
     emit(scene.diagnostics, stderr, sources, quiet)
     if scene.diagnostics.has_errors:
         return _not_written(output, stderr)
-    return _write(scene, title, output, png, inputs, stderr)
+    return _write(scene, title, output, png, [*inputs, *sorted(sources.read)], stderr)
 
 
 def _not_written(output: Path | None, stderr) -> int:

@@ -81,14 +81,17 @@ def absolute_fixtures(tmp_path: Path) -> list[Path]:
 
 
 def test_absolute_uris(tmp_path):
+    """An absolute path or file:// URI is read inside a search path (the includes'
+    confinement: tests/test_hardening_paths.py)."""
     for path in absolute_fixtures(tmp_path):
-        result = loaded(path)
+        result = loaded(path, Context(model_paths=[str(PARTS)]))
         assert_poses(result, plate("far::", P(0, 0, 2, 0, 0, -0.3)))
 
 
 def test_absolute_uris_agree_with_reference(sdf_reference, tmp_path):
     for path in absolute_fixtures(tmp_path):
-        assert_agrees_with_reference(frames_report(loaded(path)),
+        searched = Context(model_paths=[str(PARTS)])
+        assert_agrees_with_reference(frames_report(loaded(path, searched)),
                                      reference_report(sdf_reference, path))
 
 

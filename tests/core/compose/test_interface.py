@@ -109,7 +109,8 @@ def widget_parser(log: list):
 
 def gizmo_context() -> tuple[Context, GizmoParser]:
     parser = GizmoParser()
-    context = Context()
+    # The fixtures include each other across their folders: all of them are searched.
+    context = Context(model_paths=[str(FIX)])
     context.register_model_parser(parser)
     return context, parser
 
@@ -286,7 +287,7 @@ def test_custom_parser_string_errors_are_diagnostics_at_the_include():
 
 def test_sdf_and_world_files_never_go_to_custom_parsers():
     log: list = []
-    context = Context()
+    context = Context(model_paths=[str(FIX)])  # it includes ../parts/plate.sdf
     context.register_model_parser(GizmoParser(log))
     result = loaded(CUSTOM / "include_sdf_not_custom.sdf", context)
     assert log == []

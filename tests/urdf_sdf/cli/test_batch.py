@@ -417,3 +417,22 @@ def test_a_batch_collects_cyclic_garbage_once_enough_has_piled_up(tmp_path, monk
         if enabled:
             gc.enable()
     assert len(collections) == (20 if after_every_file else 0)
+
+
+def test_a_batch_file_includes_what_its_tree_holds(tmp_path):
+    """A world of the batch's tree including ``../parts/...`` (no package.xml above it)
+    is read: the tree is a folder the user named; the same world alone needs -p."""
+    tree, out = tmp_path / "tree", tmp_path / "out"
+    (tree / "worlds").mkdir(parents=True)
+    (tree / "parts").mkdir()
+    (tree / "parts" / "arm.sdf").write_text(
+        '<?xml version="1.0"?>\n<sdf version="1.9"><model name="arm">'
+        '<link name="a"/></model></sdf>\n')
+    world = tree / "worlds" / "w.sdf"
+    world.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w">'
+                     '<include><uri>../parts/arm.sdf</uri></include></world></sdf>\n')
+    result = invoke(sdf2urdf, tree, "-o", out)
+    assert result.exit_code == 0, result.output
+    assert b'<link name="a"' in (out / "worlds" / "w.urdf").read_bytes()
+    alone = invoke(sdf2urdf, world, "-o", tmp_path / "w.urdf")
+    assert alone.exit_code == 1 and "RESOURCE_OUTSIDE_PACKAGE" in alone.output
