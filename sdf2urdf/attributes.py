@@ -16,7 +16,7 @@ from lxml import etree
 
 from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.base.diagnostics import Code, source_of
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI, qualified_name
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, qualified_name, tag_of
 from urdf_sdf.core.write.text import Node, to_element
 
 _URDF = f"{{{URDF_NS}}}"
@@ -64,7 +64,7 @@ def given_back(node: Node, sdf_el, warn):
     if sdf_el is None:
         return node
     for name in undefined_attributes(sdf_el, node[0]):
-        warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{sdf_el.tag}> has the attribute [{name}], which "
+        warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)}> has the attribute [{name}], which "
              "SDFormat does not define (libsdformat ignores it) and URDF has no place for: "
              "left out", source_of(sdf_el, None))
     attributes = urdf_attributes(sdf_el)

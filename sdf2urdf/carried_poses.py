@@ -21,6 +21,7 @@ from lxml import etree
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.pose import IDENTITY, Pose
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_elements import read_pose_element
 from urdf_sdf.core.read.sdf_state import ReadState
 from urdf_sdf.core.write.common import numbers_text
@@ -70,7 +71,7 @@ class CarriedPoses:
         pose = self.result.pose_in_link(owner, spec)
         if pose is None:
             self.diagnostics.warning_at(
-                Code.POSE_RELATIVE_TO_INVALID, f"<{el.tag} name='{el.get('name')}'> of "
+                Code.POSE_RELATIVE_TO_INVALID, f"<{tag_of(el)} name='{el.get('name')}'> of "
                 f"[{owner}] is posed relative_to [{spec.relative_to}], which names no frame of "
                 "the model; its pose is copied as written", spec.source)
         return pose
@@ -80,8 +81,9 @@ class CarriedPoses:
         is left out when it is the identity; NUMBER_NOT_FINITE when composing overflowed."""
         if not pose.is_finite():
             self.diagnostics.error_at(
-                Code.NUMBER_NOT_FINITE, f"the pose of <{parent.tag} name='{parent.get('name')}'>"
-                " in its URDF frame is not a finite number: the offsets composed to reach it "
+                Code.NUMBER_NOT_FINITE,
+                f"the pose of <{tag_of(parent)} name='{parent.get('name')}'> in its URDF frame"
+                " is not a finite number: the offsets composed to reach it "
                 "overflow a double", source_of(parent if old is None else old, self.file))
             return
         index = 0 if old is None else parent.index(old)

@@ -99,6 +99,10 @@ def _convert(result, options: ToUrdf) -> Conversion:
     diagnostics = Diagnostics(result.diagnostics)
     if not result.ok or result.graph is None:
         return Conversion(None, diagnostics)
+    if result.document is not None and result.document.format == "urdf":
+        diagnostics.error(Code.INPUT_FORMAT_WRONG, "the input is a URDF file, not an SDFormat "
+                          "file: urdf2sdf converts URDF to SDFormat", result.document.file)
+        return Conversion(None, diagnostics)
     document_mimic_targets(result.document, diagnostics)
     if diagnostics.has_errors:
         return Conversion(None, diagnostics)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from urdf_sdf.core.base.diagnostics import Diagnostics
+from urdf_sdf.core.write.result import Converted
 
 
 @dataclass
@@ -21,11 +22,7 @@ class ToUrdf:
 
 
 @dataclass
-class Conversion:
+class Conversion(Converted):
     xml: bytes | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     parity_holds: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.xml is not None and not self.diagnostics.has_errors

@@ -59,7 +59,7 @@ SHARED_HINT = ("put the project's shared directory beside the clone as ../shared
                "or set URDF_SDF_SHARED")
 CHECK_URDF_HINT = "apt-get install liburdfdom-tools"
 GRAPHVIZ_HINT = "apt-get install graphviz"
-XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+XACRO_HINT = "pip install '.[test]' (or pip install xacro)"
 SDFORMAT_SPEC_HINT = "apt-get install libsdformat-dev"
 # colcon with its ROS extension, ROS 1's catkin and rospack, ROS 2's ament_cmake and index:
 # Debian's packages (.ci/run installs them).

@@ -41,7 +41,7 @@ def test_umbrella_command_fails_on_a_warning_only_when_strict(command):
 def test_check_reports_the_warning_as_an_error_when_strict():
     strict = invoke(urdf_sdf_app, "check", LOAD_WARNING, "--strict")
     assert "error[NAME_RENAMED]" in strict.stdout
-    assert "valid" not in strict.stdout.splitlines()[-1]
+    assert strict.stdout.splitlines()[-1].endswith(": invalid (1 error)")
 
 
 def test_print_writes_nothing_when_strict(tmp_path):

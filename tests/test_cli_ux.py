@@ -416,7 +416,8 @@ def test_missing_xacro_is_a_clear_error(no_xacro, tmp_path):
     result = invoke(urdf2sdf, XACRO_ARM, "--xacro", "-o", out)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{XACRO_ARM}: error[XACRO_UNAVAILABLE]: ")
-    assert "pip install 'urdf-sdf[xacro]'" in result.stderr
+    assert "pip install xacro (urdf-sdf's [xacro] extra; in its clone: pip install " \
+        "'.[xacro]')" in result.stderr
     assert not out.exists() and result.stdout_bytes == b""
     assert not xacro_available()
 

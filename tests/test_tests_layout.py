@@ -47,6 +47,8 @@ END_TO_END = {
     "test_hardening_terminal.py": "nothing raw reaches the terminal, every command",
     "test_hardening_xml.py": "no DTD, entity or device read, every command",
     "test_journey_packages.py": "pip-installed description packages and xacro, as typed",
+    "test_journeys.py": "a new user's journeys, typed: graph, wrong direction, check, help, "
+                        "install, write",
     "test_layout.py": "the source layout: packages, imports, cycles",
     "test_never_raises.py": "random broken SDFormat documents end in diagnostics",
     "test_no_traceback.py": "inputs that once ended in a traceback, every command",
@@ -79,7 +81,7 @@ NO_UNIT_TEST = {
     # tested through the converters (tests/core/read/test_urdf_rules.py,
     # tests/sdf2urdf/test_attributes.py, tests/sdf2urdf/test_world.py, test_round_trip_rules.py,
     # test_real_robot_rules.py)
-    "urdf_sdf.core.read.prefixes", "urdf_sdf.core.read.urdf_attributes",
+    "urdf_sdf.core.read.urdf_attributes",
     "urdf_sdf.sdf2urdf.loops", "urdf_sdf.sdf2urdf.world_content", "urdf_sdf.urdf2sdf.attributes",
     "urdf_sdf.urdf2sdf.gazebo_vocabulary", "urdf_sdf.urdf2sdf.scopes",
     "urdf_sdf.sdf2urdf.approximate",  # tests/test_real_robot_rules.py

@@ -43,6 +43,7 @@ from urdf_sdf.core.read.version import (
     written_version,
 )
 from urdf_sdf.core.write.common import numbers_text, pose_text
+from urdf_sdf.core.write.result import Converted
 from urdf_sdf.core.write.sdf import (
     axis_mimic_node,
     axis_node,
@@ -95,14 +96,10 @@ class ToSdf:
 
 
 @dataclass
-class Conversion:
+class Conversion(Converted):
     xml: bytes | None
     version: str | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        return self.xml is not None and not self.diagnostics.has_errors
 
 
 def lumped_inertials_finite(model: Model, diagnostics: Diagnostics) -> bool:
@@ -150,7 +147,11 @@ def _convert(result: LoadResult, options: ToSdf) -> Conversion:
     if not result.ok or result.document is None:
         return Conversion(None, None, diagnostics)
     model = result.document.model
-    if result.document.format != "urdf" or model is None:
+    if result.document.format != "urdf":
+        diagnostics.error(Code.INPUT_FORMAT_WRONG, "the input is an SDFormat file, not a URDF "
+                          "file: sdf2urdf converts SDFormat to URDF", result.document.file)
+        return Conversion(None, None, diagnostics)
+    if model is None:
         diagnostics.error(Code.FILE_READ, "the input is not a URDF file", result.document.file)
         return Conversion(None, None, diagnostics)
     mimic_targets(model, diagnostics)

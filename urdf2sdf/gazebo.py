@@ -83,6 +83,7 @@ from urdf_sdf.core.base.custom import FROM_GAZEBO, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.sdformat_tree import VersionTree, is_namespaced, tree_for
 from urdf_sdf.core.inspect.rules import unresolved_reference_reason
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.version import (
     AXIS_SPRINGS,
     ODE_FEEDBACK_DEPRECATED,
@@ -238,7 +239,7 @@ def warn_lumped_names(ctx: Context, plugin) -> None:
         text = (el.text or "").strip() if isinstance(el.tag, str) else ""
         if el is not plugin and text in ctx.lumped_links:
             ctx.warn(Code.LUMPED_NAME_REFERENCED, f"<plugin name='{plugin.get('name')}'> "
-                     f"parameter <{el.tag}> names link [{text}], which --lump-fixed merged "
+                     f"parameter <{tag_of(el)}> names link [{text}], which --lump-fixed merged "
                      f"into link [{ctx.lumped_links[text]}]; the plugin is copied unchanged",
                      el)
 
@@ -326,7 +327,7 @@ def apply_to_shapes(ctx: Context, target: Target, child, kind: str, value_kind, 
     shapes = own_shapes(ctx, target, kind)
     if not shapes:
         keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED,
-             f"<{child.tag}> sets {kind}s and {target.label} has none")
+             f"<{tag_of(child)}> sets {kind}s and {target.label} has none")
         return
     value = read_value(ctx, target, child, value_kind) if value_kind else ""
     if value is None:
@@ -460,12 +461,12 @@ def apply_implicit_spring_damper(ctx: Context, target: Target, child) -> None:
 
 def apply_spring(ctx: Context, target: Target, child) -> None:
     if ctx.version < AXIS_SPRINGS:
-        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
+        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{tag_of(child)}> needs "
              f"SDFormat {version_text(AXIS_SPRINGS)} "
              f"(//axis/dynamics/{SPRING_VALUES[child.tag]})")
         return
     if target.el.find("axis") is None:
-        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, f"<{child.tag}> sets a joint "
+        keep(ctx, target, child, Code.GAZEBO_TAG_MISPLACED, f"<{tag_of(child)}> sets a joint "
              f"axis and {target.el.get('type')} {target.label} has none")
         return
     value = read_value(ctx, target, child, "number")
@@ -479,7 +480,7 @@ def apply_lumping_tag(ctx: Context, target: Target, child) -> None:
     if read_value(ctx, target, child, "bool") is None:
         return
     if target.el.get("type") != "fixed":
-        ctx.warn(Code.GAZEBO_TAG_MISPLACED, f"<{child.tag}> only applies to fixed joints; "
+        ctx.warn(Code.GAZEBO_TAG_MISPLACED, f"<{tag_of(child)}> only applies to fixed joints; "
                  f"{target.label} is {target.el.get('type')} (kept as <urdf:gazebo> content)",
                  child)
     target.kept.append(child)
@@ -490,7 +491,7 @@ def apply_lumping_tag(ctx: Context, target: Target, child) -> None:
 def apply_model_tag(ctx: Context, target: Target, child) -> None:
     path, kind, since = MODEL_VALUES[child.tag]
     if ctx.version < since:
-        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{child.tag}> needs "
+        keep(ctx, target, child, Code.GAZEBO_ELEMENT_UNDEFINED, f"<{tag_of(child)}> needs "
              f"SDFormat {version_text(since)} (//model/{path[-1]})")
         return
     value = read_value(ctx, target, child, kind)
@@ -554,7 +555,7 @@ def read_value(ctx: Context, target: Target, child, kind: str) -> str | None:
     value = check_value(text, kind)
     if value is None:
         keep(ctx, target, child, Code.GAZEBO_VALUE_INVALID,
-             f"<{child.tag}> value [{text}] is not {EXPECTED[kind]}")
+             f"<{tag_of(child)}> value [{text}] is not {EXPECTED[kind]}")
     return value
 
 

@@ -25,6 +25,7 @@ from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.sdformat_tree import first_version_defining, undefined_content
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.version import version_text
 from urdf_sdf.urdf2sdf.gazebo_legacy import modernise
 from urdf_sdf.urdf2sdf.gazebo_xml import clean_copy, element_children
@@ -42,14 +43,8 @@ def spec_name(ctx) -> str:
 def xml_path(elements) -> str:
     """``<sensor name='imu'><imu><foo>``: the tags from a block's child down to one (a
     namespaced tag with its prefix, ``<controller:gazebo_ros_p3d>``)."""
-    return "".join(f"<{tag_text(el)} name='{el.get('name')}'>" if el.get("name") is not None
-                   else f"<{tag_text(el)}>" for el in elements)
-
-
-def tag_text(el) -> str:
-    if el.prefix:
-        return f"{el.prefix}:{etree.QName(el).localname}"
-    return el.tag
+    return "".join(f"<{tag_of(el)} name='{el.get('name')}'>" if el.get("name") is not None
+                   else f"<{tag_of(el)}>" for el in elements)
 
 
 def chain(el, root) -> list:
@@ -97,7 +92,7 @@ def checked_copy(ctx, child, parent_path: tuple[str, ...], label: str, outer=())
         return None, None, why_undefined(ctx, where, [*outer, child], (), label)
     out = clean_copy(child)
     for what in modernise(out, ctx.version):
-        ctx.warn(Code.GAZEBO_LEGACY_TRANSLATED, f"<{child.tag}> in the <gazebo> block for "
+        ctx.warn(Code.GAZEBO_LEGACY_TRANSLATED, f"<{tag_of(child)}> in the <gazebo> block for "
                  f"{label}: {what} (SDFormat {version_text(ctx.version)})", child)
     undefined = undefined_content(out, tree, child_type)
     if undefined and undefined[0].element is out:

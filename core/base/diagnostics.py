@@ -211,6 +211,9 @@ class Code(str, enum.Enum):
     JOINT_MIMIC_CARRIED = "JOINT_MIMIC_CARRIED"
     # A URDF's root link world holding content no body carries (core.read.urdf).
     WORLD_LINK_CONTENT_DROPPED = "WORLD_LINK_CONTENT_DROPPED"
+    # Journeys: a converter given the format it writes; model:// URIs left in a URDF.
+    INPUT_FORMAT_WRONG = "INPUT_FORMAT_WRONG"
+    MODEL_URI_KEPT = "MODEL_URI_KEPT"
 
 
 class Source(NamedTuple):

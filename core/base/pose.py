@@ -20,11 +20,17 @@ from __future__ import annotations
 import math
 
 Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
+Quat = tuple[float, float, float, float]  # (w, x, y, z): scalar first
 
 
 class Pose:
-    """Immutable by convention; a plain slotted class because poses are made by the
+    """``X_AB``, the pose of frame B in frame A: ``position`` ``(x, y, z)`` in metres and
+    ``rotation``, a unit quaternion in the order ``(w, x, y, z)``, scalar first (as
+    Drake and Eigen's constructor write it; scipy's ``Rotation.from_quat`` and ROS
+    messages take ``(x, y, z, w)``: reorder before passing it to them).
+    ``Pose((0, 0, 1), (0.7071068, 0, 0, 0.7071068))`` is 1 m up, turned 90 degrees about Z.
+
+    Immutable by convention; a plain slotted class because poses are made by the
     million while resolving (a frozen dataclass is several times slower to build)."""
     __slots__ = ("position", "rotation")
 

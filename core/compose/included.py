@@ -23,6 +23,7 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.compose.budget import admit_document, admit_elements
 from urdf_sdf.core.compose.rules import TOP_LEVEL
 from urdf_sdf.core.compose.uri import resolve_uri, shown
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import child, child_text
 from urdf_sdf.core.read.version import Version, supported_version
 from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
@@ -77,7 +78,7 @@ def open_included(located: Located, el, state, sub: Diagnostics):
         return None
     if root.tag not in ("sdf", "robot"):
         state.error(Code.FILE_READ, f"included file [{located.path}] is neither SDFormat nor "
-                    f"URDF (root element <{root.tag}>)", el)
+                    f"URDF (root element <{tag_of(root)}>)", el)
         return None
     return root
 
@@ -107,7 +108,7 @@ def top_level_elements(root, path: str, el, state) -> list:
     tops = [c for c in root if isinstance(c.tag, str) and c.tag in TOP_LEVEL]
     for other in tops[1:]:
         state.error(Code.ELEMENT_INCORRECT_TYPE, f"included file [{path}] has another "
-                    f"top-level element <{other.tag}> besides its first", el)
+                    f"top-level element <{tag_of(other)}> besides its first", el)
     return tops
 
 

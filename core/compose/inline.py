@@ -65,6 +65,7 @@ from urdf_sdf.core.compose.rules import (
     is_merge,
 )
 from urdf_sdf.core.compose.uri import shown
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import ReadState, child, child_text
 from urdf_sdf.core.read.version import (
     Version,
@@ -250,8 +251,8 @@ class _Inliner:
                 element.append(c)
             else:
                 self.warn(Code.INCLUDE_CHILD_DROPPED,
-                          f"<include> child <{c.tag}> has no place in the inlined "
-                          f"<{element.tag}>; left out", state.file, c)
+                          f"<include> child <{tag_of(c)}> has no place in the inlined "
+                          f"<{tag_of(element)}>; left out", state.file, c)
 
     def _keep(self, include, file: str | None) -> None:
         """A kept include from an included file: make a relative URI absolute."""

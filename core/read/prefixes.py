@@ -9,6 +9,10 @@ prefix declared with a placeholder namespace, ``urn:urdf-sdf:undeclared:PREFIX``
 NAMESPACE_UNDECLARED warning: the URDF reader does it to the tree it reads (so that
 urdf2sdf can carry such content), ``sdf2urdf`` and ``urdf-sdf print`` to the tree they
 write.
+
+A name in a message is written as the file writes it, ``drake:rotor_inertia`` (never
+lxml's ``{http://drake.mit.edu}rotor_inertia``): :func:`tag_of` an element,
+:func:`prefixed_name` of an attribute.
 """
 from __future__ import annotations
 
@@ -93,12 +97,18 @@ def qualified_name(name: str, declared: dict[str, str]) -> str | None:
 
 def prefixed_name(name: str, el) -> str:
     """``name`` (an element's tag or an attribute's name, ``{uri}local`` when namespaced)
-    as the file writes it, ``prefix:local``, for messages (``el``: the element the name is
-    on, whose declarations give the prefix)."""
+    as the file writes it, ``prefix:local`` (``local`` in a default namespace), for
+    messages (``el``: the element the name is on, whose declarations give the prefix)."""
     if not name.startswith("{"):
         return name
     uri, _, local = name[1:].partition("}")
-    for prefix, declared in el.nsmap.items():
-        if declared == uri and prefix:
-            return f"{prefix}:{local}"
-    return name
+    prefixes = [prefix for prefix, declared in el.nsmap.items() if declared == uri]
+    if any(prefixes):
+        return f"{next(p for p in prefixes if p)}:{local}"
+    return local if prefixes and el.tag == name else name
+
+
+def tag_of(el) -> str:
+    """``el``'s tag as the file writes it (``drake:rotor_inertia``, not
+    ``{http://drake.mit.edu}rotor_inertia``): every message that names an element uses it."""
+    return prefixed_name(el.tag, el) if isinstance(el.tag, str) else str(el.tag)

@@ -27,6 +27,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_elements import (
     check_content_poses,
     read_frame,
@@ -103,7 +104,8 @@ def read_root(root, state: ReadState, version_text: str) -> Document:
     if len(models) + len(others) > 1 and not (len(models) > 1 and not others):
         extra = (models + others)[1]
         state.error(Code.ELEMENT_INCORRECT_TYPE, f"the root <sdf> holds another top-level "
-                    f"<{extra.tag}> besides its first model, actor or light; only one is allowed",
+                    f"<{tag_of(extra)}> besides its first model, actor or light; only one is "
+                    "allowed",
                     extra)
     if len(models) > 1:
         names = [m.get("name") for m in models]

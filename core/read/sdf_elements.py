@@ -28,6 +28,7 @@ from urdf_sdf.core.base.model import (
     Shape,
 )
 from urdf_sdf.core.base.pose import IDENTITY, Pose
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import (
     ReadState,
     child,
@@ -188,10 +189,10 @@ def check_unique_names(el, named: dict[str, list], state: ReadState) -> None:
                 continue
             if name in seen:
                 state.error(Code.DUPLICATE_NAME, f"{tag} with name[{name}] already exists in "
-                            f"<{el.tag} name='{el.get('name')}'>", c)
+                            f"<{tag_of(el)} name='{el.get('name')}'>", c)
             elif name in kind_of_name and state.version >= FRAME_SEMANTICS:
                 state.warning(Code.DUPLICATE_NAME, f"{tag} [{name}] has the name of a "
-                              f"{kind_of_name[name]} of <{el.tag} name='{el.get('name')}'>: "
+                              f"{kind_of_name[name]} of <{tag_of(el)} name='{el.get('name')}'>: "
                               "from SDFormat 1.7 sibling elements have unique names "
                               "(libsdformat 12 reads it)", c)
             seen.add(name)

@@ -18,6 +18,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, limit_number
+from urdf_sdf.core.read.prefixes import tag_of
 
 # Makes a Source as ``Source(file, line)`` does, without the Python-level ``__new__`` of
 # a named tuple: the reader makes one per element it reads.
@@ -118,7 +119,7 @@ def required_name(el, state: ReadState) -> str | None:
     name = el.get("name")
     if name is None:
         state.error(Code.ATTRIBUTE_MISSING,
-                    f"required attribute [name] in element <{el.tag}> is not specified", el)
+                    f"required attribute [name] in element <{tag_of(el)}> is not specified", el)
         return None
     return name.strip()
 
@@ -131,7 +132,7 @@ def read_bool(el, state: ReadState, default: bool = False) -> bool:
         return True
     if text in ("false", "0"):
         return False
-    state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {text!r} is not a boolean", el)
+    state.error(Code.ELEMENT_INVALID, f"<{tag_of(el)}> value {text!r} is not a boolean", el)
     return default
 
 
@@ -181,5 +182,5 @@ def read_double(el, state: ReadState, default: float | None,
 def report_unreadable(el, what: str, state: ReadState) -> None:
     """ELEMENT_INVALID for a value of ``el`` that is not ``what``, once per element."""
     if el not in state.reported:
-        state.error(Code.ELEMENT_INVALID, f"<{el.tag}> value {(el.text or '').strip()!r} "
+        state.error(Code.ELEMENT_INVALID, f"<{tag_of(el)}> value {(el.text or '').strip()!r} "
                     f"is not {what}", el)

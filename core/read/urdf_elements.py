@@ -17,6 +17,7 @@ from urdf_sdf.core.base.model import Geometry, Inertial, Limit, Material, PoseSp
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers, parse_doubles
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.urdf_attributes import unknown_attributes
 from urdf_sdf.core.read.xmlio import first_children
 
@@ -82,7 +83,7 @@ def numbers(el, attribute: str, count: int, state: UrdfState, default: str | Non
     text = el.get(attribute)
     if text is None:
         if required:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+            state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(el)}> needs the attribute [{attribute}]",
                         el)
         if default is None:
             return None
@@ -114,7 +115,7 @@ def text_numbers(text: str, el, attribute: str, count: int,
     unreadable."""
     values = state.numbers.value(text)
     if values is None or len(values) != count:
-        state.error(Code.ATTRIBUTE_INVALID, f"<{el.tag} {attribute}='{text}'> is not "
+        state.error(Code.ATTRIBUTE_INVALID, f"<{tag_of(el)} {attribute}='{text}'> is not "
                     f"{count} finite number{'s' if count > 1 else ''}", el)
         return None
     return values
@@ -143,7 +144,7 @@ def attribute_number(text: str | None, el, attribute: str, state: UrdfState,
     elements whose attributes are all kept read each text once."""
     if text is None:
         if required:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]",
+            state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(el)}> needs the attribute [{attribute}]",
                         el)
         return default
     values = state.numbers.get(text)
@@ -237,7 +238,7 @@ def read_inertia(inertia, inertial: Inertial, state: UrdfState) -> None:
     for key in INERTIA_KEYS:
         text = attributes.get(key)
         if text is None:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{inertia.tag}> needs the attribute [{key}]",
+            state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(inertia)}> needs the attribute [{key}]",
                         inertia)
             values.append(0.0)
             continue
@@ -253,7 +254,7 @@ def read_moment(text: str | None, el, attribute: str, key: str, inertial: Inerti
     """A required number of an inertial (``text``: ``el/@attribute``; 0 when missing or
     unreadable), its text kept."""
     if text is None:
-        state.error(Code.ATTRIBUTE_MISSING, f"<{el.tag}> needs the attribute [{attribute}]", el)
+        state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(el)}> needs the attribute [{attribute}]", el)
         return 0.0
     inertial.texts[key] = text
     values = state.numbers.get(text)
@@ -294,7 +295,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     shape = Shape(name=el.get("name"), pose=read_origin(origin, el, state, None),
                   source=state.src(el), xml=el)
     if geometry is None:
-        state.error(Code.ELEMENT_MISSING, f"<{el.tag}> needs a <geometry>", el)
+        state.error(Code.ELEMENT_MISSING, f"<{tag_of(el)}> needs a <geometry>", el)
     else:
         shape.geometry = read_geometry(geometry, state)
     if material is not None:
@@ -309,8 +310,8 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
         return None
     shape = shapes[0]
     if len(shapes) > 1:  # urdfdom and Drake read the first child too
-        state.warning(Code.ELEMENT_INVALID, f"<geometry> holds <{shape.tag}> and also "
-                      f"{', '.join(f'<{c.tag}>' for c in shapes[1:])}; only the first is read "
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> holds <{tag_of(shape)}> and also "
+                      f"{', '.join(f'<{tag_of(c)}>' for c in shapes[1:])}; only the first is read "
                       "(as urdfdom and Drake do)", shapes[1])
     kind = sys.intern(shape.tag)
     texts = interned_attributes(shape)  # each number below read from these texts
@@ -318,7 +319,8 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
     if kind == "box":
         size = texts.get("size")
         if size is None:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{shape.tag}> needs the attribute [size]", shape)
+            state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(shape)}> needs the attribute [size]",
+                        shape)
         else:
             geometry.size = text_numbers(size, shape, "size", 3, state)
     elif kind == "cylinder":
@@ -335,7 +337,8 @@ def read_geometry(el, state: UrdfState) -> Geometry | None:
             state.error(Code.ATTRIBUTE_MISSING, "<mesh> needs a filename", shape)
         read_mesh_scale(shape, geometry, state)
     else:
-        state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{shape.tag}> is not URDF", shape)
+        state.warning(Code.ELEMENT_INVALID, f"<geometry> shape <{tag_of(shape)}> is not URDF",
+                      shape)
     return geometry
 
 
@@ -374,7 +377,7 @@ def read_material(el, state: UrdfState, defined: dict[str, Material]) -> Materia
     if color is not None:
         rgba_text = color.get("rgba")
         if rgba_text is None:
-            state.error(Code.ATTRIBUTE_MISSING, f"<{color.tag}> needs the attribute [rgba]",
+            state.error(Code.ATTRIBUTE_MISSING, f"<{tag_of(color)}> needs the attribute [rgba]",
                         color)
         else:
             rgba = text_numbers(rgba_text, color, "rgba", 4, state)

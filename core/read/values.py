@@ -10,6 +10,7 @@ from __future__ import annotations
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.model import MODEL_FRAME
 from urdf_sdf.core.read.numbers import parse_doubles
+from urdf_sdf.core.read.prefixes import tag_of
 
 DOUBLE, VECTOR3, COLOR = "a number", "three numbers", "a colour"
 BOOL, INT = "a boolean", "an integer"
@@ -94,7 +95,7 @@ def check_values(root, state) -> None:
         if value_problem(kind, text, memo.value):
             state.reported.add(el)
             state.error(Code.ELEMENT_INVALID,
-                        f"<{el.tag}> value {text.strip()!r} is not {kind}", el)
+                        f"<{tag_of(el)}> value {text.strip()!r} is not {kind}", el)
 
 
 # Whether a document has what the two checks below look at (most have none of it): a
@@ -163,7 +164,8 @@ def check_link_pose_frames(root, state) -> None:
                 target = (pose.get("relative_to") or "").strip() if pose is not None else ""
                 if target and target not in names:
                     state.error(Code.POSE_RELATIVE_TO_INVALID,
-                                f"relative_to name [{target}] of the <{posed.tag}> pose in link "
+                                f"relative_to name [{target}] of the <{tag_of(posed)}> pose in "
+                                "link "
                                 f"[{link.get('name')}] names no frame of model "
                                 f"[{model.get('name')}]", pose)
 

@@ -42,6 +42,7 @@ from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 from urdf_sdf.core.base.model import MODEL_FRAME
+from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import child
 
 Version = tuple[int, int]
@@ -130,7 +131,7 @@ def sdf_root_version(root, file: str | None, diagnostics: Diagnostics) -> Versio
     that must not read on checks :func:`supported_version` itself.
     """
     if root.tag != "sdf":
-        diagnostics.error_at(Code.FILE_READ, f"root element is <{root.tag}>, expected <sdf> "
+        diagnostics.error_at(Code.FILE_READ, f"root element is <{tag_of(root)}>, expected <sdf> "
                              "(this is not an SDFormat file)", source_of(root, file))
         return None
     text = root.get("version")

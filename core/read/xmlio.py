@@ -130,8 +130,9 @@ def parse_xml(data: bytes | str, file: str | None, diagnostics: Diagnostics,
             diagnostics.error(Code.FILE_READ, f"malformed XML: {' '.join(exc.msg.split())}",
                               file, line, column)  # libxml2's message on one line
             return None
-        diagnostics.warning(Code.XML_RECOVERED, f"XML: {' '.join(exc.msg.split())}", file, line,
-                            column)
+        message, column = _at_the_prefix(exc.msg, data, line, column)
+        diagnostics.warning(Code.XML_RECOVERED, f"XML: {' '.join(message.split())}", file,
+                            line, column)
         tree = etree.fromstring(data, _parser(True, keep_blank_text, huge)).getroottree()
     except ValueError as exc:  # e.g. unicode strings with an encoding declaration
         diagnostics.error(Code.FILE_READ, f"malformed XML: {exc}", file)
@@ -210,6 +211,32 @@ def _comment_without_double_hyphens(match: re.Match) -> bytes:
     if body.endswith(b"-"):  # a comment may not end in '--->' either
         body = body[:-1] + b" "
     return b"<!--" + body + b"-->"
+
+
+# libxml2's undeclared prefix: "Namespace prefix drake on foo is not defined, line 4,
+# column 25" (an element), "Namespace prefix drake for acceleration on joint ..." (an
+# attribute); the column is the end of the start tag.
+_UNDECLARED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:on|for) (\S+)")
+_POSITION = re.compile(r", line \d+, column \d+$")
+
+
+def _at_the_prefix(message: str, data: bytes, line: int | None,
+                   column: int | None) -> tuple[str, int | None]:
+    """An undeclared prefix's message and column, the column moved from the end of the
+    start tag to the prefix itself (``<drake:foo``: under ``drake``), libxml2's own
+    ``line, column`` taken off the message. Any other message is returned as it is."""
+    found = _UNDECLARED_PREFIX.match(message)
+    if found is None or line is None or column is None:
+        return message, column
+    lines = data.split(b"\n")
+    if line > len(lines):
+        return message, column
+    text = lines[line - 1].decode("utf-8", "replace")
+    name = f"{found.group(1)}:{found.group(2)}"
+    start = text.rfind(name, 0, column)
+    if start < 0:
+        return message, column
+    return _POSITION.sub("", message.strip()), start + 1
 
 
 def _column(exc: etree.XMLSyntaxError) -> int | None:

@@ -30,7 +30,7 @@ from urdf_sdf.view import tessellate
 from urdf_sdf.view.meshes import thinned
 from urdf_sdf.view.motion import joint_motion, movable_joints
 from urdf_sdf.view.overlay import COLOURS, diff_scene
-from urdf_sdf.view.page import escaped, scene_figure
+from urdf_sdf.view.page import STILL_FILL, UNIT_PIXELS, escaped, page_html, scene_figure
 from urdf_sdf.view.scene import build_scene
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,7 +262,8 @@ def test_without_the_view_extra_the_command_says_what_to_install(tmp_path, monke
     result = runner.invoke(app, ["view", str(SAMPLES / "arm6.urdf"), "-o", str(out)])
     assert result.exit_code == 1 and not out.exists()
     assert "error[VIEW_UNAVAILABLE]" in result.stderr
-    assert "pip install 'urdf-sdf[view]'" in result.stderr
+    assert "pip install plotly trimesh pycollada (urdf-sdf's [view] extra; in its clone: " \
+        "pip install '.[view]')" in result.stderr
 
 
 def test_png_without_a_browser_says_what_to_install_and_writes_nothing(tmp_path, monkeypatch):
@@ -313,3 +314,25 @@ def generated_urdf(count: int) -> str:
               '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>'
               '</joint>' for i in range(1, count)]
     return "\n".join(parts + ["</robot>"])
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_still_fits_the_robot_and_has_no_toolbar(path):
+    """``view --png``'s page: no plotly toolbar (it covered the title), the title in the
+    top margin, each axis spanning the robot (not a cube around its longest side) and the
+    box drawn large: its isometric outline fills most of the 1280x960 picture."""
+    scene = build_scene(load(path), str(path))
+    figure, _ = scene_figure(scene, str(path), controls=False)
+    layout = figure.layout.scene
+    assert layout.aspectmode == "manual"
+    spans = [high - low for low, high in (layout[f"{axis}axis"].range for axis in "xyz")]
+    ratios = [layout.aspectratio[axis] for axis in "xyz"]
+    longest = max(spans)
+    for span, ratio in zip(spans, ratios):  # drawn to scale
+        assert ratio / max(ratios) == pytest.approx(max(span, longest / 10 * 1.05) / longest)
+    across = (ratios[0] + ratios[1]) * UNIT_PIXELS
+    drawn = (across / 2 ** 0.5, ratios[2] * UNIT_PIXELS * (2 / 3) ** 0.5 + across / 6 ** 0.5)
+    assert max(drawn[0] / 1280, drawn[1] / (960 - 60)) == pytest.approx(STILL_FILL)
+    html = page_html(scene, str(path), controls=False)
+    assert '"displayModeBar": false' in html
+    assert '"displayModeBar"' not in page_html(scene, str(path))  # the page keeps it

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import OutputError, remove_stale_temporaries, write_output
+from urdf_sdf.cli.output import OutputError, write_output
 from urdf_sdf.cli.pool import in_workers
 from urdf_sdf.cli.render import (
     SourceLines,
@@ -55,6 +55,7 @@ from urdf_sdf.cli.render import (
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.read.files import file_kind, not_regular_message
+from urdf_sdf.core.write.atomic import remove_stale_temporaries
 
 if TYPE_CHECKING:  # rich comes with typer; imported when a bar is drawn
     from rich.progress import Progress, TaskID

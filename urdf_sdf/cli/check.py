@@ -1,5 +1,8 @@
 """``urdf-sdf check``: validate files, and optionally their URDF parity and meshes.
 
+Each file's diagnostics, then its line (``FILE: valid``, ``FILE: invalid (N errors)``,
+``FILE: URDF parity holds for model [M]``); after several files, ``N of M files valid``.
+
 The command's options, declared once (:data:`COMMAND`), and its body (:func:`run`), which
 a plain ``urdf-sdf check FILE...`` runs without typer, as fast as a conversion (a CI job
 checks one file per process).
@@ -55,8 +58,23 @@ def check_files(files: Sequence[Path], urdf_parity: bool, model: str | None, mes
     """Check each file in turn; the worst exit code (0 all pass, 1 one does not, 2 a
     world without ``--model``). ``xacro``: whether (and how) a .xacro file is expanded;
     ``physics``: with the physics tier, the payloads (link -> kg) it hangs on links."""
-    return max(check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro,
-                          physics) for f in files)
+    codes = [check_file(f, urdf_parity, model, as_json, quiet, meshes, context, xacro, physics)
+             for f in files]
+    if len(files) > 1 and not as_json:
+        print(total_line(codes.count(0), len(files), urdf_parity))
+    return max(codes)
+
+
+def total_line(passed: int, checked: int, urdf_parity: bool) -> str:
+    """The last line of a check of several files: ``2 of 3 files valid``."""
+    return f"{passed} of {checked} files valid" + (" with URDF parity" if urdf_parity else "")
+
+
+def verdict_line(name: str, errors: int) -> str:
+    """A file's line: ``robot.urdf: valid``, ``robot.urdf: invalid (2 errors)``."""
+    if not errors:
+        return f"{escape(name)}: valid"
+    return f"{escape(name)}: invalid ({errors} error{'s' if errors != 1 else ''})"
 
 
 def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
@@ -84,8 +102,8 @@ def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
     if not result.ok or not urdf_parity:
         if as_json:
             print_json(summary)
-        elif result.ok:
-            print(f"{escape(name)}: valid")
+        else:
+            print(verdict_line(name, 0 if result.ok else _error_count(result.diagnostics)))
         return 0 if result.ok else 1
     problem = parity_scope_problem(result, model, name)
     if problem is not None:
@@ -101,9 +119,15 @@ def check_file(file: Path, urdf_parity: bool, model: str | None, as_json: bool,
         print_json(summary)
     else:
         emit(report.findings, sys.stdout, sources)
-        if report.holds:
-            print(f"{escape(name)}: URDF parity holds for model [{escape(report.model)}]")
+        verdict = "holds" if report.holds else \
+            f"does not hold ({len(report.findings)} findings)"
+        print(f"{escape(name)}: URDF parity {verdict} for model [{escape(report.model)}]")
     return 0 if report.holds else 1
+
+
+def _error_count(diagnostics: Sequence[Diagnostic]) -> int:
+    """How many errors an invalid file has (at least one: it is invalid)."""
+    return max(1, sum(d.is_error for d in diagnostics))
 
 
 def parity_scope_problem(result, model: str | None, file: str) -> Diagnostic | None:
@@ -192,7 +216,7 @@ def payloads(texts) -> dict[str, float]:
 COMMAND = Command(
     prog=PROG, name="check", run=run,
     help="Validate files; print diagnostics as file:line: error[CODE]: message and the "
-         "source\nline. Exit 0 when every file passes, 1 when one does not, 2 on a usage "
+         "source line. Exit 0 when every file passes, 1 when one does not, 2 on a usage "
          "error.",
     arguments=(Argument("files", FILE_HELP + "; several files are checked one after the "
                                              "other", many=True, metavar="FILE..."),),

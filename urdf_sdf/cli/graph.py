@@ -30,7 +30,6 @@ from urdf_sdf.cli.output import (
     STDOUT,
     OutputError,
     StdoutError,
-    file_mode,
     follow_links,
     resolve_destination,
     temporary_beside,
@@ -42,6 +41,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.loader import LoadResult, load
+from urdf_sdf.core.write.atomic import file_mode
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 # ---- rendering --------------------------------------------------------------------------
@@ -213,12 +213,13 @@ FileT = TypeVar("FileT", bound="str | os.PathLike")  # the file a loader is give
 PathT = TypeVar("PathT", bound="str | os.PathLike")  # its search paths
 
 
-def graph_command(file: FileT, kind: str | GraphKind = "both",
+def graph_command(file: FileT, kind: str | GraphKind = GraphKind.tree,
                   output: str | os.PathLike | None = None,
                   paths: Sequence[PathT] | None = None, stderr: TextIO | None = None, *,
                   loader: Callable[[FileT, Sequence[PathT] | None], LoadResult] | None = None,
                   report: Callable[[LoadResult, TextIO], None] | None = None) -> int:
     """``urdf-sdf graph FILE [--kind K] [-o OUT] [--path DIR...]``; returns the exit code.
+    The kinematic tree unless ``kind`` names a frame graph.
 
     ``loader(file, paths) -> LoadResult`` loads the file (default: ``core.loader.load``
     with ``Context.from_environment(paths)``); ``report(result, stream)`` prints its
@@ -252,7 +253,7 @@ def graph_command(file: FileT, kind: str | GraphKind = "both",
     return write_graph(result, kind_value, output, [str(file)], stderr, file=str(file))
 
 
-def write_graph(result: LoadResult, kind: str | GraphKind = "both",
+def write_graph(result: LoadResult, kind: str | GraphKind = GraphKind.tree,
                 output: str | os.PathLike | None = None, inputs: Sequence[str] = (),
                 stderr: TextIO | None = None, file: str | None = None) -> int:
     """Draw an already loaded ``result`` (diagnostics already shown) and write it to

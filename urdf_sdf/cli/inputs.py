@@ -3,8 +3,8 @@ as ``<stdin>``) or a ``*.xacro`` file. See :func:`load_input`.
 
 A ``*.xacro`` file is expanded only when the user asks for it (``--xacro``, carried as
 :class:`~urdf_sdf.cli.xacro_expand.XacroOptions`); otherwise it is
-``XACRO_NOT_EXPANDED``. The expansion needs the optional ``xacro`` package (``pip install
-'urdf-sdf[xacro]'``) and runs in a restricted child process
+``XACRO_NOT_EXPANDED``. The expansion needs the optional ``xacro`` package (the ``[xacro]``
+extra) and runs in a restricted child process
 (:mod:`urdf_sdf.cli.xacro_expand`, :mod:`urdf_sdf.cli.xacro_sandbox`): no route
 to modules, the environment (unless ``--xacro-env``) or files outside the input's package
 (unless ``--xacro-path``). A top-level file with a DTD (external id or internal subset) is

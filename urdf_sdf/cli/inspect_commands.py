@@ -195,9 +195,9 @@ FRAMES = Command(
              PATH, *PACKAGES, *XACRO))
 DIFF = Command(
     prog=PROG, name="diff", run=diff,
-    help="Compare two robot descriptions: first what was edited (the causes), then how many\n"
-         "differences follow from it (--all lists them). Exit 0 when equivalent, 1 when\n"
-         "different, 3 when a file cannot be compared (it does not load: its errors are\n"
+    help="Compare two robot descriptions: first what was edited (the causes), then how many "
+         "differences follow from it (--all lists them). Exit 0 when equivalent, 1 when "
+         "different, 3 when a file cannot be compared (it does not load: its errors are "
          "printed; with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
@@ -211,7 +211,7 @@ DIFF = Command(
              JSON, STRICT, PATH, *PACKAGES, *XACRO))
 PRINT = Command(
     prog=PROG, name="print", run=print_,
-    help="Print the composed model as one SDFormat file, every <include> inlined (like\n"
+    help="Print the composed model as one SDFormat file, every <include> inlined (like "
          "`gz sdf -p`); diagnostics go to stderr.",
     arguments=(Argument("file", "SDFormat or URDF file"),),
     options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
@@ -220,12 +220,12 @@ PRINT = Command(
              STRICT, PATH, *PACKAGES))
 GRAPH = Command(
     prog=PROG, name="graph", run=graph,
-    help="Write the frame graphs (attached_to, relative_to) or the kinematic tree as "
-         "Graphviz\nDOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program.",
+    help="Write the kinematic tree (links and joints; --kind for the frame graphs) as "
+         "Graphviz DOT; -o FILE.svg/.png/.pdf renders it with Graphviz's dot program.",
     arguments=(FILE,),
-    options=(Option(("--kind", "-k"), "kind", GraphKind, default=GraphKind.both,
-                    help="attached_to, relative_to or both (the frame graphs), or tree (the "
-                         "kinematic tree)."),
+    options=(Option(("--kind", "-k"), "kind", GraphKind, default=GraphKind.tree,
+                    help="tree (the default, for every input: the kinematic tree), or the "
+                         "frame graphs: attached_to, relative_to or both."),
              OUTPUT.with_help("Write here instead of stdout: .dot or .gv for DOT text; .svg, "
                               ".png or .pdf rendered by Graphviz's dot program."),
              QUIET, STRICT, PATH, *PACKAGES, *XACRO))

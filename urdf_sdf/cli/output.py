@@ -24,11 +24,10 @@
   :func:`write_failed` makes it the FILE_WRITE diagnostic the commands print, and the
   previous file is intact.
 
-The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp``. SIGTERM, SIGINT and SIGHUP remove it
-(handlers installed only around the write, the previous ones restored after; the signal
-is then re-raised with its default action, so the exit status says what killed us), and a
-later write of the same target removes the stale ones whose process is gone (SIGKILL).
-A new file gets 0666 less the umask, which is read, never set (:func:`new_file_mode`).
+The atomic write itself (temporary file, mode, stale temporaries) is the library's,
+:mod:`urdf_sdf.core.write.atomic`; here SIGTERM, SIGINT and SIGHUP remove the temporary
+file (handlers installed only around the write, the previous ones restored after; the
+signal is then re-raised with its default action, so the exit status says what killed us).
 
 Nothing here changes the process for longer than a write: ``sys.stdout`` stays the one
 the caller has (a console script's checks its writes:
@@ -52,6 +51,7 @@ from urdf_sdf.cli.streams import ClosedStreamError, StdoutError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.read.files import system_reason
+from urdf_sdf.core.write import atomic
 
 CHUNK = 64 * 1024
 BROKEN_PIPE_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports for `yes | head`
@@ -59,7 +59,6 @@ CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", 
                         if hasattr(signal, name))
 # stdout_checked decorates typer commands: typer is loaded whenever it is used.
 _TYPER = Later({"Exit": ("typer", "Exit")})
-_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
 
 
 class OutputError(Exception):
@@ -209,11 +208,7 @@ def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (
         with open(target, "wb") as stream:  # /dev/null, a FIFO: as `cat > FILE` would
             stream.write(data)
         return
-    with temporary_beside(target, stale_removed) as tmp:
-        with open(tmp, "wb") as stream:
-            stream.write(data)
-        os.chmod(tmp, file_mode(target))
-        os.replace(tmp, target)
+    atomic.write_atomically(data, target, stale_removed, removed_on_signal)
 
 
 # What resolve_destination finds: standard output itself, a file written directly (a
@@ -391,62 +386,12 @@ def _is_stdout(status: os.stat_result) -> bool:
     return stdout is not None and os.path.samestat(stdout, status)
 
 
-@contextlib.contextmanager
-def temporary_beside(target: Path, stale_removed: bool = False) -> Iterator[str]:
-    """A new, empty temporary file's path in ``target``'s directory, removed on leaving
-    (unless renamed away), on an exception and on SIGTERM/SIGINT/SIGHUP (whose handlers
-    are in place before the file is made: a signal in between would leave it). Stale ones
-    of earlier runs (their process gone) are removed first, unless ``stale_removed``."""
-    if not stale_removed:
-        remove_stale_temporaries(_directory_of(target), target.name)
-    tmp = _temporary_name(target)
-    with removed_on_signal(tmp):
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        try:
-            yield tmp
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-
-
-def _temporary_name(target: Path) -> str:
-    """A new name of a temporary file of ``target``'s, in its directory (see the module)."""
-    token = f"{os.getpid()}-{os.urandom(4).hex()}"
-    return str(_directory_of(target) / f".{target.name}.urdf-sdf-{token}.tmp")
-
-
-def _directory_of(target: Path) -> Path:
-    """The directory ``target`` is written in."""
-    return target.parent if str(target.parent) else Path(".")
-
-
-def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:
-    """Remove ``.NAME.urdf-sdf-PID-*.tmp`` files of ours whose process is gone (of any
-    NAME when ``name`` is None)."""
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return
-    for entry in entries:
-        match = _TEMPORARY.match(entry.name)
-        if match is None or name not in (None, match.group("name")) or \
-                _alive(int(match.group("pid"))):
-            continue
-        with contextlib.suppress(OSError):
-            if entry.is_file(follow_symlinks=False) and entry.stat().st_uid == os.getuid():
-                os.unlink(entry.path)
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True  # someone else's process (or not a pid): leave its file alone
-    return True
+def temporary_beside(target: Path,
+                     stale_removed: bool = False) -> contextlib.AbstractContextManager[str]:
+    """:func:`urdf_sdf.core.write.atomic.temporary_beside`, the file also removed on
+    SIGTERM/SIGINT/SIGHUP (whose handlers are in place before the file is made: a signal
+    in between would leave it)."""
+    return atomic.temporary_beside(target, stale_removed, removed_on_signal)
 
 
 @contextlib.contextmanager
@@ -480,50 +425,3 @@ def handling_signals(handler: Callable) -> Iterator[None]:
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old if old is not None else signal.SIG_DFL)
-
-
-def file_mode(target: Path) -> int:
-    """The mode the output should have: the replaced file's, else what the umask
-    gives a new file (the temporary file's private 0600 must not leak into the result);
-    a symbolic link being replaced is a new file (its target's mode is not its own)."""
-    try:
-        status = os.lstat(target)
-        if stat.S_ISLNK(status.st_mode):
-            raise FileNotFoundError(target)
-        return status.st_mode & 0o7777
-    except FileNotFoundError:
-        return new_file_mode(target)
-
-
-def new_file_mode(target: Path) -> int:
-    """The mode a new file ``target`` gets (0666 less the umask). The umask is read, never
-    set (setting it to read it, even for a moment, would change it for every thread of
-    the process): from ``/proc/self/status`` where the system has it, else from a new
-    file's own mode (:func:`_probed_file_mode`)."""
-    umask = _umask_from_status()
-    return 0o666 & ~umask if umask is not None else _probed_file_mode(target)
-
-
-def _umask_from_status(status_file: str = "/proc/self/status") -> int | None:
-    """The process's umask from its ``Umask:`` line (Linux 4.7 and later), or None."""
-    try:
-        with open(status_file, encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _probed_file_mode(target: Path) -> int:
-    """The mode of a file made with 0666 beside ``target`` (the system applies the umask),
-    removed at once. Named as a temporary of ``target``'s: if the process dies in between,
-    the next write of ``target`` removes it (:func:`remove_stale_temporaries`)."""
-    probe = _temporary_name(target)
-    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        return stat.S_IMODE(os.fstat(fd).st_mode)
-    finally:
-        os.close(fd)
-        os.unlink(probe)

@@ -19,7 +19,7 @@ entry of every console script), sets:
   :func:`urdf_sdf.core.read.consume.give_back_free_memory_with`).
 
 The umask is never set, here or anywhere: a written file's mode reads it
-(:func:`urdf_sdf.cli.output.new_file_mode`).
+(:func:`urdf_sdf.core.write.atomic.new_file_mode`).
 """
 from __future__ import annotations
 

@@ -78,8 +78,8 @@ def run(params: dict) -> int:
 
 COMMAND = Command(
     prog="urdf-sdf", name="roundtrip", run=run,
-    help="Check that each file survives conversion to the other format and back (URDF:\n"
-         "urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one\n"
+    help="Check that each file survives conversion to the other format and back (URDF: "
+         "urdf2sdf | sdf2urdf; SDF: sdf2urdf | urdf2sdf) with an empty diff; exit 1 when one "
          "does not, else 3 when a file does not load at all.",
     arguments=(Argument("files", "URDF or SDFormat files", many=True, metavar="FILE..."),),
     options=(Option(("--quiet", "-q"), "quiet", default=False,

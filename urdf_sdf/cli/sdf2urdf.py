@@ -14,6 +14,9 @@ stderr as ``file:line[:col]: severity[CODE]: message`` with the source line unde
 ``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
 without ``-o FILE``) on stdout instead.
 
+A URDF left with ``model://`` mesh URIs gets one MODEL_URI_KEPT warning suggesting
+``--uri-scheme package`` (:func:`model_uris_kept`).
+
 This module converts (:func:`convert`); the command's options and body are
 :mod:`urdf_sdf.cli.sdf2urdf_app` (the console script: :func:`urdf_sdf.cli.quick.sdf2urdf`).
 """
@@ -29,12 +32,13 @@ from urdf_sdf.cli.path_names import safe_outputs
 from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
-from urdf_sdf.core.base.diagnostics import Diagnostics, Policy
+from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Policy, Severity
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 
 PROG = "sdf2urdf"
 URI_SCHEMES = (None, "package")
+MODEL_MESH = b'filename="model://'  # a mesh URI as core.write.urdf writes it
 
 
 def uri_scheme_problem(scheme: str | None) -> str | None:
@@ -50,7 +54,25 @@ def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
     result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
     conversion = convert_sdf(result, options)
-    return (conversion.xml if conversion.ok else None), conversion.diagnostics
+    xml, diagnostics = (conversion.xml if conversion.ok else None), conversion.diagnostics
+    if xml is not None and options.uri_scheme is None:
+        file = result.document.file if result.document is not None else str(path)
+        diagnostics += result.policy.apply(model_uris_kept(xml, file))
+        if diagnostics.has_errors:  # --strict
+            xml = None
+    return xml, diagnostics
+
+
+def model_uris_kept(urdf: bytes, file: str | None) -> list[Diagnostic]:
+    """One MODEL_URI_KEPT warning for a URDF that still holds ``model://`` mesh URIs (ROS
+    tools resolve ``package://``), with their count and the option that rewrites them."""
+    count = urdf.count(MODEL_MESH)
+    if not count:
+        return []
+    uris = "1 mesh URI" if count == 1 else f"{count} mesh URIs"
+    return [Diagnostic(Code.MODEL_URI_KEPT, Severity.WARNING,
+                       f"{uris} left as model://, which ROS tools do not resolve; "
+                       "--uri-scheme package writes them as package:// URIs", file)]
 
 
 def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:

@@ -5,8 +5,10 @@ the plain path leaves.
 Each :class:`~urdf_sdf.cli.declare.Command` becomes a typer command whose function has
 one parameter per declared argument and option (a signature built from the declaration,
 which typer reads as it reads a written one) and calls the command's body; a
-:class:`~urdf_sdf.cli.declare.UsageError` from the body is click's bad parameter. typer is
-imported when an app is built, never on the plain path (``_TYPER``: the names used).
+:class:`~urdf_sdf.cli.declare.UsageError` from the body is click's bad parameter.
+``--help`` is click's plain text (:data:`PLAIN_HELP`; a value's name from
+:data:`METAVARS` when the declaration gives none). typer is imported when an app is built,
+never on the plain path (``_TYPER``: the names used).
 """
 from __future__ import annotations
 
@@ -28,13 +30,18 @@ _TYPER = Later({
 })
 
 
+# ``--help`` as click writes it: paragraphs filled to the terminal's width (not broken
+# where a help string has a line break), a flag without a type after it, the text as
+# written (rich would read ``'urdf-sdf[view]'`` as markup). No shell completion.
+PLAIN_HELP: dict[str, Any] = {"add_completion": False, "rich_markup_mode": None}
+
 # A command's body for its parameters (``Command.run``, or the one a route leads to).
 Body = Callable[[Command, dict], int]
 
 
 def command_app(command: Command, body: Body) -> Any:
     """The typer app of one command (``urdf2sdf``, ``sdf2urdf``)."""
-    app = _TYPER.Typer(add_completion=False, help=command.help)
+    app = _TYPER.Typer(help=command.help, **PLAIN_HELP)
     app.command()(typer_function(command, "main_command", body))
     return app
 
@@ -42,11 +49,12 @@ def command_app(command: Command, body: Body) -> Any:
 def group_app(group: Command, commands: list[Command], body: Body) -> Any:
     """The typer app of ``urdf-sdf``: ``group``'s options (``--version``) and its
     ``commands``, listed in that order."""
-    app = _TYPER.Typer(add_completion=False, no_args_is_help=True, help=group.help)
+    app = _TYPER.Typer(no_args_is_help=True, help=group.help, **PLAIN_HELP)
     app.callback()(typer_function(group, "_options", body))
     for command in commands:
         name = command.name or command.prog
-        app.command(name)(typer_function(command, name, body))
+        app.command(name, short_help=" ".join(command.help.split()))(
+            typer_function(command, name, body))
     return app
 
 
@@ -72,16 +80,23 @@ def typer_function(command: Command, name: str, body: Body) -> Callable[..., Non
     return function
 
 
+# What ``--help`` shows after an option taking a value whose declaration names none (a
+# flag shows nothing; an enum option, its choices).
+METAVARS: dict[type, str] = {Path: "PATH", str: "TEXT", int: "N", float: "NUMBER"}
+
+
 def _argument(argument: Argument) -> inspect.Parameter:
-    default = _TYPER.Argument(..., help=argument.help, metavar=argument.metavar)
+    metavar = argument.metavar or argument.name.upper() + ("..." if argument.many else "")
+    default = _TYPER.Argument(..., help=argument.help, metavar=metavar)
     return inspect.Parameter(argument.name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=list[Path] if argument.many else Path)
 
 
 def _option(option: Option, prog: str) -> inspect.Parameter:
     settings: dict[str, Any] = {"help": option.help}
-    if option.metavar is not None:
-        settings["metavar"] = option.metavar
+    metavar = option.metavar or METAVARS.get(option.kind)
+    if metavar is not None and not option.is_flag:
+        settings["metavar"] = metavar
     if option.minimum is not None:
         settings["min"] = option.minimum
     if option.check is not None:

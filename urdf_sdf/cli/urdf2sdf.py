@@ -1,8 +1,8 @@
 """``urdf2sdf``: convert URDF to SDFormat.
 
 Inputs: a URDF file, ``-`` (standard input), a ``*.xacro`` file (with ``--xacro`` only:
-expanded in a restricted sandbox with the optional ``xacro`` package, ``pip install
-'urdf-sdf[xacro]'``; ``--xacro-arg name:=value`` passes arguments, ``--xacro-path DIR``
+expanded in a restricted sandbox with the optional ``xacro`` package, the ``[xacro]``
+extra; ``--xacro-arg name:=value`` passes arguments, ``--xacro-path DIR``
 and ``--xacro-env`` widen what it may read; see :mod:`urdf_sdf.cli.xacro_expand`),
 or a directory (batch, with ``-o OUTDIR``; ``-j N`` worker processes, every core by
 default; ``*.urdf.xacro`` files are converted with ``--xacro`` only).

@@ -10,7 +10,7 @@ A file that does not load gives its diagnostics and no page (exit 1, the last li
 reads (``MESH_TOO_LARGE``), is a warning, drawn as a marker (an error under
 ``--strict``: then no page either).
 
-The view modules need plotly and trimesh (``pip install 'urdf-sdf[view]'``): they are
+The view modules need plotly and trimesh (the ``[view]`` extra: :data:`VIEW_HINT`): they are
 imported through the ``_VIEW`` table, and when one is missing the command says what to
 install (VIEW_UNAVAILABLE, exit 1). Every file is written atomically
 (``urdf_sdf.cli.output``).
@@ -47,7 +47,6 @@ from urdf_sdf.cli.output import (
     OutputError,
     StdoutError,
     check_destination,
-    file_mode,
     handling_signals,
     resolve_destination,
     stdout_checked_code,
@@ -61,9 +60,11 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.diff.report import summary
+from urdf_sdf.core.write.atomic import file_mode
 
 PROG = "urdf-sdf view"
-VIEW_HINT = "pip install 'urdf-sdf[view]'"
+VIEW_HINT = ("pip install plotly trimesh pycollada (urdf-sdf's [view] extra; in its clone: "
+             "pip install '.[view]')")
 _VIEW = Later({
     "build_scene": ("urdf_sdf.view.scene", "build_scene"),
     "diff_scene": ("urdf_sdf.view.overlay", "diff_scene"),
@@ -250,10 +251,10 @@ def run(params: dict) -> int:
 
 COMMAND = Command(
     prog="urdf-sdf", name="view", run=run,
-    help="Write an interactive 3D page of a robot (one self-contained HTML file, offline):\n"
+    help="Write an interactive 3D page of a robot (one self-contained HTML file, offline): "
          "shapes, frames, joint axes, the kinematic tree, a joint slider; with two files, "
-         "both\noverlaid and every difference `urdf-sdf diff` reports highlighted. Needs\n"
-         "pip install 'urdf-sdf[view]'.",
+         "both overlaid and every difference `urdf-sdf diff` reports highlighted. Needs the "
+         "view extra: " + VIEW_HINT + ".",
     arguments=(Argument("files", "SDFormat, URDF or xacro file (with --xacro; '-': standard "
                                  "input); a second file is overlaid on the first and their "
                                  "differences highlighted", many=True, metavar="FILE [FILE]"),),

@@ -29,7 +29,10 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 from pathlib import Path
 
-XACRO_HINT = "pip install 'urdf-sdf[xacro]'"
+# The install hints name the extra's packages (pyproject.toml's [xacro] and [view], checked
+# by tests/test_journeys.py): urdf-sdf is installed from its clone, so
+# `pip install 'urdf-sdf[xacro]'` would ask a package index that has no urdf-sdf.
+XACRO_HINT = "pip install xacro (urdf-sdf's [xacro] extra; in its clone: pip install '.[xacro]')"
 
 
 @dataclass(frozen=True)

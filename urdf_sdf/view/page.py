@@ -9,7 +9,10 @@ kinematic tree, the joint axes (lines and cone heads); on a diff page, one trace
 difference (the legend names the causes, then counts the dependent differences, as
 ``urdf-sdf diff`` prints them).
 
-The joint slider, the joint picker and the show/hide buttons are :mod:`.controls`.
+The joint slider, the joint picker and the show/hide buttons are :mod:`.controls`. The
+interactive page's box is a cube holding every position the slider can show
+(:func:`cube_axes`); a still picture's (``view --png``) spans the robot and fills the
+frame (:func:`fitted_axes`).
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ from urdf_sdf.core.diff.difference import DEPENDENT
 from urdf_sdf.view.controls import GROUPS, menus, motion_controls
 from urdf_sdf.view.overlay import HIGHLIGHT_COLOUR
 from urdf_sdf.view.scene import Scene, Side, tree_edges
+from urdf_sdf.view.snapshot import WINDOW
 
 LINK_TRACES = 60            # links of one side drawn as one trace each, at most
 LEGEND_DIFFERENCES = 40     # differences listed one by one in the legend
@@ -35,13 +39,23 @@ AXIS_ARROW_COLOUR = "#9467bd"
 MISSING_COLOUR = "#d62728"
 CAMERA = {"eye": {"x": 1.4, "y": 1.4, "z": 1.4}, "up": {"x": 0, "y": 0, "z": 1},
           "projection": {"type": "orthographic"}}  # isometric
+# A still picture (urdf_sdf.view.snapshot.WINDOW): the drawing's box fills this share of
+# it; plotly draws a box of aspect ratio 1 this many pixels across per unit (measured).
+STILL_FILL = 0.75
+UNIT_PIXELS = 0.39 * WINDOW[1]
+TOP_MARGIN = 60  # pixels: the title's
+STILL_TITLE = {"y": 0.985, "yanchor": "top"}  # in the top margin, above the drawing
 
 
 def page_html(scene: Scene, title: str, controls: bool = True) -> str:
-    """The page of ``scene``; ``controls=False`` leaves out the slider and buttons (for a
-    still picture)."""
+    """The page of ``scene``; ``controls=False`` makes it a still picture's: no slider,
+    buttons or toolbar, the title in the top margin, the robot filling the frame
+    (:func:`fitted_axes`)."""
     figure, note = scene_figure(scene, title, controls)
-    return figure.to_html(include_plotlyjs=True, full_html=True, config={"displaylogo": False},
+    # a still has no toolbar: it would cover the title and means nothing in a picture
+    config = {"displaylogo": False} if controls else {"displaylogo": False,
+                                                      "displayModeBar": False}
+    return figure.to_html(include_plotlyjs=True, full_html=True, config=config,
                           div_id="urdf-sdf-view")
 
 
@@ -66,37 +80,73 @@ def scene_figure(scene: Scene, title: str, controls: bool = True) -> tuple[go.Fi
         frames, sliders, note = motion_controls(scene, builders)
         figure.frames = frames
         figure.update_layout(sliders=sliders, updatemenus=menus(groups, sliders))
+    points = drawn_points(traces + [t for frame in figure.frames for t in frame.data])
+    framing = {"aspectmode": "cube", "camera": CAMERA, **cube_axes(points)} if controls \
+        else fitted_axes(points, 0.62 if scene.highlights else 1.0)
     figure.update_layout(
-        title={"text": escaped(title) + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01},
-        scene={"aspectmode": "cube", "camera": CAMERA,
-               "domain": {"x": [0, 0.62] if scene.highlights else [0, 1]},
-               **cube_axes(traces + [t for frame in figure.frames for t in frame.data])},
-        margin={"l": 0, "r": 0, "t": 60, "b": 0},
+        title={"text": escaped(title) + (f"<br><sub>{note}</sub>" if note else ""), "x": 0.01,
+               **({} if controls else STILL_TITLE)},
+        scene={"domain": {"x": [0, 0.62] if scene.highlights else [0, 1]}, **framing},
+        margin={"l": 0, "r": 0, "t": TOP_MARGIN, "b": 0},
         legend={"x": 0.63 if scene.highlights else 0.01, "y": 0.92, "yanchor": "top",
                 "font": {"size": 10}, "maxheight": 0.9},
         paper_bgcolor="white", hoverlabel={"namelength": -1})
     return figure, note
 
 
-def cube_axes(traces: Sequence[BaseTraceType]) -> dict[str, dict[str, object]]:
-    """The three axes with one common span, centred on the drawing and holding every point
-    of ``traces`` (the scene's, and the slider's frames': every position the slider can
-    show): with ``aspectmode="cube"`` the robot is undistorted and wholly in view from the
-    default camera whatever its proportions (a tall arm is not cut off)."""
+def drawn_points(traces: Sequence[BaseTraceType]) -> np.ndarray:
+    """Every finite point of ``traces`` (the scene's, and the slider's frames': every
+    position the slider can show), one row each; the origin when there is none."""
     coordinates = [np.column_stack([np.asarray(trace[axis], dtype=float).ravel()
                                     for axis in "xyz"])
                    for trace in traces
                    if all(axis in trace and trace[axis] is not None for axis in "xyz")]
     points = np.concatenate(coordinates) if coordinates else np.zeros((0, 3))
     points = points[np.isfinite(points).all(axis=1)]
-    if not len(points):
-        points = np.zeros((1, 3))
+    return points if len(points) else np.zeros((1, 3))
+
+
+def cube_axes(points: np.ndarray) -> dict[str, dict[str, object]]:
+    """The three axes with one common span, centred on the drawing and holding every one
+    of ``points``: with ``aspectmode="cube"`` the robot is undistorted and wholly in view
+    from the default camera whatever its proportions (a tall arm is not cut off), and
+    stays so as the slider moves it."""
     low, high = points.min(axis=0), points.max(axis=0)
     centre = (low + high) / 2
     half = max(float((high - low).max()) / 2 * 1.05, 1e-3)
     return {f"{axis}axis": {"title": axis, "range": [float(centre[k] - half),
                                                      float(centre[k] + half)]}
             for k, axis in enumerate("xyz")}
+
+
+def fitted_axes(points: np.ndarray, width: float = 1.0) -> dict[str, object]:
+    """A still picture's scene: each axis spans the drawing (a margin of 5%), drawn to
+    scale (the box has the drawing's proportions, none below a tenth of the longest),
+    the box as large as the picture holds (``width``: the scene's share of it) seen from
+    the isometric camera, rather than a cube around the longest side."""
+    low, high = points.min(axis=0), points.max(axis=0)
+    spans = np.maximum(high - low, 1e-3)
+    spans = np.maximum(spans, float(spans.max()) / 10) * 1.05
+    centre = (low + high) / 2
+    ratio = spans / float(spans.max())
+    return {"aspectmode": "manual", "camera": CAMERA,
+            "aspectratio": {axis: float(ratio[k] * still_scale(ratio, width))
+                            for k, axis in enumerate("xyz")},
+            **{f"{axis}axis": {"title": axis, "range": [float(centre[k] - spans[k] / 2),
+                                                        float(centre[k] + spans[k] / 2)]}
+               for k, axis in enumerate("xyz")}}
+
+
+def still_scale(ratio: np.ndarray, width: float) -> float:
+    """How much the box of proportions ``ratio`` (x, y, z) is enlarged to fill
+    :data:`STILL_FILL` of the picture from the isometric camera: plotly draws a box of
+    aspect ratio 1 at :data:`UNIT_PIXELS` pixels, and an isometric view of an ``a x b x c``
+    box is ``(a + b) / sqrt(2)`` wide and ``c sqrt(2/3) + (a + b) / sqrt(6)`` high."""
+    across = float(ratio[0] + ratio[1])
+    drawn_width = across / math.sqrt(2) * UNIT_PIXELS
+    drawn_height = (float(ratio[2]) * math.sqrt(2 / 3) + across / math.sqrt(6)) * UNIT_PIXELS
+    frame_width, frame_height = WINDOW[0] * width, WINDOW[1] - TOP_MARGIN
+    return STILL_FILL * min(frame_width / drawn_width, frame_height / drawn_height)
 
 
 def escaped(text: str) -> str:

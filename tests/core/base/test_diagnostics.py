@@ -118,6 +118,15 @@ def packaged(path: Path) -> Found:
                                              result.output)]
 
 
+def sdf2urdf_command(path: Path) -> Found:
+    """``sdf2urdf FILE``'s diagnostics, read from its output."""
+    result = CliRunner().invoke(sdf2urdf_app, [str(path)])
+    assert result.exit_code == 0, result.output
+    return [(Code[code], Severity(severity))
+            for severity, code in re.findall(r": (warning|error)\[([A-Z0-9_]+)\]: ",
+                                             result.stderr)]
+
+
 def relocated_from_another_drive(path: Path) -> Found:
     """urdf2sdf with ``-o`` on another drive than the mesh (Windows): the mesh path cannot
     be made relative (``os.path.relpath`` raises ValueError there)."""
@@ -194,6 +203,7 @@ CASES = {
                                         to_urdf()),
     Code.SDF_ATTRIBUTE_DROPPED: ("sdf_attribute_dropped.sdf", to_urdf()),
     Code.JOINT_LOOP_KEPT_IN_GAZEBO: ("joint_loop_kept_in_gazebo.sdf", to_urdf()),
+    Code.MODEL_URI_KEPT: ("model_uri_kept.sdf", sdf2urdf_command),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),

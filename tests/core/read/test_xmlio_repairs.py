@@ -41,3 +41,14 @@ def test_repair_never_hides_a_malformed_document():
     assert not result.ok
     assert any(d.code is Code.FILE_READ and "malformed XML" in d.message
                for d in result.diagnostics)
+
+
+def test_an_undeclared_prefix_is_pointed_at_not_the_end_of_its_tag(tmp_path):
+    """libxml2 reports the column after the start tag; the caret goes under the prefix."""
+    robot = tmp_path / "robot.urdf"
+    robot.write_text('<robot name="r">\n  <link name="a">\n    <drake:foo value="1"/>\n'
+                     '  </link>\n  <joint name="j" type="fixed" drake:acceleration="3">'
+                     '<parent link="a"/><child link="a"/></joint>\n</robot>\n')
+    recovered = [d for d in load(robot).diagnostics if d.code is Code.XML_RECOVERED]
+    assert [(d.line, d.column) for d in recovered] == [(3, 6)]
+    assert recovered[0].message == "XML: Namespace prefix drake on foo is not defined"

@@ -593,11 +593,16 @@ def test_cli(tmp_path):
     assert out.exit_code == 0
     for choice in ("attached_to", "relative_to", "both", "tree"):
         assert choice in out.output
-    out = runner.invoke(app, ["graph", str(FIXTURES / "arm.urdf")])
+    out = runner.invoke(app, ["graph", str(FIXTURES / "arm.urdf"), "--kind", "both"])
     assert out.exit_code == 0
     assert out.stdout == (FIXTURES / "arm.urdf.both.dot").read_text()
     target = tmp_path / "tree.dot"
     out = runner.invoke(app, ["graph", str(FIXTURES / "world_two_models.sdf"), "--kind", "TREE",
+                              "-o", str(target)])
+    assert out.exit_code == 0, out.output
+    assert target.read_text() == (FIXTURES / "world_two_models.sdf.tree.dot").read_text()
+    # the kinematic tree is the default, for an SDF world as for a URDF
+    out = runner.invoke(app, ["graph", str(FIXTURES / "world_two_models.sdf"),
                               "-o", str(target)])
     assert out.exit_code == 0, out.output
     assert target.read_text() == (FIXTURES / "world_two_models.sdf.tree.dot").read_text()

@@ -217,7 +217,7 @@ def test_xacro_files_are_skipped_when_xacro_is_missing(urdf_tree, tmp_path, monk
     assert counts(result.stdout) == {"converted": 2, "warnings": 1, "failed": 1, "skipped": 1}
     [skipped] = section(result.stdout, "skipped")
     assert skipped.startswith("urdf/arms/two_link_arm.urdf.xacro: ")
-    assert "urdf-sdf[xacro]" in skipped
+    assert "pip install xacro (urdf-sdf's [xacro] extra" in skipped
     assert "urdf/arms/two_link_arm.sdf" not in files_under(out)
 
 

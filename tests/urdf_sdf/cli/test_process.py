@@ -26,12 +26,13 @@ from pathlib import Path
 import pytest
 
 import urdf_sdf
-from urdf_sdf.cli import output
-from urdf_sdf.cli.output import new_file_mode, stdout_checked_code, write_output
+from urdf_sdf.cli.output import stdout_checked_code, write_output
 from urdf_sdf.cli.process import MallocTrim
 from urdf_sdf.cli.streams import CheckedStdout, StdoutError
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.read.consume import TRIM_EVERY, give_back_free_memory_with
+from urdf_sdf.core.write import atomic
+from urdf_sdf.core.write.atomic import new_file_mode
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLES = REPO / "samples"
@@ -135,7 +136,7 @@ def watched(monkeypatch):
 def read_umask() -> int:
     """The umask, read without setting it (Linux: /proc/self/status; elsewhere the mode
     of a new file)."""
-    umask = output._umask_from_status()
+    umask = atomic.umask_from_status()
     if umask is not None:
         return umask
     return 0o666 & ~new_file_mode(Path(os.getcwd()) / "probe")
@@ -260,15 +261,15 @@ def test_malloc_trim_is_nothing_without_glibc(monkeypatch):
 def test_the_umask_is_read_from_the_process_status(tmp_path):
     status = tmp_path / "status"
     status.write_text("Name:\tpython\nUmask:\t0027\nState:\tR (running)\n")
-    assert output._umask_from_status(str(status)) == 0o027
+    assert atomic.umask_from_status(str(status)) == 0o027
     status.write_text("Name:\tpython\nState:\tR (running)\n")  # before Linux 4.7
-    assert output._umask_from_status(str(status)) is None
-    assert output._umask_from_status(str(tmp_path / "missing")) is None
+    assert atomic.umask_from_status(str(status)) is None
+    assert atomic.umask_from_status(str(tmp_path / "missing")) is None
 
 
 def test_without_the_process_status_a_new_file_tells_the_mode(host_process, monkeypatch,
                                                               tmp_path):
-    monkeypatch.setattr(output, "_umask_from_status", lambda: None)
+    monkeypatch.setattr(atomic, "umask_from_status", lambda: None)
     target = tmp_path / "robot.sdf"
     assert new_file_mode(target) == 0o640
     assert list(tmp_path.iterdir()) == []  # the probe is gone
