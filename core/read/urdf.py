@@ -59,6 +59,7 @@ from urdf_sdf.core.read.urdf_elements import (
     read_xyz_rpy,
     text_numbers,
 )
+from urdf_sdf.core.read.urdf_world import add_implicit_world, world_link_content
 from urdf_sdf.core.read.version import NEWEST_VERSION, version_text
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
 
@@ -274,27 +275,6 @@ def forget_link_xml(link: Link) -> None:
             if shape.material is not None:
                 shape.material.xml = None
     link.xml = None
-
-
-# Whether some joint has a <parent link="world">: the common answer (no) without a
-# Python loop over the joints.
-_WORLD_PARENT = etree.XPath(f"boolean(joint/parent/@link[. = '{WORLD}'])")
-
-
-def add_implicit_world(root, joints: list, state: UrdfState, links: dict[str, Link]) -> None:
-    """A joint whose parent is ``world`` with no ``<link name="world">`` declared: Drake
-    reads that as the world (urdfdom wants the link declared); so do we, with a warning."""
-    if WORLD in links or not _WORLD_PARENT(root):
-        return
-    for el in joints:
-        parent = el.find("parent")
-        if parent is not None and parent.get("link") == WORLD:
-            state.warning(Code.URDF_WORLD_UNDECLARED,
-                          f"joint [{el.get('name')}] has the parent link [world], "
-                          "which the robot does not declare: read as the world, as Drake does "
-                          "(urdfdom needs <link name=\"world\"/>)", parent)
-            links[WORLD] = Link(name=WORLD, source=state.src(parent))
-            return
 
 
 def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
@@ -560,25 +540,6 @@ def check_tree(root, state: UrdfState, links: dict[str, Link], joints: dict[str,
             state.diagnostics.error_at(Code.URDF_KINEMATIC_LOOP, f"joint [{closing.name}] closes "
                                        f"a kinematic loop through links [{', '.join(loop)}]",
                                        closing.source)
-
-
-def world_link_content(links: dict[str, Link], joints: dict[str, Joint],
-                       state: UrdfState) -> None:
-    """WORLD_LINK_CONTENT_DROPPED when the root link ``world``, the world frame itself
-    (Gazebo, libsdformat and Drake read it so), holds an inertial, visuals or collisions:
-    no body carries them, and the model leaves them out."""
-    world = links.get(WORLD)
-    if world is None or any(j.child == WORLD for j in joints.values()):
-        return
-    held = [what for what, present in (("inertial", world.inertial is not None),
-                                       ("visuals", bool(world.visuals)),
-                                       ("collisions", bool(world.collisions))) if present]
-    if held:
-        verb = "is" if held == ["inertial"] else "are"
-        state.diagnostics.warning_at(
-            Code.WORLD_LINK_CONTENT_DROPPED, f"link [{WORLD}] is the world frame, which "
-            f"Gazebo, libsdformat and Drake give no body: its {', '.join(held)} {verb} left "
-            "out", world.source)
 
 
 def attach_frames(model: Model, links: dict[str, Link], joints: dict[str, Joint]) -> None:
