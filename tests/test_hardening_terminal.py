@@ -156,7 +156,8 @@ contents = st.one_of(
 
 def run(app, *args) -> None:
     result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code in (0, 1), (args, result.output, result.exception)
+    # 3: diff or roundtrip of a file that does not load (not compared)
+    assert result.exit_code in (0, 1, 3), (args, result.output, result.exception)
     assert not shown_unsafe(result.stdout_bytes), (args, result.stdout)
     assert not shown_unsafe(result.stderr_bytes), (args, result.stderr)
     if "--json" in args:  # one JSON document per line (check: one per file)

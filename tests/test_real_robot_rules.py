@@ -73,7 +73,7 @@ def test_diff_applies_each_formats_mass_default():
                       "r.sdf")
     differences = diff_results(urdf, sdf)
     assert [(d.kind, d.name) for d in differences][:1] == [("inertial", "a")]
-    assert "mass 0.0 in A, 1.0 in B" in differences[0].message
+    assert "mass 0.0 kg in A, 1.0 kg in B" in differences[0].message
 
 
 def test_sdf_link_without_inertial_weighs_one_kilogram_in_the_urdf():
@@ -497,14 +497,16 @@ def test_diff_model_option_compares_one_model_of_a_world(tmp_path):
     same = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "rover",
                                     "--json"])
     assert same.exit_code == 0, same.output
-    assert json.loads(same.stdout) == {"equivalent": True, "differences": []}
+    report = json.loads(same.stdout)
+    assert (report["equivalent"], report["compared"], report["differences"]) == (True, True, [])
     other = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "crane"])
     assert other.exit_code == 1 and "links mast: only in A" in other.stdout
     missing = CliRunner().invoke(app, ["diff", str(world), str(rover), "--model", "zz",
                                        "--json"])
-    assert missing.exit_code == 1
-    assert json.loads(missing.stdout)["differences"] == [
-        {"kind": "model", "name": "A", "message": "holds no model [zz]"}]
+    assert missing.exit_code == 3  # not compared: no such model
+    assert [(d["kind"], d["name"], d["message"])
+            for d in json.loads(missing.stdout)["differences"]] == [
+        ("model", "A", "holds no model [zz]")]
     unchosen = CliRunner().invoke(app, ["diff", str(world), str(rover)])
     assert unchosen.exit_code == 1  # three models against one: not equivalent
 
