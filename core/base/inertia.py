@@ -154,13 +154,15 @@ def libsdformat_moments(inertial: Inertial) -> list[float]:
     if abs(xy) <= tol and abs(xz) <= tol and abs(yz) <= tol:
         return sorted((inertial.ixx, inertial.iyy, inertial.izz))  # as written
     b = xx + yy + zz
-    c = xx * yy - xy ** 2 + xx * zz - xz ** 2 + yy * zz - yz ** 2
-    d = xx * yz ** 2 + yy * xz ** 2 + zz * xy ** 2 - xx * yy * zz - 2 * xy * xz * yz
-    p = b ** 2 - 3 * c
-    scale = p ** 1.5  # 0 for a p so small its power underflows
-    if p < tol ** 2 or scale == 0:  # three equal moments
+    c = xx * yy - xy * xy + xx * zz - xz * xz + yy * zz - yz * yz
+    d = xx * yz * yz + yy * xz * xz + zz * xy * xy - xx * yy * zz - 2 * xy * xz * yz
+    p = b * b - 3 * c
+    # Products, not powers: a huge tensor makes inf (refused as not finite), never an
+    # OverflowError; 0 for a p so small its power underflows.
+    scale = p * math.sqrt(p) if p > 0 else 0.0
+    if p < tol * tol or scale == 0:  # three equal moments
         return [b / 3.0] * 3
-    q = 2 * b ** 3 - 9 * b * c - 27 * d
+    q = 2 * b * b * b - 9 * b * c - 27 * d
     delta = math.acos(min(1.0, max(-1.0, 0.5 * q / scale)))
     root = 2 * math.sqrt(p)
     return sorted((b + root * math.cos(angle)) / 3.0

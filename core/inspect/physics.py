@@ -223,7 +223,7 @@ def implied_trace(result, name: str, link: Link) -> float | None:
     trace = 0.0
     for volume, unit_trace, position in parts:
         share = mass * volume / total
-        offset = sum((position[i] - centre[i]) ** 2 for i in range(3))
+        offset = sum((position[i] - centre[i]) * (position[i] - centre[i]) for i in range(3))
         trace += share * (unit_trace + 2 * offset)  # parallel axes: the trace grows by 2md²
     return trace
 
@@ -237,13 +237,13 @@ def primitive_volume_trace(geometry) -> tuple[float, float]:
     radius = geometry.radius or 0.0
     length = geometry.length or 0.0
     if kind == "sphere":
-        return 4 / 3 * math.pi * radius ** 3, 6 / 5 * radius ** 2
+        return 4 / 3 * math.pi * radius * radius * radius, 6 / 5 * radius * radius
     if kind == "cylinder":  # 2 (3r² + h²) / 12 + r² / 2
-        return math.pi * radius ** 2 * length, radius ** 2 + length ** 2 / 6
+        return math.pi * radius * radius * length, radius * radius + length * length / 6
     # capsule: approximated by the cylinder of its whole length
     whole = length + 2 * radius
-    return math.pi * radius ** 2 * length + 4 / 3 * math.pi * radius ** 3, \
-        radius ** 2 + whole ** 2 / 6
+    return math.pi * radius * radius * length + 4 / 3 * math.pi * radius * radius * radius, \
+        radius * radius + whole * whole / 6
 
 
 # ---- joints -----------------------------------------------------------------------------

@@ -86,3 +86,13 @@ def test_every_repair_is_accepted_by_libsdformat_and_mujoco(moments, angles, siz
     if c >= 1e-9:
         assert a >= MUJOCO_MINIMUM
     assert c <= max(abs(m) for m in moments) * size * (1 + 2 * REPAIR_MARGIN) * 1.001
+
+
+def test_a_huge_tensor_is_refused_never_an_overflow_error():
+    """A mutated file's products of inertia near the largest double: the closed form gives
+    no finite moments (refused), never an OverflowError of ``**``."""
+    huge = Inertial(mass=1.0, ixx=1e200, iyy=1e200, izz=1e200, ixy=9e199, ixz=1e199,
+                    iyz=1e199)
+    moments = libsdformat_moments(huge)
+    assert len(moments) == 3
+    assert inertia_problem(huge) is not None or all(math.isfinite(m) for m in moments)
