@@ -13,7 +13,7 @@ from pathlib import Path
 
 from urdf_sdf.cli.declare import Argument, Command
 from urdf_sdf.cli.inputs import expanded
-from urdf_sdf.cli.options import OUTPUT, PACKAGES, XACRO, xacro_choice
+from urdf_sdf.cli.options import PACKAGES, PRINTED_OUTPUT, XACRO, xacro_choice
 from urdf_sdf.cli.output import stdout_checked_code, write_reported
 from urdf_sdf.cli.render import SourceLines, emit
 from urdf_sdf.cli.xacro_expand import XacroOptions
@@ -47,7 +47,7 @@ def run(params: dict) -> int:
 COMMAND = Command(
     prog=PROG, name="expand", run=run,
     help="Print the URDF a xacro file expands to: what --xacro converts and checks (the "
-         "same\nsandbox, arguments and package folders).",
+         "same sandbox, arguments and package folders).",
     arguments=(Argument("file", "xacro file"),),
-    options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
+    options=(PRINTED_OUTPUT,
              *XACRO[1:], *PACKAGES))

@@ -22,6 +22,7 @@ from urdf_sdf.cli.options import (
     OUTPUT,
     PACKAGES,
     PATH,
+    PRINTED_OUTPUT,
     QUIET,
     STRICT,
     XACRO,
@@ -214,7 +215,7 @@ PRINT = Command(
     help="Print the composed model as one SDFormat file, every <include> inlined (like "
          "`gz sdf -p`); diagnostics go to stderr.",
     arguments=(Argument("file", "SDFormat or URDF file"),),
-    options=(OUTPUT.with_help("Write here (atomically) instead of stdout."),
+    options=(PRINTED_OUTPUT,
              Option(("--preserve-includes",), "preserve_includes", default=False,
                     help="Keep <include> elements instead of inlining the models."),
              STRICT, PATH, *PACKAGES))

@@ -45,6 +45,7 @@ PACKAGE = Option(("--package",), "package", str, repeated=True, metavar="NAME=DI
 PACKAGES = (PACKAGE_PATH, PACKAGE)
 FILE_HELP = "SDFormat or URDF file ('-': standard input)"
 OUTPUT = Option(("-o", "--output"), "output", Path)
+PRINTED_OUTPUT = OUTPUT.with_help("Write here (atomically) instead of stdout.")
 CONVERTED_OUTPUT = OUTPUT.with_help("Write here (atomically) instead of stdout ('-': stdout); "
                                     "for a directory input, the output directory.")
 MODEL = Option(("--model",), "model", str)

@@ -15,6 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.core.base.test_inertia_without_numpy import rotated as turned
 from tests.support import examples
 from urdf_sdf.core.base.inertia import (
     REPAIR_MARGIN,
@@ -31,16 +32,6 @@ MUJOCO_MINIMUM = 1e-15
 
 def inertial(xx, yy, zz, xy=0.0, xz=0.0, yz=0.0) -> Inertial:
     return Inertial(mass=1.0, ixx=xx, iyy=yy, izz=zz, ixy=xy, ixz=xz, iyz=yz)
-
-
-def turned(moments, angles) -> Inertial:
-    r, p, y = angles
-    rx = np.array([[1, 0, 0], [0, math.cos(r), -math.sin(r)], [0, math.sin(r), math.cos(r)]])
-    ry = np.array([[math.cos(p), 0, math.sin(p)], [0, 1, 0], [-math.sin(p), 0, math.cos(p)]])
-    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
-    turn = rz @ ry @ rx
-    t = turn @ np.diag(moments) @ turn.T
-    return inertial(t[0, 0], t[1, 1], t[2, 2], t[0, 1], t[0, 2], t[1, 2])
 
 
 def test_the_closed_form_agrees_with_lapack_on_distinct_moments():
