@@ -68,11 +68,16 @@ def resolve_uri(uri: str, state, el) -> str | None:
     return None
 
 
+def top_input(state) -> str | None:
+    """The file the user named, at the bottom of the include stack (None: standard input)."""
+    return state.include_stack[0] if state.include_stack else state.file
+
+
 def read_roots(state) -> list[str]:
     """The real paths an included file must lie inside: the top input's own package or
     model directory, every search path of the context (``--package`` folders too) and its
     ``read_roots``."""
-    top = state.include_stack[0] if state.include_stack else state.file
+    top = top_input(state)
     own = own_directory(top) if top else own_directory(os.path.join(os.getcwd(), "input"))
     context = state.context
     searched = [*context.model_paths, *context.package_paths, *context.packages.values(),
@@ -84,7 +89,7 @@ def read_roots(state) -> list[str]:
 def own_package_root(state, uri: str) -> str | None:
     """The real path of the top input's own package ``PKG`` of a ``package://PKG/...``
     URI as pip wheels lay it out (:func:`package_ancestor`), or None."""
-    top = state.include_stack[0] if state.include_stack else state.file
+    top = top_input(state)
     package = package_name_of(uri[len("package://"):]) if uri.startswith("package://") \
         else None
     if not top or package is None:
