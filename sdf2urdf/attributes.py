@@ -1,6 +1,10 @@
 """Attributes given back to the URDF: those urdf2sdf carried (``urdf2sdf.attributes``: a
 URDF ``bar`` as ``urdf:bar``, a namespaced ``drake:acceleration`` as it is) on the SDF
-robot model, links, joints and joint limits.
+robot model, links, joints, joint limits and Drake frames, and those of the elements below
+a link or joint (``<urdf:attributes urdf:of="visual[1]/geometry/box" .../>``), set on the
+element of that path in the URDF link or joint written (:func:`placed`). One whose
+element the URDF written does not have (an SDF edited since) is named with an
+SDF_ATTRIBUTE_DROPPED warning.
 
 A namespaced attribute keeps the prefix the SDF declares for it (one the SDF never
 declared gets ``urn:urdf-sdf:undeclared:PREFIX``, ``core.read.prefixes``): the URDF
@@ -14,37 +18,15 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.base.custom import PART_ATTRIBUTES
 from urdf_sdf.core.base.diagnostics import Code, source_of
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI, qualified_name, tag_of
+from urdf_sdf.core.read.carried_attributes import own_attributes, part_attributes
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
 from urdf_sdf.core.write.text import Node, to_element
 
-_URDF = f"{{{URDF_NS}}}"
-# The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one.
-MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
-                    "element"})
 # What SDFormat defines on the elements whose attributes are given back.
 SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
                   "frame": {"name", "attached_to"}}
-
-
-def urdf_attributes(sdf_el) -> dict[str, str]:
-    """The URDF attributes ``sdf_el`` (None-safe) carries, by URDF name."""
-    found: dict[str, str] = {}
-    if sdf_el is None:
-        return found
-    for name, value in sdf_el.items():
-        if name.startswith(_URDF):
-            local = name[len(_URDF):]
-            if local not in MARKUP:
-                found[local] = value
-        elif name[0] == "{":
-            found[name] = value
-        elif ":" in name:  # a prefix the SDF never declared (read leniently)
-            qualified = qualified_name(name, {})
-            if qualified is not None:
-                found[qualified] = value
-    return found
 
 
 def undefined_attributes(sdf_el, kind: str) -> list[str]:
@@ -67,10 +49,53 @@ def given_back(node: Node, sdf_el, warn):
         warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)}> has the attribute [{name}], which "
              "SDFormat does not define (libsdformat ignores it) and URDF has no place for: "
              "left out", source_of(sdf_el, None))
-    attributes = urdf_attributes(sdf_el)
-    if not attributes:
+    attributes = own_attributes(sdf_el)
+    if attributes:
+        node = with_attributes(node, attributes)
+    elif sdf_el.find(PART_ATTRIBUTES) is None:
         return node
-    return declared(with_attributes(node, attributes), sdf_el)
+    for path, carried in part_attributes(sdf_el).items():
+        found = placed(node, path.split("/"), carried)
+        if found is None:
+            names = ", ".join(prefixed_name(name, sdf_el) for name in carried)
+            warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)} name='{sdf_el.get('name')}'> "
+                 f"carries the URDF attributes [{names}] of <{path}>, which the URDF written "
+                 "has no element for: left out", source_of(sdf_el, None))
+        else:
+            node = found
+    return declared(node, sdf_el)
+
+
+def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | None:
+    """``node`` with ``attributes`` added to its descendant at ``path`` (steps ``tag`` or
+    ``tag[n]``, the n-th of that tag from 1), or None when it has none there."""
+    if not path:
+        return with_attributes(node, attributes)
+    tag, _, index = path[0].partition("[")
+    wanted = int(index[:-1]) if index else 1
+    tag_name, own, children = node
+    if children.__class__ is str:
+        return None
+    seen = 0
+    for i, child in enumerate(children):
+        child_tag = child[0] if child.__class__ is tuple else child.tag
+        if child_tag != tag:
+            continue
+        seen += 1
+        if seen < wanted:
+            continue
+        if child.__class__ is not tuple:
+            if len(path) > 1 and child.find("/".join(path[1:])) is None:
+                return None
+            target = child if len(path) == 1 else child.find("/".join(path[1:]))
+            for name, value in attributes.items():
+                target.set(name, value)
+            return node
+        found = placed(child, path[1:], attributes)
+        if found is None:
+            return None
+        return (tag_name, own, [*children[:i], found, *children[i + 1:]])
+    return None
 
 
 def limit_xml(joint_element):
@@ -82,7 +107,7 @@ def limit_xml(joint_element):
 def plain_attributes(sdf_el) -> dict[str, str]:
     """The carried URDF attributes of ``sdf_el`` in no namespace (the robot's: its element
     is made before its attributes are known, so it declares no prefix of theirs)."""
-    return {name: value for name, value in urdf_attributes(sdf_el).items() if name[0] != "{"}
+    return {name: value for name, value in own_attributes(sdf_el).items() if name[0] != "{"}
 
 
 def with_attributes(node: Node, attributes: dict[str, str]) -> Node:

@@ -560,8 +560,9 @@ class UrdfWriter:
             origin = self.frame_origin(vertex, name, parent, parent_name)
             if xml is not None and xml.get(qname("element")) == "frame":
                 # Drake's URDF <frame> extension, given back as it was written
-                out.add(("frame", {"name": self.name(name), "link": self.name(parent_name),
-                                   **origin}, []))
+                out.add(given_back(("frame", {"name": self.name(name),
+                                              "link": self.name(parent_name), **origin}, []),
+                                   xml, self.warn))
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
             kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)

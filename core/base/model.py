@@ -117,6 +117,8 @@ class Link:
     carried: list[Any] = field(default_factory=list)
     # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
     attributes: dict[str, str] | None = None
+    # Those of the elements below it, by the element's path in it (``visual[1]/geometry/box``).
+    part_attributes: dict[str, dict[str, str]] | None = None
 
 
 @dataclass(slots=True)
@@ -174,6 +176,8 @@ class Joint:
     carried: list[Any] = field(default_factory=list)
     # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
     attributes: dict[str, str] | None = None
+    # Those of the elements below it, by the element's path in it (``visual[1]/geometry/box``).
+    part_attributes: dict[str, dict[str, str]] | None = None
     # URDF: the joint's own name when it had to be renamed (a link has the same name).
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
@@ -189,6 +193,8 @@ class Frame:
     pose: PoseSpec = field(default_factory=PoseSpec)
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF (Drake's <frame>): attributes URDF does not define, carried through SDF.
+    attributes: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
