@@ -81,7 +81,6 @@ NO_UNIT_TEST = {
     # tested through the converters (tests/core/read/test_urdf_rules.py,
     # tests/sdf2urdf/test_attributes.py, tests/sdf2urdf/test_world.py, test_round_trip_rules.py,
     # test_real_robot_rules.py)
-    "urdf_sdf.core.read.urdf_attributes",
     "urdf_sdf.sdf2urdf.loops", "urdf_sdf.sdf2urdf.world_content", "urdf_sdf.urdf2sdf.attributes",
     "urdf_sdf.urdf2sdf.gazebo_vocabulary", "urdf_sdf.urdf2sdf.scopes",
     "urdf_sdf.sdf2urdf.approximate",  # tests/test_real_robot_rules.py

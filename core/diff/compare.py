@@ -13,6 +13,7 @@ Compares, in any mix of URDF and SDFormat:
 * inertials (mass, centre of mass and inertia tensor in the reference frame), each
   format's default for a link without one (URDF: no mass; SDFormat: mass 1, unit inertia);
 * visual and collision geometry and poses, per link in order;
+* the attributes URDF does not define that each side carries (:mod:`core.diff.attributes`);
 
 each written default equal to the default left out (a mesh scale of 1 1 1, zero dynamics,
 a zero origin, each format's axis and limits). Joints are compared in
@@ -46,6 +47,7 @@ import numpy as np
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.model import Mimic
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
+from urdf_sdf.core.diff.attributes import compare_attributes
 from urdf_sdf.core.diff.causes import attribute
 from urdf_sdf.core.diff.difference import (
     NOT_COMPARED,
@@ -207,6 +209,7 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     bodies = (frames[0][0], frames[1][0])
     compare_inertials(da, db, bodies, tol, differences)
     compare_shapes(da, db, bodies, tol, differences)
+    compare_attributes(da.attributes, db.attributes, set(da.links) | set(db.links), differences)
     return attribute(differences, da, db, tol, at_joint_frames)
 
 

@@ -1,0 +1,126 @@
+"""``urdf-sdf diff``'s comparison of carried attributes: those URDF does not define
+(``drake:acceleration`` on a ``<limit>``, ``bar`` on a ``<link>``, ``foo`` on a visual's
+``<box>``), which the converters carry both ways (``core.read.urdf_attributes``,
+``core.read.carried_attributes``). An attribute whose value differs, or that one side
+only has, is a difference naming the element, the attribute and both values.
+
+Each side gives them by owner (the model, a link or frame, a joint) and by the path of
+the element in it (``""``: the owner itself, ``limit``: a joint's limit,
+``visual[1]/geometry/box``), as read from a URDF or as an SDF carries them, so that a
+URDF, its SDF and the URDF made back from that compare alike.
+"""
+from __future__ import annotations
+
+from urdf_sdf.core.base.model import Frame, Joint, Link, Model
+from urdf_sdf.core.diff.difference import Difference
+from urdf_sdf.core.graph import Kind
+from urdf_sdf.core.read.carried_attributes import own_attributes, part_attributes
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name
+
+# (owner kind, owner name) -> element path -> attribute name -> value.
+Carried = dict[tuple[str, str], dict[str, dict[str, str]]]
+OWNER_KINDS = {Kind.LINK: "link", Kind.FRAME: "link", Kind.JOINT: "joint"}
+
+
+def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
+    """The carried attributes of a ``core.diff.compare.Description``'s model, its links,
+    frames and joints, and how each attribute name is written (``{uri}local`` ->
+    ``prefix:local``); nothing at all in the common case."""
+    found: Carried = {}
+    shown: dict[str, str] = {}
+    urdf = description.result.document.format == "urdf"
+    scope = description.scope
+    root = scope.owner.element
+    owners = [(("model", ""), root)]
+    prefix = scope.prefix
+    for vertex in description.graph.vertices:
+        kind = OWNER_KINDS.get(vertex.kind)
+        if kind is not None and vertex.scope is scope:
+            owners.append(((kind, vertex.scoped_name[len(prefix):]), vertex.element))
+    for key, element in owners:
+        parts = urdf_parts(element) if urdf else sdf_parts(element)
+        if parts:
+            found[key] = parts
+            names_shown(parts, element.xml if not urdf else root.xml, shown)
+    return found, shown
+
+
+def urdf_parts(element) -> dict[str, dict[str, str]]:
+    """The attributes a URDF model value holds, by path."""
+    if not isinstance(element, (Model, Link, Joint, Frame)):
+        return {}
+    parts: dict[str, dict[str, str]] = {}
+    if element.attributes:
+        parts[""] = element.attributes
+    if isinstance(element, Joint) and element.limit is not None and element.limit.attributes:
+        parts["limit"] = element.limit.attributes
+    if isinstance(element, (Link, Joint)) and element.part_attributes:
+        parts.update(element.part_attributes)
+    return parts
+
+
+def sdf_parts(element) -> dict[str, dict[str, str]]:
+    """The URDF attributes an SDF model value's element carries, by path."""
+    xml = getattr(element, "xml", None)
+    if xml is None:
+        return {}
+    parts = part_attributes(xml)
+    own = own_attributes(xml)
+    if own:
+        parts[""] = own
+    if isinstance(element, Joint):
+        limit = own_attributes(xml.find("axis/limit"))
+        if limit:
+            parts["limit"] = limit
+    return parts
+
+
+def names_shown(parts: dict[str, dict[str, str]], el, shown: dict[str, str]) -> None:
+    """Add how each namespaced name of ``parts`` is written, by the declarations ``el``
+    (None-safe) sees, to ``shown``."""
+    for attributes in parts.values():
+        for name in attributes:
+            if name[0] == "{" and name not in shown:
+                shown[name] = written_name(name, el)
+
+
+def written_name(name: str, el) -> str:
+    uri, _, local = name[1:].partition("}")
+    if uri.startswith(UNDECLARED_URI):
+        return f"{uri[len(UNDECLARED_URI):]}:{local}"
+    return prefixed_name(name, el) if el is not None else name
+
+
+def compare_attributes(a: tuple[Carried, dict[str, str]], b: tuple[Carried, dict[str, str]],
+                       links: set[str], out: list[Difference]) -> None:
+    """Each carried attribute whose value differs between ``a`` and ``b`` (each side's
+    :func:`carried_attributes`), or that one side only has (``links``: the link names of
+    both sides; another owner of kind link is a frame)."""
+    (carried_a, shown_a), (carried_b, shown_b) = a, b
+    if not carried_a and not carried_b:
+        return
+    shown = {**shown_b, **shown_a}
+    for key in sorted(set(carried_a) | set(carried_b)):
+        kind, name = key
+        if kind == "link" and name not in links:
+            kind = "frame"
+        parts_a, parts_b = carried_a.get(key, {}), carried_b.get(key, {})
+        for path in sorted(set(parts_a) | set(parts_b)):
+            on_a, on_b = parts_a.get(path, {}), parts_b.get(path, {})
+            where = f"<{path}> attribute" if path else "attribute"
+            for attribute in sorted(set(on_a) | set(on_b)):
+                value_a, value_b = on_a.get(attribute), on_b.get(attribute)
+                if value_a == value_b:
+                    continue
+                written = shown.get(attribute, attribute)
+                out.append(Difference(kind, name or "(the model)",
+                                      f"{where} {written} {value_text(value_a, value_b)}",
+                                      f"attribute {written}"))
+
+
+def value_text(value_a: str | None, value_b: str | None) -> str:
+    if value_a is None:
+        return f'only in B ("{value_b}")'
+    if value_b is None:
+        return f'only in A ("{value_a}")'
+    return f'"{value_a}" in A, "{value_b}" in B'
