@@ -39,10 +39,12 @@ def undefined_attributes(sdf_el, kind: str) -> list[str]:
             if name[0] != "{" and ":" not in name and name not in defined]
 
 
-def given_back(node: Node, sdf_el, warn):
+def given_back(node: Node, sdf_el, warn, parts: dict[str, dict[str, str]] | None = None):
     """``node`` (a URDF element) with the URDF attributes ``sdf_el`` (the SDF element it
     is made from; None-safe) carries, as written (:func:`declared`); each attribute of
-    ``sdf_el`` that has no place in the URDF is named by ``warn(code, message, source)``."""
+    ``sdf_el`` that has no place in the URDF is named by ``warn(code, message, source)``.
+    ``parts``: the attributes of the elements below, by path (None: all ``sdf_el``
+    carries)."""
     if sdf_el is None:
         return node
     for name in undefined_attributes(sdf_el, node[0]):
@@ -52,15 +54,22 @@ def given_back(node: Node, sdf_el, warn):
     attributes = own_attributes(sdf_el)
     if attributes:
         node = with_attributes(node, attributes)
-    elif sdf_el.find(PART_ATTRIBUTES) is None:
-        return node
-    for path, carried in part_attributes(sdf_el).items():
-        found = placed(node, path.split("/"), carried)
+    if parts is None:
+        parts = part_attributes(sdf_el) if sdf_el.find(PART_ATTRIBUTES) is not None else {}
+    return given_parts(node, parts, sdf_el, warn) if attributes or parts else node
+
+
+def given_parts(node: Node, parts: dict[str, dict[str, str]], sdf_el, warn):
+    """``node`` with ``parts`` (attributes by the path of their element in it, ``""``:
+    its own) set, as written (:func:`declared`, with the declarations ``sdf_el`` sees);
+    one whose element ``node`` lacks is named by ``warn``."""
+    for path, carried in parts.items():
+        found = placed(node, path.split("/") if path else [], carried)
         if found is None:
             names = ", ".join(prefixed_name(name, sdf_el) for name in carried)
             warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)} name='{sdf_el.get('name')}'> "
-                 f"carries the URDF attributes [{names}] of <{path}>, which the URDF written "
-                 "has no element for: left out", source_of(sdf_el, None))
+                 f"carries the URDF attributes [{names}] of <{path}> of <{node[0]}>, which the "
+                 "URDF written has no element for: left out", source_of(sdf_el, None))
         else:
             node = found
     return declared(node, sdf_el)
@@ -104,10 +113,21 @@ def limit_xml(joint_element):
     return xml.find("axis/limit") if xml is not None else None
 
 
-def plain_attributes(sdf_el) -> dict[str, str]:
-    """The carried URDF attributes of ``sdf_el`` in no namespace (the robot's: its element
-    is made before its attributes are known, so it declares no prefix of theirs)."""
-    return {name: value for name, value in own_attributes(sdf_el).items() if name[0] != "{"}
+def robot_namespaces(model_el) -> dict[str, str] | None:
+    """Prefix -> URI of the namespaced attributes the SDF model ``model_el`` (None-safe)
+    carries for the robot, as the SDF declares them: the ``<robot>`` declares them, as it
+    is made before its attributes are set (None: none, the common case)."""
+    uris = set(namespaces_of(("robot", own_attributes(model_el), [])))
+    return prefixes_of(uris, model_el) if uris else None
+
+
+def prefixes_of(uris: set[str], sdf_el) -> dict[str, str]:
+    """Prefix -> URI for namespace ``uris``, with the prefixes the SDF element ``sdf_el``
+    sees declared (a placeholder URI's own prefix for one the SDF never declared)."""
+    nsmap = {prefix: uri for prefix, uri in sdf_el.nsmap.items() if uri in uris and prefix}
+    nsmap.update({uri[len(UNDECLARED_URI):]: uri for uri in uris
+                  if uri.startswith(UNDECLARED_URI)})
+    return nsmap
 
 
 def with_attributes(node: Node, attributes: dict[str, str]) -> Node:
@@ -125,11 +145,8 @@ def declared(node: Node, sdf_el):
     uris = set(namespaces_of(node))
     if not uris:
         return node
-    nsmap = {prefix: uri for prefix, uri in sdf_el.nsmap.items() if uri in uris and prefix}
-    nsmap.update({uri[len(UNDECLARED_URI):]: uri for uri in uris
-                  if uri.startswith(UNDECLARED_URI)})
     tag, own, children = node
-    el = etree.Element(tag, nsmap=nsmap)
+    el = etree.Element(tag, nsmap=prefixes_of(uris, sdf_el))
     for name, value in own.items():
         el.set(name, value)
     for child in children if children.__class__ is not str else ():

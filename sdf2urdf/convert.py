@@ -48,6 +48,11 @@ from urdf_sdf.core.kinematics.tree import (
     build_tree,
     joint_kind,
 )
+from urdf_sdf.core.read.carried_attributes import (
+    frame_joint_parts,
+    own_attributes,
+    part_attributes,
+)
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
 from urdf_sdf.core.write.common import NumberTexts, numbers_text
 from urdf_sdf.core.write.document import Document
@@ -73,7 +78,13 @@ from urdf_sdf.sdf2urdf.approximate import (
     inserted_link_inertial,
     several_trees_refusal,
 )
-from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
+from urdf_sdf.sdf2urdf.attributes import (
+    given_back,
+    given_parts,
+    limit_xml,
+    robot_namespaces,
+    with_attributes,
+)
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
 from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
@@ -182,12 +193,13 @@ class UrdfWriter:
 
     def write(self) -> bytes | None:
         """The URDF document's bytes, or None when the model cannot be written."""
-        out = robot_document(self.scope.owner.name)
+        out = robot_document(self.scope.owner.name, namespaces=robot_namespaces(self.model_el))
         return out.to_bytes() if self.fill(out) else None
 
     def robot(self):
         """The whole ``<robot>`` element, or None (for merging several models' robots)."""
-        out = robot_document(self.scope.owner.name, streamed=False)
+        out = robot_document(self.scope.owner.name, streamed=False,
+                             namespaces=robot_namespaces(self.model_el))
         return out.to_tree() if self.fill(out) else None
 
     def fill(self, out: Document) -> bool:
@@ -199,7 +211,7 @@ class UrdfWriter:
         if not self.check_structure():
             return False
         owner = self.scope.owner
-        out.root.attrib.update(plain_attributes(self.model_el))
+        out.root.attrib.update(own_attributes(self.model_el))
         out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints()
         if joints is None:
@@ -499,15 +511,20 @@ class UrdfWriter:
         return NO_RATE_LIMIT
 
     def write_custom_joint(self, out: Document, joint: KinematicJoint) -> None:
-        """A <urdf:joint> restored; its origin follows the SDF poses."""
+        """A <urdf:joint> restored; its origin follows the SDF poses (and keeps the
+        attributes URDF does not define that the first one had)."""
         restored = plain_copy(joint.element.xml)
+        carried: dict[str, str] = {}
         for old in restored.findall("origin"):
+            carried = carried or {k: v for k, v in old.items() if k not in ("xyz", "rpy")}
             restored.remove(old)
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
         origin = self.copied_origin(joint.name, X_UP) or \
             self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
+        if origin is None and carried:
+            origin = ("origin", {}, [])  # the identity, for the attributes it holds
         if origin is not None:
-            restored.insert(0, to_element(origin))
+            restored.insert(0, to_element(with_attributes(origin, carried)))
         out.add(restored)
 
     def write_static(self, out: Document) -> None:
@@ -566,13 +583,17 @@ class UrdfWriter:
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
             kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
-            out.add(given_back(("link", {"name": self.name(name)}, kept), xml, self.warn))
+            link_parts, joint_parts = frame_joint_parts(part_attributes(xml))
+            out.add(given_back(("link", {"name": self.name(name)}, kept), xml, self.warn,
+                               link_parts))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []
             joint_children += [("parent", {"link": self.name(parent_name)}, []),
                                ("child", {"link": self.name(name)}, [])]
-            out.add(("joint", {"name": joint_name, "type": "fixed"}, joint_children))
+            joint_node = ("joint", {"name": joint_name, "type": "fixed"}, joint_children)
+            out.add(given_parts(joint_node, joint_parts, xml, self.warn) if joint_parts
+                    else joint_node)
 
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity

@@ -29,6 +29,8 @@ TESTS = ROOT / "tests"
 
 # Each flat test file: what it runs end to end.
 END_TO_END = {
+    "test_attributes_property.py": "random unknown attributes through URDF -> SDF -> URDF "
+                                   "(hypothesis)",
     "test_round_trip_rules.py": "roundtrip and the converters on loop joints and scoped names",
     "test_sdformat_1_12.py": "SDFormat 1.12 files read, written and compared",
     "test_ci_hooks.py": "pre-commit hooks, roundtrip and the pytest plugin as CI uses them",

@@ -7,12 +7,14 @@ declared on ``<sdf>``; sdf2urdf gives them back (``sdf2urdf.attributes``):
   which libsdformat keeps and ignores);
 * those of the elements below a link or joint (``core.base.custom.PART_ATTRIBUTES``): a
   ``<urdf:attributes urdf:of="visual[1]/geometry/box" bar="1" drake:foo="2"/>`` child of
-  the SDF link (or frame) or joint per element, holding them under their own names.
+  the SDF link or joint per element, holding them under their own names; on the frame
+  a massless link and its fixed joint become, the joint's are at ``joint`` (its own) and
+  below (``joint/origin``): :func:`frame_joint_parts`.
 """
 from __future__ import annotations
 
-from urdf_sdf.core.base.custom import PART_ATTRIBUTES, PART_PATH, qname
-from urdf_sdf.core.base.model import Model
+from urdf_sdf.core.base.custom import FRAME_JOINT, PART_ATTRIBUTES, PART_PATH, qname
+from urdf_sdf.core.base.model import Joint, Model
 from urdf_sdf.core.write.text import Node
 
 
@@ -32,6 +34,16 @@ def part_attribute_nodes(part_attributes: dict[str, dict[str, str]] | None) -> l
             for path, attributes in part_attributes.items()]
 
 
+def frame_joint_parts(joint: Joint) -> dict[str, dict[str, str]] | None:
+    """The attributes of ``joint`` (a fixed joint that becomes part of an SDF frame with its
+    child link) as the frame's part attributes."""
+    parts = {f"{FRAME_JOINT}/{path}": attributes
+             for path, attributes in (joint.part_attributes or {}).items()}
+    if joint.attributes:
+        parts[FRAME_JOINT] = joint.attributes
+    return parts or None
+
+
 def carried_namespaces(model: Model) -> dict[str, str] | None:
     """Prefix -> URI of the namespaces the carried attributes of ``model`` use, with the
     prefixes the URDF gave them (None: none, the common case)."""
@@ -39,8 +51,9 @@ def carried_namespaces(model: Model) -> dict[str, str] | None:
              *(joint.attributes for joint in model.joints),
              *(joint.limit.attributes for joint in model.joints if joint.limit is not None),
              *(frame.attributes for frame in model.frames),
-             *(part for owner in (*model.links, *model.joints) if owner.part_attributes
-               for part in owner.part_attributes.values())]
+             *(part for link in model.links for part in (link.part_attributes or {}).values()),
+             *(part for joint in model.joints
+               for part in (joint.part_attributes or {}).values())]
     uris = {name[1:].partition("}")[0] for attributes in found if attributes
             for name in attributes if name[0] == "{"}
     if not uris:

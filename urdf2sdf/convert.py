@@ -58,6 +58,7 @@ from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.uris import written_mesh_uri
 from urdf_sdf.urdf2sdf.attributes import (
     carried_namespaces,
+    frame_joint_parts,
     part_attribute_nodes,
     sdf_attributes,
 )
@@ -442,6 +443,7 @@ class Writer:
         if link.carried or joint.carried:
             children.append(carried_node(link.carried + joint.carried))
         children += part_attribute_nodes(link.part_attributes)
+        children += part_attribute_nodes(frame_joint_parts(joint))
         return ("frame", {"name": link.name, "attached_to": joint.parent,
                           **sdf_attributes(link.attributes),
                           qname("joint"): joint.urdf_name or joint.name},

@@ -30,6 +30,9 @@ _CUSTOM_PREFIX = qname("")
 # under their own names (urdf2sdf.attributes, sdf2urdf.attributes).
 PART_ATTRIBUTES = qname("attributes")
 PART_PATH = qname("of")
+# On the SDF frame a massless URDF link and its fixed joint become, the joint's attributes
+# are at this path (its own) and below it (``joint/origin``).
+FRAME_JOINT = "joint"
 # urdf:gazebo="true" on an SDF joint urdf2sdf copied from a URDF <gazebo> block: sdf2urdf gives
 # one that closes a kinematic loop back to a block (sdf2urdf.loops).
 FROM_GAZEBO = qname("gazebo")

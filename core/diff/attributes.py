@@ -11,15 +11,21 @@ URDF, its SDF and the URDF made back from that compare alike.
 """
 from __future__ import annotations
 
+from urdf_sdf.core.base.custom import plain_copy, qname
 from urdf_sdf.core.base.model import Frame, Joint, Link, Model
 from urdf_sdf.core.diff.difference import Difference
 from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.read.carried_attributes import own_attributes, part_attributes
+from urdf_sdf.core.read.carried_attributes import (
+    frame_joint_parts,
+    own_attributes,
+    part_attributes,
+)
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name
+from urdf_sdf.core.read.urdf_attributes import unknown_attributes, unknown_part_attributes
 
 # (owner kind, owner name) -> element path -> attribute name -> value.
 Carried = dict[tuple[str, str], dict[str, dict[str, str]]]
-OWNER_KINDS = {Kind.LINK: "link", Kind.FRAME: "link", Kind.JOINT: "joint"}
+OWNER_KINDS = {Kind.LINK: "link", Kind.FRAME: "link"}
 
 
 def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
@@ -37,12 +43,32 @@ def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
         kind = OWNER_KINDS.get(vertex.kind)
         if kind is not None and vertex.scope is scope:
             owners.append(((kind, vertex.scoped_name[len(prefix):]), vertex.element))
+    owners += [(("joint", joint.name), joint.element) for joint in description.tree.joints]
     for key, element in owners:
         parts = urdf_parts(element) if urdf else sdf_parts(element)
-        if parts:
-            found[key] = parts
-            names_shown(parts, element.xml if not urdf else root.xml, shown)
+        if not parts:
+            continue
+        el = root.xml if urdf else element.xml
+        joint = None if urdf else frame_joint(element)
+        if joint is not None:  # a URDF link and its fixed joint as one SDF frame
+            parts, joint_parts = frame_joint_parts(parts)
+            kept(found, shown, ("joint", joint), joint_parts, el)
+        kept(found, shown, key, parts, el)
     return found, shown
+
+
+def kept(found: Carried, shown: dict[str, str], key: tuple[str, str],
+         parts: dict[str, dict[str, str]], el) -> None:
+    """Keep the ``parts`` of owner ``key`` (none: nothing), and how their names are
+    written by the declarations ``el`` sees."""
+    if parts:
+        found[key] = parts
+        names_shown(parts, el, shown)
+
+
+def frame_joint(element) -> str | None:
+    """The URDF joint an SDF frame also stands for (urdf2sdf's ``urdf:joint``), or None."""
+    return element.xml.get(qname("joint")) if isinstance(element, Frame) else None
 
 
 def urdf_parts(element) -> dict[str, dict[str, str]]:
@@ -64,6 +90,8 @@ def sdf_parts(element) -> dict[str, dict[str, str]]:
     xml = getattr(element, "xml", None)
     if xml is None:
         return {}
+    if not isinstance(element, (Model, Link, Joint, Frame)):  # a <urdf:joint>: a whole copy
+        return copied_joint_parts(plain_copy(xml))
     parts = part_attributes(xml)
     own = own_attributes(xml)
     if own:
@@ -72,6 +100,19 @@ def sdf_parts(element) -> dict[str, dict[str, str]]:
         limit = own_attributes(xml.find("axis/limit"))
         if limit:
             parts["limit"] = limit
+    return parts
+
+
+def copied_joint_parts(joint) -> dict[str, dict[str, str]]:
+    """The attributes URDF does not define of URDF joint element ``joint``, by path."""
+    parts = unknown_part_attributes(joint, "joint", None, "") or {}
+    own = unknown_attributes(joint, "joint", None, "")
+    if own:
+        parts[""] = own
+    limit = joint.find("limit")
+    own = unknown_attributes(limit, "limit", None, "") if limit is not None else None
+    if own:
+        parts["limit"] = own
     return parts
 
 

@@ -6,14 +6,16 @@
   attributes of any other namespace (``drake:acceleration``), whether urdf2sdf carried
   them or the SDF was written with them;
 * :func:`part_attributes`: those of the elements below it, from its
-  ``<urdf:attributes urdf:of="PATH" .../>`` children, by path.
+  ``<urdf:attributes urdf:of="PATH" .../>`` children, by path; on a frame made of a
+  massless link and its fixed joint, those under ``joint`` are the joint's
+  (:func:`frame_joint_parts`).
 
 A prefix the SDF never declared (read leniently) names the namespace
 ``urn:urdf-sdf:undeclared:PREFIX`` (``core.read.prefixes``).
 """
 from __future__ import annotations
 
-from urdf_sdf.core.base.custom import PART_ATTRIBUTES, PART_PATH, URDF_NS
+from urdf_sdf.core.base.custom import FRAME_JOINT, PART_ATTRIBUTES, PART_PATH, URDF_NS
 from urdf_sdf.core.read.prefixes import qualified_name
 
 _URDF = f"{{{URDF_NS}}}"
@@ -59,3 +61,18 @@ def part_attributes(sdf_el) -> dict[str, dict[str, str]]:
                 name = qualified_name(name, {}) or name
             attributes[name] = value
     return found
+
+
+def frame_joint_parts(parts: dict[str, dict[str, str]]
+                      ) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """The ``parts`` of an SDF frame made of a URDF link and its fixed joint, split: the
+    link's, and the joint's by their path in the joint (``""``: the joint itself)."""
+    link: dict[str, dict[str, str]] = {}
+    joint: dict[str, dict[str, str]] = {}
+    for path, attributes in parts.items():
+        head, _, rest = path.partition("/")
+        if head == FRAME_JOINT:
+            joint[rest] = attributes
+        else:
+            link[path] = attributes
+    return link, joint

@@ -45,6 +45,9 @@ from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
 from urdf_sdf.core.read.urdf_attributes import (
+    CARRIED,
+    CARRIED_PARTS,
+    WORLD_FATE,
     name_robot_part_attributes,
     unknown_attributes,
     unknown_part_attributes,
@@ -216,8 +219,9 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     """A link's parts from one pass over its children: the first ``<inertial>``, every
     visual and collision, and what URDF does not define (carried)."""
     link = Link(name=name, source=state.src(el), xml=el)
-    link.attributes = unknown_attributes(el, "link", state, f"link [{name}]")
-    link.part_attributes = unknown_part_attributes(el, "link", state, f"link [{name}]")
+    own, parts = (WORLD_FATE, WORLD_FATE) if name == WORLD else (CARRIED, CARRIED_PARTS)
+    link.attributes = unknown_attributes(el, "link", state, f"link [{name}]", own)
+    link.part_attributes = unknown_part_attributes(el, "link", state, f"link [{name}]", parts)
     inertial_el, visuals, collisions, carried = None, [], [], []
     for child in el:
         tag = child.tag

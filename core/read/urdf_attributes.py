@@ -82,37 +82,48 @@ ROBOT_PARTS = {"material": ("color", "texture"),
                "actuator": ("hardwareInterface", "mechanicalReduction")}
 
 
-def unknown_attributes(el, kind: str, state, what: str) -> dict[str, str] | None:
+CARRIED = "carried into the SDF, and given back by sdf2urdf"
+CARRIED_PARTS = "carried into the SDF (<urdf:attributes>), and given back by sdf2urdf"
+# The root link ``world`` is the world frame, no element of the SDF (core.read.urdf_world).
+WORLD_FATE = "left out if the link is URDF's world root, which the SDF has no element for"
+
+
+def unknown_attributes(el, kind: str, state, what: str, fate: str = CARRIED
+                       ) -> dict[str, str] | None:
     """The attributes of ``el`` (a ``kind`` element, ``what`` in messages) URDF does not
-    define, by name (``{uri}local`` when namespaced), each named in a warning; None when
-    there is none (the common case, found from the number of attributes alone)."""
+    define, by name (``{uri}local`` when namespaced), each named in a warning of
+    ``state`` (None: none); None when there is none (the common case, found from the
+    number of attributes alone)."""
     known = KNOWN_ATTRIBUTES[kind]
     if len(el.attrib) <= len(known) and all(name in known for name in el.keys()):
         return None
     found = {name: value for name, value in el.items() if name not in known}
     for name in found:
-        warn_unknown(state, name, el, kind, what, "carried into the SDF, and given back by "
-                     "sdf2urdf")
+        warn_unknown(state, name, el, kind, what, fate)
     return found
 
 
 def warn_unknown(state, name: str, el, kind: str, what: str, fate: str) -> None:
+    """Name attribute ``name`` of ``el`` (None ``state``: found without a word)."""
+    if state is None:
+        return
     state.warning(Code.URDF_ATTRIBUTE_UNKNOWN, f"{what} has the attribute "
                   f"[{prefixed_name(name, el)}], which URDF does not define on <{kind}>: {fate}",
                   el)
 
 
-def unknown_part_attributes(el, kind: str, state, what: str
+def unknown_part_attributes(el, kind: str, state, what: str, fate: str = CARRIED_PARTS
                             ) -> dict[str, dict[str, str]] | None:
     """The attributes URDF does not define of the elements below link or joint ``el``
     (``kind``), by the element's path in it (``visual[2]/geometry/box``, ``axis``), each
     named in a warning; None when there is none (the common case)."""
     found: dict[str, dict[str, str]] = {}
-    collect_parts(el, PART_CHILDREN[kind], "", found, state, what)
+    collect_parts(el, PART_CHILDREN[kind], "", found, state, what, fate)
     return found or None
 
 
-def collect_parts(el, tags: tuple[str, ...], path: str, found: dict, state, what: str) -> None:
+def collect_parts(el, tags: tuple[str, ...], path: str, found: dict, state, what: str,
+                  fate: str) -> None:
     """The unknown attributes of the children of ``el`` (``tags``: those URDF defines there,
     ``path``: where ``el`` is, with a trailing ``/``) and below, into ``found``."""
     counts: dict[str, int] = {}
@@ -129,11 +140,10 @@ def collect_parts(el, tags: tuple[str, ...], path: str, found: dict, state, what
             attributes = found[where] = {name: value for name, value in child.items()
                                          if name not in known}
             for name in attributes:
-                warn_unknown(state, name, child, tag, f"<{where}> of {what}", "carried into "
-                             "the SDF (<urdf:attributes>), and given back by sdf2urdf")
+                warn_unknown(state, name, child, tag, f"<{where}> of {what}", fate)
         inner = PART_CHILDREN.get(tag)
         if inner is not None and len(child):
-            collect_parts(child, inner, where + "/", found, state, what)
+            collect_parts(child, inner, where + "/", found, state, what, fate)
 
 
 def name_robot_part_attributes(parts: dict[str, list], state) -> None:

@@ -15,7 +15,7 @@ URDF = b"""<?xml version="1.0"?>
     <visual><geometry><box size="1 1 1"/></geometry></visual>
     <visual name="second" drake:renderer="vtk"><geometry><box size="1 1 1" foo="3"/></geometry>
       <material name="m"><color rgba="1 0 0 1" space="srgb"/></material></visual>
-    <visual><origin xyz="0 0 0"/><origin bar="ignored"/><geometry><sphere radius="1"/></geometry></visual>
+    <visual><origin/><origin bar="ignored"/><geometry><sphere radius="1"/></geometry></visual>
   </link>
   <link name="b"/>
   <joint name="j" type="revolute">
