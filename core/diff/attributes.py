@@ -6,26 +6,22 @@ only has, is a difference naming the element, the attribute and both values.
 
 Each side gives them by owner (the model, a link or frame, a joint) and by the path of
 the element in it (``""``: the owner itself, ``limit``: a joint's limit,
-``visual[1]/geometry/box``), as read from a URDF or as an SDF carries them, so that a
-URDF, its SDF and the URDF made back from that compare alike.
+``visual[1]/geometry/box``), as the model values hold them, read from a URDF
+(``core.read.urdf_attributes``) or as an SDF carries them (``core.read.carried_attributes``),
+so that a URDF, its SDF and the URDF made back from that compare alike.
 """
 from __future__ import annotations
 
 from urdf_sdf.core.base.custom import plain_copy, qname
-from urdf_sdf.core.base.model import Frame, Joint, Link, Model
+from urdf_sdf.core.base.model import Frame, Joint, Model
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.core.graph import Kind
-from urdf_sdf.core.read.carried_attributes import (
-    frame_joint_parts,
-    own_attributes,
-    part_attributes,
-)
+from urdf_sdf.core.kinematics.tree import CustomJointElement
+from urdf_sdf.core.read.carried_attributes import frame_joint_parts
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name
 from urdf_sdf.core.read.urdf_attributes import unknown_attributes, unknown_part_attributes
 
 # (owner kind, owner name) -> element path -> attribute name -> value.
 Carried = dict[tuple[str, str], dict[str, dict[str, str]]]
-OWNER_KINDS = {Kind.LINK: "link", Kind.FRAME: "link"}
 
 
 def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
@@ -34,26 +30,22 @@ def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
     ``prefix:local``); nothing at all in the common case."""
     found: Carried = {}
     shown: dict[str, str] = {}
-    urdf = description.result.document.format == "urdf"
-    scope = description.scope
-    root = scope.owner.element
-    owners = [(("model", ""), root)]
-    prefix = scope.prefix
-    for vertex in description.graph.vertices:
-        kind = OWNER_KINDS.get(vertex.kind)
-        if kind is not None and vertex.scope is scope:
-            owners.append(((kind, vertex.scoped_name[len(prefix):]), vertex.element))
-    owners += [(("joint", joint.name), joint.element) for joint in description.tree.joints]
+    model = description.scope.owner.element  # a Model, or a World's scope
+    el = model.xml if description.result.document.format == "urdf" else None
+    owners: list = [(("joint", joint.name), joint.element) for joint in description.tree.joints]
+    if isinstance(model, Model):
+        owners += [(("model", ""), model)]
+        owners += [(("link", link.name), link) for link in model.links]
+        owners += [(("link", frame.name), frame) for frame in model.frames]
     for key, element in owners:
-        parts = urdf_parts(element) if urdf else sdf_parts(element)
+        parts = element_parts(element)
         if not parts:
             continue
-        el = root.xml if urdf else element.xml
-        joint = None if urdf else frame_joint(element)
+        joint = frame_joint(element)
         if joint is not None:  # a URDF link and its fixed joint as one SDF frame
             parts, joint_parts = frame_joint_parts(parts)
-            kept(found, shown, ("joint", joint), joint_parts, el)
-        kept(found, shown, key, parts, el)
+            kept(found, shown, ("joint", joint), joint_parts, el if el is not None else element.xml)
+        kept(found, shown, key, parts, el if el is not None else element.xml)
     return found, shown
 
 
@@ -68,38 +60,22 @@ def kept(found: Carried, shown: dict[str, str], key: tuple[str, str],
 
 def frame_joint(element) -> str | None:
     """The URDF joint an SDF frame also stands for (urdf2sdf's ``urdf:joint``), or None."""
-    return element.xml.get(qname("joint")) if isinstance(element, Frame) else None
+    xml = element.xml if isinstance(element, Frame) else None
+    return xml.get(qname("joint")) if xml is not None else None
 
 
-def urdf_parts(element) -> dict[str, dict[str, str]]:
-    """The attributes a URDF model value holds, by path."""
-    if not isinstance(element, (Model, Link, Joint, Frame)):
-        return {}
+def element_parts(element) -> dict[str, dict[str, str]]:
+    """The attributes a model value holds (read from a URDF, or carried by an SDF), by
+    path; a ``<urdf:joint>`` (a floating or planar joint) is a copy of the URDF joint."""
+    if isinstance(element, CustomJointElement):
+        return copied_joint_parts(plain_copy(element.xml))
     parts: dict[str, dict[str, str]] = {}
     if element.attributes:
         parts[""] = element.attributes
     if isinstance(element, Joint) and element.limit is not None and element.limit.attributes:
         parts["limit"] = element.limit.attributes
-    if isinstance(element, (Link, Joint)) and element.part_attributes:
+    if not isinstance(element, Model) and element.part_attributes:
         parts.update(element.part_attributes)
-    return parts
-
-
-def sdf_parts(element) -> dict[str, dict[str, str]]:
-    """The URDF attributes an SDF model value's element carries, by path."""
-    xml = getattr(element, "xml", None)
-    if xml is None:
-        return {}
-    if not isinstance(element, (Model, Link, Joint, Frame)):  # a <urdf:joint>: a whole copy
-        return copied_joint_parts(plain_copy(xml))
-    parts = part_attributes(xml)
-    own = own_attributes(xml)
-    if own:
-        parts[""] = own
-    if isinstance(element, Joint):
-        limit = own_attributes(xml.find("axis/limit"))
-        if limit:
-            parts["limit"] = limit
     return parts
 
 
