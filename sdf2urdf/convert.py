@@ -279,11 +279,9 @@ class UrdfWriter:
         return not loops
 
     def free_roots(self, joints: list[KinematicJoint]) -> list[str] | None:
-        """Root links a non-static model welds to ``world`` (``--approximate``): a model
-        of several trees (or a tree beside one jointed to the world), or a free model
-        merged with a world's others (``--all-models``), whose root would otherwise hang
-        from ``world`` on a floating joint that neither Drake nor libsdformat 12 places.
-        Without ``--approximate`` they are refused (``sdf2urdf.approximate``); None then."""
+        """Root links a non-static model welds to ``world`` under ``--approximate`` (several
+        trees, or a free model merged with a world's others); otherwise refused, and None
+        (``sdf2urdf.approximate``: a floating joint from world is placed by no consumer)."""
         roots = self.tree.roots
         if self.scope.owner.static or not roots:
             return []
@@ -299,10 +297,6 @@ class UrdfWriter:
         self.warn(Code.WORLD_JOINT_ADDED, welded_trees_note(name, roots, self.in_world),
                   self.scope.owner.source)
         return roots
-
-    def errors_since(self, start: int) -> bool:
-        """Whether an error was reported after the first ``start`` diagnostics."""
-        return any(d.is_error for d in self.diagnostics[start:])
 
     def urdf_joints(self, start: int) -> list[KinematicJoint] | None:
         """The tree's joints, with types URDF lacks refused or approximated; None when
@@ -320,7 +314,7 @@ class UrdfWriter:
                 self.error(Code.URDF_PARITY_JOINT_TYPE, f"joint [{joint.name}] is of type "
                            f"[{joint.type}], which URDF cannot express{hint}",
                            joint.element.source)
-        return None if self.errors_since(start) else joints
+        return None if self.diagnostics.has_errors_since(start) else joints
 
     # ---- links ------------------------------------------------------------------------
 
