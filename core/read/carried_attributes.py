@@ -19,9 +19,10 @@ from urdf_sdf.core.base.custom import FRAME_JOINT, PART_ATTRIBUTES, PART_PATH, U
 from urdf_sdf.core.read.prefixes import qualified_name
 
 _URDF = f"{{{URDF_NS}}}"
-# The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one.
+# The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one
+# (``gazebo``: an element a URDF <gazebo> block added, core.base.custom.FROM_GAZEBO).
 MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
-                    "element"})
+                    "element", "gazebo"})
 
 
 def own_attributes(sdf_el) -> dict[str, str]:

@@ -84,3 +84,15 @@ def test_a_carried_attribute_whose_element_the_urdf_lacks_is_named():
     assert [(d.line, "[lost]" in d.message, "<collision[1]/geometry>" in d.message)
             for d in dropped] == [(4, True, True)]
     assert b"lost" not in conversion.xml
+
+
+def test_urdf2sdf_markup_is_no_urdf_attribute():
+    """``urdf:gazebo`` marks what a URDF <gazebo> block added: markup, not an attribute of
+    the URDF element (it was given back as ``gazebo="true"``)."""
+    sdf = b"""<sdf version="1.9" xmlns:urdf="urn:urdf-sdf:urdf"><model name="m">
+      <link name="a"/><link name="c" urdf:gazebo="true"/>
+      <joint name="k" type="fixed" urdf:gazebo="true"><parent>a</parent><child>c</child></joint>
+    </model></sdf>"""
+    conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    assert b"gazebo=" not in conversion.xml
