@@ -20,9 +20,15 @@ from lxml import etree
 
 from urdf_sdf.core.base.custom import PART_ATTRIBUTES
 from urdf_sdf.core.base.diagnostics import Code, source_of
-from urdf_sdf.core.read.carried_attributes import own_attributes, part_attributes
+from urdf_sdf.core.read.carried_attributes import (
+    frame_joint_parts,
+    own_attributes,
+    part_attributes,
+)
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
+from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
+from urdf_sdf.core.write.urdf import robot_document
 
 # What SDFormat defines on the elements whose attributes are given back.
 SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
@@ -75,6 +81,29 @@ def given_parts(node: Node, parts: dict[str, dict[str, str]], sdf_el, warn):
     return declared(node, sdf_el)
 
 
+def frame_given_back(link: Node, joint: Node, sdf_frame, warn) -> tuple:
+    """The URDF ``link`` and fixed ``joint`` an SDF frame (a massless URDF link and its
+    joint, as urdf2sdf wrote them) becomes, each with the attributes it carries for it."""
+    link_parts, joint_parts = frame_joint_parts(part_attributes(sdf_frame))
+    link = given_back(link, sdf_frame, warn, link_parts)
+    return link, given_parts(joint, joint_parts, sdf_frame, warn) if joint_parts else joint
+
+
+def with_origin(joint_el, origin: Node | None):
+    """URDF joint element ``joint_el`` (a ``<urdf:joint>`` restored) with ``origin`` (None:
+    the identity) in place of its own, keeping the attributes URDF does not define that
+    its first ``<origin>`` had."""
+    carried: dict[str, str] = {}
+    for old in joint_el.findall("origin"):
+        carried = carried or {k: v for k, v in old.items() if k not in ("xyz", "rpy")}
+        joint_el.remove(old)
+    if carried:
+        origin = with_attributes(origin or ("origin", {}, []), carried)
+    if origin is not None:
+        joint_el.insert(0, to_element(origin))
+    return joint_el
+
+
 def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | None:
     """``node`` with ``attributes`` added to its descendant at ``path`` (steps ``tag`` or
     ``tag[n]``, the n-th of that tag from 1), or None when it has none there."""
@@ -111,6 +140,14 @@ def limit_xml(joint_element):
     """The SDF ``axis/limit`` element of a joint (None when its XML is not kept)."""
     xml = getattr(joint_element, "xml", None)
     return xml.find("axis/limit") if xml is not None else None
+
+
+def robot_document_of(name: str, model_el, streamed: bool = True) -> Document:
+    """``core.write.urdf.robot_document`` of the robot made from SDF model ``model_el``
+    (None-safe): with the URDF attributes the model carries, their prefixes declared."""
+    out = robot_document(name, streamed, robot_namespaces(model_el))
+    out.root.attrib.update(own_attributes(model_el))
+    return out
 
 
 def robot_namespaces(model_el) -> dict[str, str] | None:
