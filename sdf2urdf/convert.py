@@ -505,8 +505,7 @@ class UrdfWriter:
         return NO_RATE_LIMIT
 
     def write_custom_joint(self, out: Document, joint: KinematicJoint) -> None:
-        """A <urdf:joint> restored; its origin follows the SDF poses (and keeps the
-        attributes URDF does not define that the first one had)."""
+        """A <urdf:joint> restored; its origin follows the SDF poses (``with_origin``)."""
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
         origin = self.copied_origin(joint.name, X_UP) or \
             self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
@@ -566,14 +565,14 @@ class UrdfWriter:
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
             kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
-            link_node = ("link", {"name": self.name(name)}, kept)
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []
             joint_children += [("parent", {"link": self.name(parent_name)}, []),
                                ("child", {"link": self.name(name)}, [])]
-            out.extend(frame_given_back(link_node, ("joint", {"name": joint_name, "type": "fixed"},
-                                                    joint_children), xml, self.warn))
+            joint = ("joint", {"name": joint_name, "type": "fixed"}, joint_children)
+            out.extend(frame_given_back(("link", {"name": self.name(name)}, kept), joint, xml,
+                                        self.warn))
 
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
