@@ -216,7 +216,7 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     compare_joints(da, db, frames, tol, differences, lumps)
     compare_all_poses(da, db, sampled, links, reference, tol, differences, at_joint_frames)
     bodies = (frames[0][0], frames[1][0])
-    grouped = lumps.kept_links
+    grouped = lumps.grouped_links
     compare_inertials(da, db, bodies, tol, differences, grouped)
     compare_shapes(da, db, bodies, tol, differences, grouped)
     if lumped:

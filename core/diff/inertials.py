@@ -35,7 +35,7 @@ def compare_inertials(da, db, bodies, tol: float, out: list[Difference],
     """The inertials of the links of both digests (``bodies``: each side's link frames at
     the zero configuration in the reference, :class:`core.diff.digest.BodyFrames`), in
     the order of their names. A link with no element behind it on either side (made by an
-    approximation) is not compared, nor a link of ``skip`` (a rigid group's kept link:
+    approximation) is not compared, nor a link of ``skip`` (a rigid group's:
     :mod:`core.diff.lumped`)."""
     names = [name for name in sorted(set(da.links) & set(db.links) - skip)
              if all([has_inertial(da, name, bodies[0]), has_inertial(db, name, bodies[1])])]

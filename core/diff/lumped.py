@@ -7,7 +7,9 @@ the groups are found from the two digests themselves (:func:`find_lumps`): on ei
 side, a link on a fixed joint (not from ``world``) that the other side has no link of is
 taken as lumped into its nearest ancestor that is not, and its joint with it, unless it
 is a massless, shapeless link standing for a frame of the other side (a tool frame, as
-plain ``diff`` takes it). Two files with the same links have no group, and compare as
+plain ``diff`` takes it). So is a link with a body where the other side has only a link
+standing for a frame: ``sdf2urdf``'s reading of a lumped SDF, whose frames come back as
+massless links. Two files with the same links have no group, and compare as
 plain ``diff`` compares them.
 
 Per group (:func:`compare_lumps`), in the kept link's own frame on each side, so that a
@@ -20,9 +22,10 @@ moved kept link is told as the pose difference it is and not again here:
   kept link's frame and moved there with the parallel axis theorem;
 * the visuals and collisions those of every member, each at its pose in the kept link
   (in any order);
-* each lumped link and joint has a frame of its name on the other side (the frame's pose
-  is compared where every frame's is: a lumped joint's frame against the joint's own
-  frame, :func:`with_joint_frames`).
+* each lumped link and joint has a frame of its name on the other side (or a link and
+  joint of that name, from ``sdf2urdf``); the frame's pose is compared where every
+  frame's is, a lumped joint's frame against the joint's own frame
+  (:func:`with_joint_frames`).
 
 Each finding is a difference of kind ``lumped`` (a cause: it names the kept link, or the
 link or joint whose frame is missing) with the amount and its unit; what the groups
@@ -47,7 +50,7 @@ TENSOR_ENTRIES = (("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1), ("
 
 
 @dataclass
-class Side:
+class SideLumps:
     """What one side lumps: ``kept`` maps each lumped link to the link it was merged into,
     ``joints`` each lumped (fixed) joint to its child link, and ``groups`` each kept link
     to its members (itself first, then its lumped links in the digest's link order)."""
@@ -63,7 +66,7 @@ class Side:
 @dataclass
 class Lumps:
     """The lumping of both sides (A, B) and what the other comparisons leave to it."""
-    sides: tuple[Side, Side] = (Side(), Side())
+    sides: tuple[SideLumps, SideLumps] = (SideLumps(), SideLumps())
 
     @property
     def lumped_links(self) -> set[str]:
@@ -74,9 +77,10 @@ class Lumps:
         return set(self.sides[0].joints) | set(self.sides[1].joints)
 
     @property
-    def kept_links(self) -> set[str]:
-        """The links whose inertial and shapes are compared as a group's."""
-        return set(self.sides[0].groups) | set(self.sides[1].groups)
+    def grouped_links(self) -> set[str]:
+        """The links whose inertial and shapes are compared as a group's (the kept and
+        the lumped ones), not link by link."""
+        return set(self.sides[0].groups) | set(self.sides[1].groups) | self.lumped_links
 
 
 NO_LUMPS = Lumps()
@@ -87,18 +91,23 @@ def find_lumps(da: Digest, db: Digest) -> Lumps:
     return Lumps((lumped_side(da, db), lumped_side(db, da)))
 
 
-def lumped_side(mine: Digest, theirs: Digest) -> Side:
+def lumped_side(mine: Digest, theirs: Digest) -> SideLumps:
     """The links of ``mine`` on a fixed joint (not from ``world``) that ``theirs`` has no
-    link of, each with its kept link: the nearest ancestor that is not lumped. A link that
+    link of, or only a massless, shapeless link standing for a frame (as ``sdf2urdf``
+    writes a lumped SDF's frames) where mine weighs or has shapes, each with its kept
+    link: the nearest ancestor that is not lumped. A link that
     stands for a frame of ``theirs`` (massless and shapeless, as every link below it) is
     not taken as lumped: it weighs nothing, and plain ``diff`` compares it with the frame."""
-    links, their_links = set(mine.links), set(theirs.links)
+    links = set(mine.links)
+    # What theirs has in place of a lumped link: no link, or a link standing for a frame
+    # (sdf2urdf's reading of a lumped SDF) where mine has a body.
+    emptied = set(theirs.links) - (theirs.frame_made_links - mine.frame_made_links)
     frames = mine.frame_made_links & theirs.frames  # compared as plain diff compares them
     parents: dict[str, str] = {}
-    side = Side()
+    side = SideLumps()
     for joint in mine.joints.values():
         if joint.type == "fixed" and joint.child in links and joint.parent in links \
-                and joint.child not in their_links and joint.child not in frames \
+                and joint.child not in emptied and joint.child not in frames \
                 and not joint.weld:
             parents[joint.child] = joint.parent
             side.joints[joint.name] = joint.child
@@ -115,7 +124,7 @@ def lumped_side(mine: Digest, theirs: Digest) -> Side:
     return side
 
 
-def with_joint_frames(digest: Digest, side: Side, other: Digest) -> Digest:
+def with_joint_frames(digest: Digest, side: SideLumps, other: Digest) -> Digest:
     """``digest`` with each lumped joint's frame also named as the joint (the name of the
     frame the lumper writes for it), where ``other`` has a frame of that name and no name
     of ``digest`` takes it; the same digest when there is none."""
@@ -150,23 +159,24 @@ def compare_lumps(da: Digest, db: Digest, lumps: Lumps, bodies: tuple[BodyFrames
         compare_group_shapes(kept, ordered, label, side, tol, out)
 
 
-def compare_frames(side: Side, other: Digest, label: str, out: list[Difference]) -> None:
-    """A frame on the other side (``label``) for each lumped link and joint."""
+def compare_frames(side: SideLumps, other: Digest, label: str, out: list[Difference]) -> None:
+    """A frame on the other side (``label``) for each lumped link and joint (or the link
+    and joint standing for it, in a URDF)."""
     for joint, link in side.joints.items():
         kept = side.kept[link]
-        for what, name in (("link", link), ("joint", joint)):
-            if name not in other.frames:
+        for what, name, others in (("link", link, other.links), ("joint", joint, other.joints)):
+            if name not in other.frames and name not in others:
                 out.append(Difference("lumped", name, f"{what} {name}, lumped into {kept}, "
                                       f"has no frame of its name in {label}", "frame"))
 
 
-def group_text(label: str, side: Side, kept: str) -> str:
+def group_text(label: str, side: SideLumps, kept: str) -> str:
     """``A: base + 2 lumped links``."""
     count = len(side.groups[kept]) - 1
     return f"{label}: {kept} + {count} lumped link{'' if count == 1 else 's'}"
 
 
-def compare_group_inertials(kept: list[str], sides, label: str, side: Side, tol: float,
+def compare_group_inertials(kept: list[str], sides, label: str, side: SideLumps, tol: float,
                             out: list[Difference]) -> None:
     """Mass, centre of mass and inertia tensor of each group on both sides (``sides``:
     A's and B's ``(members per group, digest, bodies)``), in the kept link's frame."""
@@ -232,7 +242,7 @@ def group_inertials(groups: list[list[str]], digest: Digest, bodies: BodyFrames)
     return total, centre, tensor, present
 
 
-def compare_group_shapes(kept: list[str], sides, label: str, side: Side, tol: float,
+def compare_group_shapes(kept: list[str], sides, label: str, side: SideLumps, tol: float,
                          out: list[Difference]) -> None:
     """Each group's visuals and collisions, at their poses in the kept link, against the
     other side's in any order (:func:`core.diff.shapes.match_shapes`)."""

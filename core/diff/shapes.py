@@ -121,7 +121,7 @@ def signature_change(a: tuple, b: tuple, tol: float) -> str:
 def compare_shapes(da, db, bodies, tol, out, skip: AbstractSet[str] = frozenset()) -> None:
     """Each visual and collision of a link of two digests against the other side's of the
     same link (``bodies``: each side's link frames in the reference frame), but for the
-    links of ``skip`` (a rigid group's kept link: :mod:`core.diff.lumped`).
+    links of ``skip`` (a rigid group's: :mod:`core.diff.lumped`).
 
     A link whose shapes :func:`alike_in_order` finds each the same as the other side's in
     the same place passes without the search for a counterpart, which would pair them so."""

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf import json_schema
-from urdf_sdf.api import to_sdf
+from urdf_sdf.api import to_sdf, to_urdf
 from urdf_sdf.cli.main import app
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.diff.compare import describe, diff_files, reference_frames
@@ -66,6 +66,17 @@ def test_the_relative_pose_style_output_compares_equal_too(tmp_path):
     relative.write_bytes(to_sdf(str(SOURCE), lump_fixed=True, relative=True,
                                 context=Context()).xml)
     assert lumped_diff(SOURCE, relative) == []
+
+
+def test_sdf2urdfs_reading_of_the_lumped_output_compares_as_the_output(tmp_path):
+    """sdf2urdf gives each lumped link's frame back as a massless link: it stands for the
+    frame, and the group is still found (and a wrong sum too)."""
+    back, wrong = tmp_path / "back.urdf", tmp_path / "wrong.urdf"
+    back.write_bytes(to_urdf(str(LUMPED), context=Context()).xml)
+    wrong.write_bytes(to_urdf(str(FIXTURES / "lumped_wrong_mass.sdf"), context=Context()).xml)
+    assert lumped_diff(SOURCE, back) == []
+    assert lumped_diff(back, SOURCE) == []
+    assert only(lumped_diff(SOURCE, wrong), "mass").name == HAND
 
 
 def test_the_group_sum_is_drakes():
