@@ -95,26 +95,26 @@ def lumped_side(mine: Digest, theirs: Digest) -> SideLumps:
     """The links of ``mine`` on a fixed joint (not from ``world``) that ``theirs`` has no
     link of, or only a massless, shapeless link standing for a frame (as ``sdf2urdf``
     writes a lumped SDF's frames) where mine weighs or has shapes, each with its kept
-    link: the nearest ancestor that is not lumped. A link that
-    stands for a frame of ``theirs`` (massless and shapeless, as every link below it) is
-    not taken as lumped: it weighs nothing, and plain ``diff`` compares it with the frame."""
+    link: the nearest ancestor that is not lumped. A link of ``mine`` that stands for a
+    frame of ``theirs`` (massless and shapeless, as every link below it) is not taken as
+    lumped: it weighs nothing, and plain ``diff`` compares it with the frame."""
     links = set(mine.links)
-    # What theirs has in place of a lumped link: no link, or a link standing for a frame
-    # (sdf2urdf's reading of a lumped SDF) where mine has a body.
-    emptied = set(theirs.links) - (theirs.frame_made_links - mine.frame_made_links)
+    # The links theirs keeps as links: all but those standing for a frame where mine
+    # has a body.
+    kept_there = set(theirs.links) - (theirs.frame_made_links - mine.frame_made_links)
     frames = mine.frame_made_links & theirs.frames  # compared as plain diff compares them
     parents: dict[str, str] = {}
     side = SideLumps()
     for joint in mine.joints.values():
         if joint.type == "fixed" and joint.child in links and joint.parent in links \
-                and joint.child not in emptied and joint.child not in frames \
+                and joint.child not in kept_there and joint.child not in frames \
                 and not joint.weld:
             parents[joint.child] = joint.parent
             side.joints[joint.name] = joint.child
-    for link in parents:
-        path = []
+    for link in parents:  # each link walked up once: its kept link is then known
+        path: dict[str, None] = {}
         while link in parents and link not in side.kept and link not in path:
-            path.append(link)
+            path[link] = None
             link = parents[link]
         kept = side.kept.get(link, link)
         side.kept.update((lumped, kept) for lumped in path)
