@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lxml import etree
 
@@ -53,7 +53,8 @@ _IMPLICIT, _LUMPED, _FROM_GAZEBO = qname("implicit"), qname("lumped"), qname("ga
 URDF_INERTIAL_IMPLICIT = "links without <inertial>, written as mass 0"
 SDF_INERTIAL_DEFAULT = "links without <inertial>, written as SDFormat's default (mass 1)"
 LINK_LUMPED = "links lumped into their parent by --lump-fixed"
-GAZEBO_STRUCTURE = "links and joints of <gazebo> blocks, written as SDF ones (as libsdformat reads them)"
+GAZEBO_STRUCTURE = ("links and joints of <gazebo> blocks, written as SDF ones (as "
+                    "libsdformat reads them)")
 URDF_CONTENT_RESTORED = "urdf: elements given back as URDF"
 WORLD_PLACEMENT = "models placed by their world: written relative to the world"
 
@@ -97,6 +98,11 @@ class ConversionReport:
     carried: dict[str, int] = field(default_factory=dict)   # "urdf:transmission" -> count
     changes: list[Change] = field(default_factory=list)
     refusals: list[Code] = field(default_factory=list)
+
+    def not_written(self, diagnostics: list[Diagnostic]) -> ConversionReport:
+        """This report for a conversion whose output was not written after all (its write
+        failed): refused, with the errors' codes."""
+        return replace(self, written=False, refusals=[d.code for d in diagnostics if d.is_error])
 
     def of(self, category: Category) -> list[Change]:
         return [change for change in self.changes if change.category is category]
@@ -155,13 +161,20 @@ class ConversionReport:
         carried = ", ".join(f"{name} ({count})" for name, count in self.carried.items())
         codes = ", ".join(change.label() for change in self.of(Category.CARRIED))
         out.append(f"  carried (in the {target}): " + (carried or "nothing")
-                   + (f" ({codes})" if codes else ""))
+                   + (f" [{codes}]" if codes else ""))
         for category in CHANGES:
             changes = self.of(category)
             if changes or category is Category.DROPPED:
                 out.append(f"  {category.value}: "
                            + (", ".join(change.label() for change in changes) or "nothing"))
         return out
+
+
+def verdict_totals(reports: list[ConversionReport]) -> str:
+    """The total line of a batch's reports: ``reports: 3 files: 2 exact, 1 approximated``."""
+    kinds = Counter(report.verdict_kind for report in reports)
+    counted = ", ".join(f"{kinds[kind]} {kind.value}" for kind in Verdict if kinds[kind])
+    return f"reports: {len(reports)} file{'s' if len(reports) != 1 else ''}: {counted}"
 
 
 def _counts(read: dict[str, int], wrote: dict[str, int]) -> str:
@@ -202,9 +215,10 @@ def conversion_report(model_document, diagnostics: list[Diagnostic], xml: bytes 
         counted += [(Category.DEFAULTED, SDF_INERTIAL_DEFAULT,
                      links_without_inertial(model_document)),
                     (Category.RESTORED, URDF_CONTENT_RESTORED, urdf_elements(model_document)),
-                    (Category.REEXPRESSED, WORLD_PLACEMENT, world_placed(model_document))]
+                    (Category.REEXPRESSED, WORLD_PLACEMENT,
+                     world_placed(model_document) - by_code[Code.MODEL_POSE_KEPT_IN_GAZEBO])]
     report.changes += [Change(category, what, count) for category, what, count in counted
-                       if count]
+                       if count > 0]
     return report
 
 
@@ -256,7 +270,8 @@ def urdf_elements(model_document) -> int:
 
 def world_placed(model_document) -> int:
     """The models of the input's first world placed away from the world's origin: the
-    URDF (whose root is the world) states them relative to the world, not the model."""
+    URDF (whose root is the world) states them relative to the world, not the model
+    (less those whose placement is kept in ``<gazebo>``, MODEL_POSE_KEPT_IN_GAZEBO)."""
     world = model_document.world
     return 0 if world is None else sum(model.pose.value != IDENTITY for model in world.models)
 

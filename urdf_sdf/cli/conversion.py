@@ -103,13 +103,17 @@ class BatchConversion(Generic[Options]):
     xacro: XacroOptions | None
     context: Context
     out_dir: Path
+    report: bool = False  # --report: the file's ConversionReport third
 
-    def __call__(self, item: BatchItem,
-                 sources: SourceLines) -> tuple[bytes | None, list[Diagnostic]]:
+    def __call__(self, item: BatchItem, sources: SourceLines
+                 ) -> tuple[bytes | None, list[Diagnostic]] | \
+            tuple[bytes | None, list[Diagnostic], ConversionReport]:
+        reports: list[ConversionReport] | None = [] if self.report else None
         data, diagnostics = self.function(
             item.source, written_to(self.options, self.out_dir / item.output), self.xacro,
-            sources, self.context, pipes=False)
-        return data, [*self.context.policy.apply(renamed_output(item)), *diagnostics]
+            sources, self.context, pipes=False, reports=reports)
+        diagnostics = [*self.context.policy.apply(renamed_output(item)), *diagnostics]
+        return (data, diagnostics) if not reports else (data, diagnostics, reports[0])
 
 
 def finish_conversion(prog: str, source: Path, data: bytes | None,
@@ -152,7 +156,7 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
         elif not to_stdout:
             written = str(output)
     if report is not None and not ok:
-        report = refused(report, diagnostics)
+        report = report.not_written(diagnostics)
     if report is not None and report.file is None and not is_stdin(source):
         report = replace(report, file=str(source))  # not read: named as given
     if report is not None and not as_json:
@@ -173,12 +177,6 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
             return stdout_failed(prog, exc)
     failure_code = flush_stdout(prog)
     return failure_code if failure_code is not None else code
-
-
-def refused(report: ConversionReport, diagnostics: Sequence[Diagnostic]) -> ConversionReport:
-    """``report`` of a conversion whose output was not written after all (its write
-    failed): refused, with the errors' codes."""
-    return replace(report, written=False, refusals=[d.code for d in diagnostics if d.is_error])
 
 
 def print_report(report: ConversionReport) -> None:

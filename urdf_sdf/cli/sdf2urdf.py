@@ -125,7 +125,7 @@ def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
         return run_batch(items, out_dir,
-                         BatchConversion(convert_file, options, xacro, context, out_dir),
+                         BatchConversion(convert_file, options, xacro, context, out_dir, report),
                          prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     return convert_source(PROG, convert_file, sdf, output, options, xacro,
                           Context.from_environment(extra, policy), quiet, as_json, report)

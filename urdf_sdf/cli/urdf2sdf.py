@@ -109,7 +109,7 @@ def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions
         out_dir = batch_output(output)
         return run_batch(
             discover(urdf, out_dir, xacro is not None and xacro.expand), out_dir,
-            BatchConversion(convert_file, options, xacro, context, out_dir),
+            BatchConversion(convert_file, options, xacro, context, out_dir, report),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     return convert_source(PROG, convert_file, urdf, output, options, xacro, context, quiet,
                           as_json, report)
