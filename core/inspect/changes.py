@@ -73,17 +73,21 @@ _BY_CATEGORY: dict[Category, tuple[Code, ...]] = {
         Code.PHYSICS_MESH_SCALE_ZERO, Code.PHYSICS_EFFORT_TOO_LOW, Code.PHYSICS_MIMIC_CYCLE),
     Category.CARRIED: (
         Code.GAZEBO_ELEMENT_UNDEFINED, Code.URDF_ELEMENT_UNKNOWN, Code.URDF_ATTRIBUTE_UNKNOWN,
-        Code.GEOMETRY_KEPT_AS_CUSTOM, Code.JOINT_FREE_BODY, Code.GAZEBO_TAG_MISPLACED,
+        Code.GAZEBO_TAG_MISPLACED,
         Code.GAZEBO_VALUE_INVALID, Code.GAZEBO_REFERENCE_UNRESOLVED,
-        Code.CONTENT_KEPT_IN_GAZEBO, Code.MODEL_POSE_KEPT_IN_GAZEBO, Code.JOINT_MIMIC_CARRIED,
+        Code.CONTENT_KEPT_IN_GAZEBO, Code.MODEL_POSE_KEPT_IN_GAZEBO,
         Code.POSE_RELATIVE_TO_INVALID),
     Category.DEFAULTED: (Code.URDF_INERTIA_MISSING, Code.JOINT_LIMIT_DEFAULTED),
     Category.REPAIRED: (Code.LINK_INERTIA_REPAIRED,),
     Category.APPROXIMATED: (
         Code.JOINT_APPROXIMATED, Code.LINK_MASS_ADDED, Code.GAZEBO_PLUGIN_MOVED,
         Code.GAZEBO_SHAPE_UNMATCHED, Code.LUMPED_NAME_REFERENCED, Code.WORLD_JOINT_ADDED,
-        # Links and joints only Gazebo reads in the URDF (its <gazebo> blocks).
-        Code.JOINT_LOOP_KEPT_IN_GAZEBO, Code.LINK_KEPT_IN_GAZEBO),
+        # Carried for a round trip, but what the output's consumers read differs: links and
+        # joints only Gazebo reads in the URDF (its <gazebo> blocks), a mimic no SDF
+        # consumer reads (<urdf:mimic> below SDFormat 1.11), a shape SDFormat has no
+        # geometry for, a planar or floating joint whose child is a free body in the SDF.
+        Code.JOINT_LOOP_KEPT_IN_GAZEBO, Code.LINK_KEPT_IN_GAZEBO, Code.JOINT_MIMIC_CARRIED,
+        Code.GEOMETRY_KEPT_AS_CUSTOM, Code.JOINT_FREE_BODY),
     Category.RENAMED: (Code.NAME_RENAMED,),
     Category.DROPPED: (
         Code.LUMPED_CONTENT_DROPPED, Code.NAMESPACE_PREFIX_INVALID, Code.GAZEBO_STRAY_CONTENT,
