@@ -44,8 +44,8 @@ def to_sdf(model: Source, *, relative: bool = False, sdf_version: str | None = N
     ``.diagnostics``, ``.report`` (what the conversion changed: a
     :class:`~urdf_sdf.ConversionReport`, as ``--report``). ``relative``: joint poses
     relative to the parent link, the URDF's ``xyz``/``rpy`` text copied; ``sdf_version``:
-    the version to write (default: the lowest that expresses the result); ``lump_fixed``: merge fixed-joint children into their
-    parent; ``fix_inertia``: repair tensors libsdformat refuses (False keeps them as
+    the version to write (default: the lowest that expresses the result); ``lump_fixed``:
+    merge fixed-joint children into their parent; ``fix_inertia``: repair tensors libsdformat refuses (False keeps them as
     written, ``--keep-inertia``); ``gazebo``: the Gazebo release the SDF must load in
     (``"fortress"`` ... ``"jetty"``, default Harmonic's rules, ``--gazebo``)."""
     options = ToSdf(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
@@ -59,8 +59,8 @@ def to_urdf(model: Source, *, model_name: str | None = None, all_models: bool = 
     """SDFormat -> URDF, as ``sdf2urdf``: ``.ok``, ``.xml`` (bytes), ``.diagnostics``,
     ``.parity_holds`` (the origins were copied as text), ``.report`` (as :func:`to_sdf`'s).
     ``model_name``: the model of a world to convert; ``all_models``: every model of a
-    world, in one URDF; ``separator`` joins nested model names; ``drop_frames``: leave ``//frame``s out; ``approximate``: map
-    joint types URDF lacks to revolute joints."""
+    world, in one URDF; ``separator`` joins nested model names; ``drop_frames``: leave
+    ``//frame``s out; ``approximate``: map joint types URDF lacks to revolute joints."""
     options = ToUrdf(model=model_name, all_models=all_models, separator=separator,
                      drop_frames=drop_frames, approximate=approximate)
     return convert_sdf(_loaded(model, context), options)
