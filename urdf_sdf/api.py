@@ -45,9 +45,10 @@ def to_sdf(model: Source, *, relative: bool = False, sdf_version: str | None = N
     :class:`~urdf_sdf.ConversionReport`, as ``--report``). ``relative``: joint poses
     relative to the parent link, the URDF's ``xyz``/``rpy`` text copied; ``sdf_version``:
     the version to write (default: the lowest that expresses the result); ``lump_fixed``:
-    merge fixed-joint children into their parent; ``fix_inertia``: repair tensors libsdformat refuses (False keeps them as
-    written, ``--keep-inertia``); ``gazebo``: the Gazebo release the SDF must load in
-    (``"fortress"`` ... ``"jetty"``, default Harmonic's rules, ``--gazebo``)."""
+    merge fixed-joint children into their parent; ``fix_inertia``: repair tensors
+    libsdformat refuses (False keeps them as written, ``--keep-inertia``); ``gazebo``: the
+    Gazebo release the SDF must load in (``"fortress"`` ... ``"jetty"``, default Harmonic's
+    rules, ``--gazebo``)."""
     options = ToSdf(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
                     fix_inertia=fix_inertia, gazebo=gazebo)
     return convert_urdf(_loaded(model, context), options)
