@@ -1,6 +1,7 @@
 """Batch conversion: :func:`run_batch` converts a list of files under a directory into a
 mirrored tree, one failure never stopping the rest, with a progress bar on a terminal and
-a summary table (or a JSON summary).
+a summary table (or a JSON summary). A converter that gives each file's conversion report
+(``--report``) has it printed after the file's diagnostics, with a total line at the end.
 
 With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
 ``functools.partial`` of a module-level function), the files are converted and written by

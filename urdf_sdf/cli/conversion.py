@@ -2,7 +2,9 @@
 conversion of one file (its ``convert_file``, a :class:`ConvertFile`): a FILE argument
 converted, reported and written (:func:`convert_source`, :func:`finish_conversion`), a
 batch's file converted for its place in the output tree (:class:`BatchConversion`), and the
-output directory a batch needs (:func:`batch_output`).
+output directory a batch needs (:func:`batch_output`). With ``--report``, each conversion's
+report (``core.inspect.conversion_report``) is printed after its diagnostics
+(:func:`print_report`) or put in its JSON.
 
 Every failure is a coded diagnostic: a refused ``-o`` (the input, or the file standard
 input reads: OUTPUT_IS_INPUT, exit 1; a directory, a missing directory: OUTPUT_INVALID,
