@@ -2,9 +2,10 @@
 finds a difference, the report's verdict is not "exact" (nothing changed), and "exact,
 with ..." names only what ``diff`` compares literally (carried content given back, poses
 re-expressed in the world's frame). Over samples/, the converters' fixtures, every
-converter warning's fixture (tests/fixtures/codes, named for its rule) and random URDF
-trees (the round-trip property test's strategy); and the converse where it makes sense:
-a repair, a lumping, an approximation or a drop is a difference ``diff`` sees too.
+converter warning's fixture (tests/fixtures/codes, named for its rule), random URDF trees
+and random SDFormat models (the converters' property tests' strategies); and the converse
+where it makes sense: a repair, a lumping, an approximation or a drop is a difference
+``diff`` sees too.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support import examples
+from tests.test_sdf2urdf_property import SdfModel, sdf_models
 from tests.test_urdf2sdf_property import Tree, urdf_trees
 from urdf_sdf import diff, load, load_string
 from urdf_sdf.core.base.context import Context
@@ -166,4 +168,17 @@ def test_random_urdf_trees_report_what_diff_finds(tree: Tree, lump_fixed: bool):
     conversion = convert_urdf(result, ToSdf(lump_fixed=lump_fixed))
     assert conversion.ok, conversion.diagnostics
     found = diff(result, load_string(conversion.xml.decode(), "tree.sdf"))
+    assert_agrees_with_diff(conversion.report, found)
+
+
+@settings(max_examples=examples(30), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(sdf_models(max_links=6, separators=(None,)))
+def test_random_sdf_models_report_what_diff_finds(model: SdfModel):
+    result = load_string(model.sdf(), "model.sdf")
+    conversion = convert_sdf(result, ToUrdf())
+    if not conversion.ok:  # a model URDF cannot state: refused, with its code
+        assert conversion.report.verdict_kind is Verdict.REFUSED
+        return
+    found = diff(result, load_string(conversion.xml, "model.urdf"))
     assert_agrees_with_diff(conversion.report, found)
