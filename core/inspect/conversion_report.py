@@ -10,17 +10,20 @@ Everything in it is counted, never guessed:
 * **carried**: the written document's content in a namespace (``urdf:`` elements in an
   SDF, ``drake:`` and other prefixes, foreign-namespace attributes) and, in a URDF, its
   ``<gazebo>`` blocks: counted in the document, with the coded warnings that say why;
-* **defaulted, repaired, approximated, renamed, dropped**: the conversion's coded
-  warnings, sorted by ``core.inspect.changes.CATEGORY``, and what no warning states but the
-  documents show: a URDF link without ``<inertial>`` written as mass 0 (``urdf:implicit``),
-  an SDF link without ``<inertial>`` written with SDFormat's default (mass 1, unit inertia),
-  and the links ``--lump-fixed`` merged (the ``<frame urdf:lumped="link">`` left where
-  each was).
+* **restored, re-expressed, defaulted, repaired, approximated, renamed, dropped**: the
+  conversion's coded warnings, sorted by ``core.inspect.changes.CATEGORY``, and what no
+  warning states but the documents show (counted, not coded): a URDF link without
+  ``<inertial>`` written as mass 0 (``urdf:implicit``), an SDF link without ``<inertial>``
+  written with SDFormat's default (mass 1, unit inertia), the links ``--lump-fixed`` merged
+  (the ``<frame urdf:lumped="link">`` left where each was), links and joints of
+  ``<gazebo>`` blocks written as SDF ones (``urdf:gazebo``), the ``urdf:`` elements of an
+  SDF given back as URDF, and a world's placement of its models written into the URDF's
+  origins.
 
 The verdict (:class:`Verdict`) is the worst of them: ``refused`` (an error: nothing
 written), ``changed`` (content dropped or renamed), ``approximated`` (repaired or
-approximated), ``exact, with ...`` (carried content or defaults made explicit only), or
-``exact``.
+approximated), ``exact, with ...`` (carried or restored content, poses re-expressed,
+defaults made explicit: what every consumer reads is the same), or ``exact``.
 """
 from __future__ import annotations
 
