@@ -68,13 +68,15 @@ def to_urdf(model: Source, *, model_name: str | None = None, all_models: bool = 
 
 
 def diff(a: Source, b: Source, *, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
-         model: str | None = None, context: Context | None = None) -> list[Difference]:
+         model: str | None = None, context: Context | None = None,
+         lumped: bool = False) -> list[Difference]:
     """The differences between two descriptions in any mix of formats, as ``urdf-sdf
     diff``: kinematics at the zero and ``configurations`` random joint configurations,
     frames, inertials and geometry, each within ``tol``; ``[]`` when equivalent.
-    ``model``: compare that model of each file holding it."""
+    ``model``: compare that model of each file holding it; ``lumped``: one is the
+    other's ``--lump-fixed`` output (``urdf-sdf diff --lumped``)."""
     return diff_results(_loaded(a, context), _loaded(b, context), tol, configurations, seed,
-                        model)
+                        model, lumped=lumped)
 
 
 @dataclass
