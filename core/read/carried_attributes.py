@@ -20,9 +20,10 @@ from urdf_sdf.core.read.prefixes import qualified_name
 
 _URDF = f"{{{URDF_NS}}}"
 # The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one
-# (``gazebo``: an element a URDF <gazebo> block added, core.base.custom.FROM_GAZEBO).
+# (``gazebo``: an element a URDF <gazebo> block added, core.base.custom.FROM_GAZEBO;
+# ``lumped``: a link or joint --lump-fixed merged, urdf2sdf.lump).
 MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
-                    "element", "gazebo"})
+                    "element", "gazebo", "lumped", "reference"})
 
 
 def own_attributes(sdf_el) -> dict[str, str]:
