@@ -262,7 +262,7 @@ COMMAND = Command(
                               "--png."),
              Option(("--png",), "png", Path, help="Also write a still picture (PNG, isometric "
                                                   "view), taken by headless Chromium."),
-             *comparison_options("With two files: diff's tolerance (a number >= 0).",
+             *comparison_options("With two files: diff's tolerance (a finite number >= 0).",
                                  "With two files: diff's random joint configurations.",
                                  "With two files: diff's seed."),
              *PACKAGES, QUIET, STRICT, PATH, *XACRO))
