@@ -89,7 +89,7 @@ NO_UNIT_TEST = {
     "urdf_sdf.pytest_plugin", "urdf_sdf.round_trip_check", "urdf_sdf.testing",
     # urdf_sdf.cli
     "urdf_sdf.cli.__main__", "urdf_sdf.cli.conversion",
-    "urdf_sdf.cli.declare", "urdf_sdf.cli.graph",
+    "urdf_sdf.cli.declare",
     "urdf_sdf.cli.inputs", "urdf_sdf.cli.inspect_commands", "urdf_sdf.cli.main",
     "urdf_sdf.cli.options", "urdf_sdf.cli.path_names",
     "urdf_sdf.cli.render", "urdf_sdf.cli.roundtrip", "urdf_sdf.cli.sdf2urdf_app",
