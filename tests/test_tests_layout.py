@@ -103,7 +103,6 @@ NO_UNIT_TEST = {
     "urdf_sdf.view.tessellate",
     # core.base
     "urdf_sdf.core.base.context", "urdf_sdf.core.base.custom", "urdf_sdf.core.base.model",
-    "urdf_sdf.core.base.path_components", "urdf_sdf.core.base.safe_text",
     "urdf_sdf.core.base.sdformat_tree_derive",
     # core.read
     "urdf_sdf.core.read.consume", "urdf_sdf.core.read.mesh_files",
@@ -122,7 +121,7 @@ NO_UNIT_TEST = {
     # core.write
     "urdf_sdf.core.write.bundle", "urdf_sdf.core.write.common",
     "urdf_sdf.core.write.ros_package",
-    "urdf_sdf.core.write.sdf", "urdf_sdf.core.write.urdf", "urdf_sdf.core.write.uris",
+    "urdf_sdf.core.write.sdf", "urdf_sdf.core.write.urdf",
     # urdf2sdf, sdf2urdf
     "urdf_sdf.urdf2sdf.gazebo_index", "urdf_sdf.urdf2sdf.gazebo_legacy",
     "urdf_sdf.urdf2sdf.gazebo_xml", "urdf_sdf.urdf2sdf.lump_inertia",
