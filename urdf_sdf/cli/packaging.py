@@ -21,6 +21,7 @@ What they never do:
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -254,6 +255,7 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
     package_paths = package_paths + list((packages or {}).values())  # copy roots too
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
         items = discover_urdf(urdf, model_dir, xacro.expand)
+        context.inputs_within = os.path.realpath(urdf)
         search = package_paths + [str(urdf)]
         return directory_batch(
             prog, items, batch_targets(items, lambda item: item.output.stem, "model",
@@ -289,6 +291,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         context = Context.from_environment(paths + [str(p) for p in model_parents],
                                            policy(strict), package_paths, packages)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
+        context.inputs_within = os.path.realpath(sdf)
         search = paths + given + [str(sdf)]
         return directory_batch(
             prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",
