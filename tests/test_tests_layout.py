@@ -95,7 +95,7 @@ NO_UNIT_TEST = {
     "urdf_sdf.cli.render", "urdf_sdf.cli.roundtrip", "urdf_sdf.cli.sdf2urdf_app",
     "urdf_sdf.cli.streams", "urdf_sdf.cli.typer_app", "urdf_sdf.cli.urdf2sdf_app",
     "urdf_sdf.cli.view", "urdf_sdf.cli.xacro_evaluator", "urdf_sdf.cli.xacro_expand",
-    "urdf_sdf.cli.xacro_files", "urdf_sdf.cli.xacro_run", "urdf_sdf.cli.xacro_sandbox",
+    "urdf_sdf.cli.xacro_files", "urdf_sdf.cli.xacro_run",
     # urdf_sdf.view
     "urdf_sdf.view.collada", "urdf_sdf.view.companions", "urdf_sdf.view.controls",
     "urdf_sdf.view.meshes", "urdf_sdf.view.motion", "urdf_sdf.view.overlay",
