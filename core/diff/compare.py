@@ -13,6 +13,9 @@ Compares, in any mix of URDF and SDFormat:
 * inertials (mass, centre of mass and inertia tensor in the reference frame), each
   format's default for a link without one (URDF: no mass; SDFormat: mass 1, unit inertia);
 * visual and collision geometry and poses, per link in order;
+* with ``lumped`` (``urdf-sdf diff --lumped``), a ``--lump-fixed`` output against its
+  source: each rigid group's sums against the kept link, and a frame for each lumped
+  link and joint (:mod:`core.diff.lumped`);
 
 each written default equal to the default left out (a mesh scale of 1 1 1, zero dynamics,
 a zero origin, each format's axis and limits). Joints are compared in
@@ -56,6 +59,7 @@ from urdf_sdf.core.diff.difference import (
 from urdf_sdf.core.diff.digest import BodyFrames, Digest, PoseRows, digest, pack, row_pose, unpack
 from urdf_sdf.core.diff.inertials import compare_inertials
 from urdf_sdf.core.diff.joints import compare_joints
+from urdf_sdf.core.diff.lumped import NO_LUMPS, Lumps, compare_lumps, find_lumps, with_joint_frames
 from urdf_sdf.core.diff.shapes import compare_shapes
 from urdf_sdf.core.graph import FrameGraph, Kind, Scope, relative_pose
 from urdf_sdf.core.kinematics.batch import (
@@ -140,21 +144,23 @@ class Description:
 
 def diff_results(a: LoadResult, b: LoadResult, tol: float = 1e-9, configurations: int = 20,
                  seed: int = 0, model: str | None = None, *,
-                 through_urdf: bool = False) -> list[Difference]:
+                 through_urdf: bool = False, lumped: bool = False) -> list[Difference]:
     """Differences between two loaded descriptions (see :func:`diff_files`); ``model``
     (a scoped model name) compares that model of each file that holds it, and the whole
     model of a file that is one model (a URDF, say). ``through_urdf``: one was made from
-    the other through URDF (:func:`joint_frame_rule`)."""
+    the other through URDF (:func:`joint_frame_rule`); ``lumped``: one is the other's
+    ``--lump-fixed`` output (:mod:`core.diff.lumped`)."""
     differences = unusable(a, b, model)
     if differences:
         return differences
     return compare_digests(describe(a, model), describe(b, model), tol, configurations, seed,
-                           through_urdf=through_urdf)
+                           through_urdf=through_urdf, lumped=lumped)
 
 
 def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResult],
                 tol: float = 1e-9, configurations: int = 20, seed: int = 0,
-                model: str | None = None, notes: list | None = None) -> list[Difference]:
+                model: str | None = None, notes: list | None = None, *,
+                lumped: bool = False) -> list[Difference]:
     """:func:`diff_results` of what ``load_a()`` and ``load_b()`` return, holding one
     loaded file at a time: B is loaded once A's digest is made and A's model dropped
     (the callers must keep no reference to a result either). The warnings met on the way
@@ -177,7 +183,7 @@ def diff_loaded(load_a: Callable[[], LoadResult], load_b: Callable[[], LoadResul
     digests = [unpack(side) for side in packed]
     if notes is not None:
         notes.extend(note for side in digests for note in side.notes)
-    return compare_digests(digests[0], digests[1], tol, configurations, seed)
+    return compare_digests(digests[0], digests[1], tol, configurations, seed, lumped=lumped)
 
 
 def describe(result: LoadResult, model: str | None = None) -> Digest:
@@ -188,25 +194,33 @@ def describe(result: LoadResult, model: str | None = None) -> Digest:
 
 
 def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: int = 20,
-                    seed: int = 0, *, through_urdf: bool = False) -> list[Difference]:
+                    seed: int = 0, *, through_urdf: bool = False,
+                    lumped: bool = False) -> list[Difference]:
     """The differences between two digests: the causes, then the differences that follow
     from them (:func:`core.diff.causes.attribute`), each group in the order it is found:
-    static, names, joints, poses, inertials, geometry (``through_urdf``:
-    :func:`joint_frame_rule`)."""
+    static, names, joints, poses, inertials, geometry, then with ``lumped`` the rigid
+    groups (:mod:`core.diff.lumped`; ``through_urdf``: :func:`joint_frame_rule`)."""
     differences: list[Difference] = []
+    lumps = find_lumps(da, db) if lumped else NO_LUMPS
+    if lumped:
+        da, db = (with_joint_frames(da, lumps.sides[0], db),
+                  with_joint_frames(db, lumps.sides[1], da))
     compare_static(da, db, differences)
-    compare_names(da, db, differences)
+    compare_names(da, db, differences, lumps)
     reference = common_reference(da, db)
     sampled = list(configurations_for(da, db, configurations, seed))
     links = forward_compact([da.plan, db.plan], sampled)
     frames = (reference_frames(da, links[0], reference[0]),
               reference_frames(db, links[1], reference[1]))
     at_joint_frames = joint_frame_rule(da, db, through_urdf)
-    compare_joints(da, db, frames, tol, differences)
+    compare_joints(da, db, frames, tol, differences, lumps)
     compare_all_poses(da, db, sampled, links, reference, tol, differences, at_joint_frames)
     bodies = (frames[0][0], frames[1][0])
-    compare_inertials(da, db, bodies, tol, differences)
-    compare_shapes(da, db, bodies, tol, differences)
+    grouped = lumps.grouped_links
+    compare_inertials(da, db, bodies, tol, differences, grouped)
+    compare_shapes(da, db, bodies, tol, differences, grouped)
+    if lumped:
+        compare_lumps(da, db, lumps, bodies, tol, differences)
     return attribute(differences, da, db, tol, at_joint_frames)
 
 
@@ -271,12 +285,13 @@ def holds_model(result: LoadResult) -> bool:
 
 
 def diff_files(a: str, b: str, tol: float = 1e-9, configurations: int = 20, seed: int = 0,
-               context: Context | None = None, model: str | None = None) -> list[Difference]:
+               context: Context | None = None, model: str | None = None, *,
+               lumped: bool = False) -> list[Difference]:
     """Differences between two files (an empty list when they are equivalent), loaded one
-    at a time (:func:`diff_loaded`)."""
+    at a time (:func:`diff_loaded`); ``lumped``: one is the other's ``--lump-fixed`` output."""
     context = context if context is not None else Context.from_environment()
     return diff_loaded(lambda: load(a, context), lambda: load(b, context), tol,
-                       configurations, seed, model)
+                       configurations, seed, model, lumped=lumped)
 
 
 def world_welds(description: Description) -> list:
@@ -313,10 +328,14 @@ def compare_static(da: Digest, db: Digest, out: list[Difference]) -> None:
                               "static"))
 
 
-def compare_names(da: Digest, db: Digest, out: list[Difference]) -> None:
+def compare_names(da: Digest, db: Digest, out: list[Difference],
+                  lumps: Lumps = NO_LUMPS) -> None:
     """Links and frames by name; a frame may stand for the other side's joint of the
-    same name (lumped joints become frames)."""
+    same name (lumped joints become frames). A lumped link's frame is looked for by
+    :func:`core.diff.lumped.compare_lumps`."""
     na, nb = set(da.links) | da.frames, set(db.links) | db.frames
+    lumped = lumps.lumped_links
+    na, nb = na - lumped, nb - lumped
     for name in sorted(na - nb):
         if not (name in da.frames and name in db.joints):
             out.append(Difference("links", name, "only in A", "presence"))

@@ -9,6 +9,7 @@ makes one at a time. :func:`inertial_in_root` is that for one link, as a pose.
 """
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 import numpy as np
@@ -29,12 +30,14 @@ class Inertials(NamedTuple):
     tensors: np.ndarray
 
 
-def compare_inertials(da, db, bodies, tol: float, out: list[Difference]) -> None:
+def compare_inertials(da, db, bodies, tol: float, out: list[Difference],
+                      skip: AbstractSet[str] = frozenset()) -> None:
     """The inertials of the links of both digests (``bodies``: each side's link frames at
     the zero configuration in the reference, :class:`core.diff.digest.BodyFrames`), in
     the order of their names. A link with no element behind it on either side (made by an
-    approximation) is not compared."""
-    names = [name for name in sorted(set(da.links) & set(db.links))
+    approximation) is not compared, nor a link of ``skip`` (a rigid group's:
+    :mod:`core.diff.lumped`)."""
+    names = [name for name in sorted(set(da.links) & set(db.links) - skip)
              if all([has_inertial(da, name, bodies[0]), has_inertial(db, name, bodies[1])])]
     ia, ib = inertials_in_root(da, names, bodies[0]), inertials_in_root(db, names, bodies[1])
     # Written as ``not <=`` throughout: a NaN (a value that is no number) differs.

@@ -9,26 +9,32 @@ import math
 from urdf_sdf.core.base.pose import Pose, rotate
 from urdf_sdf.core.diff.difference import Difference, angle_between, fmt
 from urdf_sdf.core.diff.digest import NO_DYNAMICS, Digest, Dynamics
+from urdf_sdf.core.diff.lumped import NO_LUMPS, Lumps
 from urdf_sdf.core.kinematics.tree import joint_kind, unbounded
 
 
-def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Difference]) -> None:
+def compare_joints(da: Digest, db: Digest, frames, tol: float, out: list[Difference],
+                   lumps: Lumps = NO_LUMPS) -> None:
     """``frames``: each side's :func:`core.diff.compare.reference_frames`. A joint of one
     side only is not a difference when it welds a root to the world and the other side is
-    static, when it holds a free body (the other side's free root bodies), or when it is a
-    fixed joint holding a link that stands for a frame of the other side."""
+    static, when it holds a free body (the other side's free root bodies), when it is a
+    fixed joint holding a link that stands for a frame of the other side, or when it was
+    lumped (``lumps``: :mod:`core.diff.lumped` looks for its frame). A joint's parent is
+    compared as the link it was lumped into, if it was."""
     frame_links = (da.frame_made_links & db.frames) | (db.frame_made_links & da.frames)
+    lumped = lumps.lumped_joints
     for label, mine, theirs in (("A", da, db), ("B", db, da)):
         for name, joint in sorted(mine.joints.items()):
             if name in theirs.joints or (joint.weld and theirs.static) or joint.free_body or \
-                    (joint.type == "fixed" and joint.child in frame_links):
+                    (joint.type == "fixed" and joint.child in frame_links) or name in lumped:
                 continue
             out.append(Difference("joints", name, f"only in {label}", "presence"))
+    side_a, side_b = lumps.sides
     for name in sorted(set(da.joints) & set(db.joints)):
         ja, jb = da.joints[name], db.joints[name]
         if joint_kind(ja) != joint_kind(jb):
             out.append(Difference("joints", name, f"type {ja.type} in A, {jb.type} in B", "type"))
-        if (ja.parent, ja.child) != (jb.parent, jb.child):
+        if (side_a.kept_link(ja.parent), ja.child) != (side_b.kept_link(jb.parent), jb.child):
             out.append(Difference("joints", name, f"connects {ja.parent} -> {ja.child} in A, "
                                   f"{jb.parent} -> {jb.child} in B", "connection"))
         compare_axes(ja, jb, frames, tol, out)

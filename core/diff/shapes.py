@@ -16,6 +16,7 @@ reads; two such meshes that agree are the same for ``diff``, and the description
 """
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import numpy as np
@@ -117,14 +118,15 @@ def signature_change(a: tuple, b: tuple, tol: float) -> str:
     return "; ".join(parts)
 
 
-def compare_shapes(da, db, bodies, tol, out) -> None:
+def compare_shapes(da, db, bodies, tol, out, skip: AbstractSet[str] = frozenset()) -> None:
     """Each visual and collision of a link of two digests against the other side's of the
-    same link (``bodies``: each side's link frames in the reference frame).
+    same link (``bodies``: each side's link frames in the reference frame), but for the
+    links of ``skip`` (a rigid group's: :mod:`core.diff.lumped`).
 
     A link whose shapes :func:`alike_in_order` finds each the same as the other side's in
     the same place passes without the search for a counterpart, which would pair them so."""
     pa, pb = bodies
-    names = sorted(set(da.links) & set(db.links))
+    names = sorted(set(da.links) & set(db.links) - skip)
     alike = {kind: alike_in_order(da, db, names, kind, bodies, tol) for kind in KINDS}
     for at, name in enumerate(names):
         for kind in KINDS:

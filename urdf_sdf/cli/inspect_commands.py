@@ -116,11 +116,13 @@ def diff_usage_problem(a: Path, b: Path) -> str | None:
 
 def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
               model: str | None, as_json: bool, context: Context,
-              xacro: XacroOptions | None = None, show_all: bool = False) -> int:
+              xacro: XacroOptions | None = None, show_all: bool = False,
+              lumped: bool = False) -> int:
     """``diff``: print the causes of the differences of ``a`` and ``b`` (with ``show_all``,
-    each followed by the differences that follow from it) and whether they are
-    equivalent; the exit code (0 equivalent, 1 different, 3 a file cannot be compared: its
-    own diagnostics are printed)."""
+    each followed by the differences that follow from it; with ``lumped``, one is the
+    other's ``--lump-fixed`` output) and whether they are equivalent; the exit code (0
+    equivalent, 1 different, 3 a file cannot be compared: its own diagnostics are
+    printed)."""
     sources = SourceLines()
     notes: list = []  # warnings: a mesh compared by samples (MESH_SAMPLED)
     failures: list = []  # the diagnostics of a file that cannot be loaded
@@ -133,7 +135,7 @@ def diff_code(a: Path, b: Path, tol: float, configurations: int, seed: int,
 
     # One file loaded at a time: A's model is gone before B is read.
     differences = _DIFF.diff_loaded(lambda: loaded(a), lambda: loaded(b),
-                                    tol, configurations, seed, model, notes)
+                                    tol, configurations, seed, model, notes, lumped=lumped)
     emit(failures, sys.stderr, sources)
     emit(dict.fromkeys(notes), sys.stderr, sources)  # a mesh both sides name: once
     compared = not any(d.property == NOT_COMPARED for d in differences)
@@ -167,7 +169,7 @@ def diff(params: dict) -> int:
     context, xacro = inspection_inputs(params)
     return stdout_checked_code(PROG, lambda: diff_code(
         a, b, params["tol"], params["configurations"], params["seed"], params["model"],
-        params["as_json"], context, xacro, params["show_all"]))
+        params["as_json"], context, xacro, params["show_all"], params["lumped"]))
 
 
 def print_(params: dict) -> int:
@@ -209,6 +211,11 @@ DIFF = Command(
                              "it; a file that is one model (a URDF) is compared whole."),
              Option(("--all",), "show_all", default=False,
                     help="List every difference, each dependent one under its cause."),
+             Option(("--lumped",), "lumped", default=False,
+                    help="One file is the other's urdf2sdf --lump-fixed output: compare each "
+                         "rigid group's summed mass, centre of mass and inertia with the link "
+                         "it was merged into, and look for a frame of each lumped link and "
+                         "joint."),
              JSON, STRICT, PATH, *PACKAGES, *XACRO))
 PRINT = Command(
     prog=PROG, name="print", run=print_,

@@ -2,7 +2,8 @@
 
 Each input of a batch is written to its own folder or skipped with the reason: its own
 (found when the batch was listed: then it has no folder), or its folder written already
-by an earlier input. Only the inputs written reach the conversion.
+by an earlier input. Only the inputs written reach the conversion. ``--report`` says what
+each conversion changed.
 """
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import os
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import BatchItem
 from urdf_sdf.cli.declare import UsageError
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.packaging import Target, directory_batch, model_name_problem
 
 
@@ -65,3 +68,16 @@ def test_a_model_dir_whose_name_cannot_be_text_is_a_usage_error(tmp_path, name):
         model_name_problem(tmp_path / name)
     model_name_problem(tmp_path / "robot_ü")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_model_dir_and_package_dir_report_what_the_conversion_changed(tmp_path):
+    samples = Path(__file__).resolve().parents[3] / "samples"
+    runner = CliRunner()
+    model = runner.invoke(urdf2sdf_app, [str(samples / "pendulum.urdf"), "--report",
+                                         "--model-dir", str(tmp_path / "pendulum")])
+    assert model.exit_code == 0, model.output
+    assert f"{samples / 'pendulum.urdf'}: report: exact" in model.stderr.splitlines()
+    package = runner.invoke(sdf2urdf_app, [str(samples / "pendulum.sdf"), "--report", "--json",
+                                           "--package-dir", str(tmp_path / "pendulum_pkg")])
+    assert package.exit_code == 0, package.output
+    assert '"text": "exact, with defaults made explicit"' in package.stdout
