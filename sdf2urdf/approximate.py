@@ -8,10 +8,11 @@ link has no SDF counterpart; massless, libsdformat would drop it and everything 
 so it carries a negligible, documented mass and inertia (``INSERTED_LINK_MASS``,
 ``INSERTED_LINK_INERTIA``), which every consumer keeps.
 
-A model of several kinematic trees has no URDF every consumer places: floating joints from
-``world`` are refused by libsdformat and left at the origin by Drake, several root links
-are refused by urdfdom. It is refused (``URDF_SEVERAL_TREES``), or with ``--approximate``
-each tree is welded to ``world`` where it stands (free motion lost, placement kept).
+A model of several kinematic trees, or a free model merged with a world's others
+(``--all-models``), has no URDF every consumer places: floating joints from ``world`` are
+refused by libsdformat and left at the origin by Drake, several root links are refused by
+urdfdom. It is refused (``URDF_SEVERAL_TREES``), or with ``--approximate`` each tree is
+welded to ``world`` where it stands (free motion lost, placement kept).
 """
 from __future__ import annotations
 
@@ -76,11 +77,29 @@ def approximated_chain(joint: KinematicJoint, tree: KinematicTree,
     return chain
 
 
-def several_trees_refusal(model: str, roots: list[str], world_jointed: bool) -> str:
+def several_trees_refusal(model: str, roots: list[str], world_jointed: bool,
+                          in_world: bool) -> str:
     """The message of ``URDF_SEVERAL_TREES``: the trees and what the user can do."""
+    consumers = ("no URDF form places free trees in every consumer (floating joints from "
+                 "world are refused by libsdformat 12 and left at the origin by Drake)")
+    if in_world and len(roots) == 1 and not world_jointed:
+        return (f"model [{model}] is free in its world (root link {roots[0]}): merged with "
+                f"the world's other models (--all-models) it is a second tree, and "
+                f"{consumers}. Convert it alone with --model {model} (its world pose is kept "
+                "in <gazebo><pose>), make it <static>, or pass --approximate to weld it to "
+                "world where it stands")
     others = " besides the tree jointed to world" if world_jointed else ""
     return (f"model [{model}] has several kinematic trees (root links {', '.join(roots)}"
-            f"{others}); a URDF has one root and no URDF form places free trees in every "
-            "consumer (floating joints from world are refused by libsdformat and left at "
-            "the origin by Drake). Join the trees with a joint, make the model <static>, or "
-            "pass --approximate to weld each tree to world where it stands")
+            f"{others}); a URDF has one root and {consumers}. Join the trees with a joint, "
+            "make the model <static>, or pass --approximate to weld each tree to world where "
+            "it stands")
+
+
+def welded_trees_note(model: str, roots: list[str], in_world: bool) -> str:
+    """The ``WORLD_JOINT_ADDED`` message of ``--approximate`` welding free trees."""
+    if in_world and len(roots) == 1:
+        return (f"model [{model}] is free in its world: its root link [{roots[0]}] is welded "
+                "to world where the world places it (--approximate): its free motion is lost")
+    return (f"model [{model}] has several kinematic trees (root links {', '.join(roots)}); "
+            "each is welded to world where it stands (--approximate): their free motion is "
+            "lost")

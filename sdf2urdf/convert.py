@@ -72,6 +72,7 @@ from urdf_sdf.sdf2urdf.approximate import (
     approximated_chain,
     inserted_link_inertial,
     several_trees_refusal,
+    welded_trees_note,
 )
 from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
@@ -193,6 +194,7 @@ class UrdfWriter:
     def fill(self, out: Document) -> bool:
         """Write the model's robot into ``out`` (``core.write.document``); False when the
         model cannot be written."""
+        start = len(self.diagnostics)
         self.check_constraints()
         loop_blocks = gazebo_loop_blocks(self.tree, self.warn)  # before the tree's own loops
         loop_blocks += gazebo_link_blocks(self.tree, self.link_element, self.warn)
@@ -201,13 +203,12 @@ class UrdfWriter:
         owner = self.scope.owner
         out.root.attrib.update(plain_attributes(self.model_el))
         out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
-        joints = self.urdf_joints()
+        joints = self.urdf_joints(start)
         if joints is None:
             return False
-        free_roots = self.free_roots(joints)
-        if free_roots is None:
+        roots = self.free_roots(joints)
+        if roots is None:
             return False
-        roots, root_joint = free_roots
         world_link = any(j.parent == "world" for j in joints) or owner.static or bool(roots)
         if world_link:
             out.add(("link", {"name": "world"}, []))
@@ -218,7 +219,7 @@ class UrdfWriter:
         if owner.static:
             self.write_static(out)
         for root in roots:
-            self.write_world_joint(out, root, root_joint)
+            self.write_world_joint(out, root)
         for joint in joints:
             self.write_joint(out, joint)
             self.kept.joint(out, joint)
@@ -277,29 +278,30 @@ class UrdfWriter:
                        joint.element.source)
         return not loops
 
-    def free_roots(self, joints: list[KinematicJoint]) -> tuple[list[str], str] | None:
-        """Root links that must hang from ``world`` in a non-static model, and the joint
-        type: a lone tree of a model in a world floats; several trees (or a tree beside one
-        jointed to the world) are refused, or welded under ``--approximate``
-        (``sdf2urdf.approximate``); None when refused."""
+    def free_roots(self, joints: list[KinematicJoint]) -> list[str] | None:
+        """Root links a non-static model welds to ``world`` under ``--approximate`` (several
+        trees, or a free model merged with a world's others); otherwise refused, and None
+        (``sdf2urdf.approximate``: a floating joint from world is placed by no consumer)."""
         roots = self.tree.roots
         if self.scope.owner.static or not roots:
-            return [], "fixed"
+            return []
         world_jointed = any(j.parent == "world" for j in joints)
-        if len(roots) == 1 and not world_jointed:
-            return (roots if self.in_world else []), "floating"
+        if len(roots) == 1 and not world_jointed and not self.in_world:
+            return []
         name = self.scope.owner.name
         if not self.options.approximate:
-            self.error(Code.URDF_SEVERAL_TREES, several_trees_refusal(name, roots, world_jointed),
+            self.error(Code.URDF_SEVERAL_TREES,
+                       several_trees_refusal(name, roots, world_jointed, self.in_world),
                        self.scope.owner.source)
             return None
-        self.warn(Code.WORLD_JOINT_ADDED, f"model [{name}] has several kinematic trees (root "
-                  f"links {', '.join(roots)}); each is welded to world where it stands "
-                  "(--approximate): their free motion is lost", self.scope.owner.source)
-        return roots, "fixed"
+        self.warn(Code.WORLD_JOINT_ADDED, welded_trees_note(name, roots, self.in_world),
+                  self.scope.owner.source)
+        return roots
 
-    def urdf_joints(self) -> list[KinematicJoint] | None:
-        """The tree's joints, with types URDF lacks refused or approximated."""
+    def urdf_joints(self, start: int) -> list[KinematicJoint] | None:
+        """The tree's joints, with types URDF lacks refused or approximated; None when
+        this model has an error so far (another model's do not stop this one's being
+        reported under --all-models)."""
         joints = []
         for joint in self.tree.joints:
             if joint.type in URDF_JOINT_TYPES:
@@ -312,7 +314,7 @@ class UrdfWriter:
                 self.error(Code.URDF_PARITY_JOINT_TYPE, f"joint [{joint.name}] is of type "
                            f"[{joint.type}], which URDF cannot express{hint}",
                            joint.element.source)
-        return None if self.diagnostics.has_errors else joints
+        return None if self.diagnostics.has_errors_since(start) else joints
 
     # ---- links ------------------------------------------------------------------------
 
@@ -516,20 +518,19 @@ class UrdfWriter:
         where the world places the model; in a model file, the model frame is the world)."""
         roots = self.tree.roots
         for root in roots:
-            self.write_world_joint(out, root, "fixed")
+            self.write_world_joint(out, root)
         what = "its root link is welded to world by a fixed joint" if len(roots) == 1 else \
             f"its {len(roots)} root links are welded to world by fixed joints"
         self.warn(Code.WORLD_JOINT_ADDED,
                   f"model [{self.scope.owner.name}] is static: {what}", self.scope.owner.source)
 
-    def write_world_joint(self, out: Document, root: str, joint_type: str) -> None:
-        """Root link ``root`` on a ``joint_type`` joint to ``world``, where it stands."""
-        suffix = "static_weld" if joint_type == "fixed" else "floating"
+    def write_world_joint(self, out: Document, root: str) -> None:
+        """Root link ``root`` welded to ``world`` by a fixed joint, where it stands."""
         X_UW = self.urdf_frame.get(WORLD, IDENTITY)  # the model frame, or the SDF world's
         origin = self.finite_origin(X_UW * self.tree.link_poses[root], self.scope.owner.source)
         children = [] if origin is None else [origin]
         children += [("parent", {"link": "world"}, []), ("child", {"link": self.name(root)}, [])]
-        out.add(("joint", {"name": f"{self.name(root)}_{suffix}", "type": joint_type}, children))
+        out.add(("joint", {"name": f"{self.name(root)}_static_weld", "type": "fixed"}, children))
 
     # ---- frames -----------------------------------------------------------------------
 

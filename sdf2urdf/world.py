@@ -4,7 +4,8 @@ A file with one model converts that model. A world converts the model ``--model`
 its only model, or with ``--all-models`` every model, into one URDF whose root is the
 world: each model's links and joints are named ``MODEL::NAME`` (the separator of
 ``--separator``), and each model's root links hang from ``world`` where the world places
-them (fixed joints for a static model, floating joints, free bodies as in SDF, otherwise).
+them (fixed joints for a static model; a free model is refused, or welded under
+``--approximate``: ``sdf2urdf.approximate``).
 A model of a world, converted alone, keeps the world's placement wherever the URDF has a
 ``world`` link (a static model, a joint to the world): that link is the SDF world.
 """

@@ -375,21 +375,36 @@ def test_tree_beside_one_jointed_to_the_world_is_refused(tmp_path):
     assert "root links b besides the tree jointed to world" in error.message
 
 
+def test_all_models_refuse_a_free_model_merged_with_the_others():
+    """--all-models: a free model beside others would hang from world on a floating joint,
+    which libsdformat 12 refuses and Drake leaves at the origin: refused, naming the model,
+    its root link and the options."""
+    conversion = convert_sdf(load(FIXTURES / "sdf_world_all_models.sdf", Context()),
+                             ToUrdf(all_models=True))
+    assert conversion.xml is None
+    [error] = [d for d in conversion.diagnostics if d.is_error]
+    assert error.code is Code.URDF_SEVERAL_TREES and error.line == 13
+    assert "model [rover] is free in its world (root link body)" in error.message
+    assert "--model rover" in error.message and "--approximate" in error.message
+
+
 def test_all_models_of_a_world_become_one_urdf_under_world(tmp_path):
-    """--all-models: each model's links as MODEL::LINK where the world places them; a
-    static model welded, a free model floating, a model's own world joint kept; the
-    world's frames are named in a warning."""
+    """--all-models --approximate: each model's links as MODEL::LINK where the world places
+    them; a static model welded, a free model welded where it stands (named in a warning),
+    a model's own world joint kept; the world's frames are named in a warning."""
     source = FIXTURES / "sdf_world_all_models.sdf"
-    conversion = to_urdf(source, all_models=True)
+    conversion = to_urdf(source, all_models=True, approximate=True)
     robot = etree.fromstring(conversion.xml)
     assert robot.get("name") == "arena"
     joints = {j.get("name"): (j.get("type"), j.find("parent").get("link"))
               for j in robot.findall("joint")}
     assert joints == {"ground::slab_static_weld": ("fixed", "world"),
                       "ground::wall_static_weld": ("fixed", "world"),
-                      "rover::body_floating": ("floating", "world"),
+                      "rover::body_static_weld": ("fixed", "world"),
                       "rover::shoulder": ("revolute", "rover::body"),
                       "crane::anchor": ("fixed", "world")}
+    assert any("model [rover] is free in its world: its root link [body] is welded" in m
+               for m in warnings(conversion, Code.WORLD_JOINT_ADDED))
     assert [link.get("name") for link in robot.findall("link")][0] == "world"
     assert any("(spawn)" in m for m in warnings(conversion, Code.WORLD_CONTENT_DROPPED))
     urdf = tmp_path / "arena.urdf"
@@ -405,7 +420,7 @@ def test_all_models_of_a_world_become_one_urdf_under_world(tmp_path):
 def test_all_models_option_of_the_command_line(tmp_path):
     out = tmp_path / "arena.urdf"
     run = CliRunner().invoke(sdf2urdf_app, [str(FIXTURES / "sdf_world_all_models.sdf"),
-                                            "--all-models", "-o", str(out)])
+                                            "--all-models", "--approximate", "-o", str(out)])
     assert run.exit_code == 0, run.output
     assert len(etree.parse(str(out)).findall("joint")) == 5
     both = CliRunner().invoke(sdf2urdf_app, [str(FIXTURES / "sdf_world_all_models.sdf"),

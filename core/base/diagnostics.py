@@ -288,6 +288,11 @@ class Diagnostics(list):
     def has_errors(self) -> bool:
         return any(d.is_error for d in self)
 
+    def has_errors_since(self, start: int) -> bool:
+        """Whether an error follows the first ``start`` diagnostics (``start`` taken as
+        ``len(diagnostics)`` before a step, to ask whether that step failed)."""
+        return any(d.is_error for d in self[start:])
+
 
 def _location(where: Source | None, file: str | None) -> tuple[str | None, int | None]:
     if where is None:

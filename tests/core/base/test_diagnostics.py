@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from urdf_sdf import Context, load
 from urdf_sdf.cli.main import sdf2urdf_app
 from urdf_sdf.cli.printing import print_document
-from urdf_sdf.core.base.diagnostics import Code, Severity
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Severity
 from urdf_sdf.core.write import uris
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
@@ -236,3 +236,13 @@ def test_every_warning_code_has_a_fixture_or_a_test_of_its_own():
     for code, where in ELSEWHERE.items():
         for path in where.split(", "):
             assert code.name in (ROOT / path).read_text(), (code, path)
+
+
+def test_has_errors_since_looks_only_after_the_start():
+    diagnostics = Diagnostics()
+    diagnostics.error(Code.ELEMENT_MISSING, "first model refused")
+    start = len(diagnostics)
+    diagnostics.warning(Code.WORLD_JOINT_ADDED, "second model welded")
+    assert diagnostics.has_errors and not diagnostics.has_errors_since(start)
+    diagnostics.error(Code.URDF_SEVERAL_TREES, "second model refused")
+    assert diagnostics.has_errors_since(start)
