@@ -93,6 +93,7 @@ def convert_sdf(result, options: ToUrdf) -> Conversion:
     error."""
     conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
+    conversion.source = result.document
     return conversion
 
 

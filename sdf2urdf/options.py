@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from urdf_sdf.core.base.diagnostics import Diagnostics
 from urdf_sdf.core.write.result import Converted
@@ -26,3 +27,6 @@ class Conversion(Converted):
     xml: bytes | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     parity_holds: bool = False
+    # The SDF read (core.base.model.Document), for the report (Converted.report).
+    source: Any = field(default=None, repr=False, compare=False)
+    target_format: ClassVar[str] = "urdf"

@@ -38,6 +38,8 @@ END_TO_END = {
     "test_compose_cli.py": "composed models through frames, check, diff and sdf2urdf",
     "test_compose_samples.py": "the composition samples converted and compared",
     "test_conformance.py": "the shared conformance cases against the reference",
+    "test_conversion_report.py": "--report's verdicts against diff: samples, fixtures, "
+                                 "random trees (hypothesis)",
     "test_fuzz.py": "every command on mutated samples (hypothesis)",
     "test_hardening_crashes.py": "inputs that were tracebacks, through the commands",
     "test_hardening_leaks.py": "source lines of other files never shown, every command",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
@@ -100,6 +101,9 @@ class Conversion(Converted):
     xml: bytes | None
     version: str | None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    # The URDF read (core.base.model.Document), for the report (Converted.report).
+    source: Any = field(default=None, repr=False, compare=False)
+    target_format: ClassVar[str] = "sdf"
 
 
 def lumped_inertials_finite(model: Model, diagnostics: Diagnostics) -> bool:
@@ -139,6 +143,7 @@ def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
     """Convert a loaded URDF; the result's policy (``--strict``) decides what is an error."""
     conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
+    conversion.source = result.document
     return conversion
 
 

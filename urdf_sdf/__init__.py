@@ -8,6 +8,7 @@ The public Python API::
     urdf = urdf_sdf.to_urdf("robot.sdf")                          # .ok, .xml, .diagnostics
     urdf_sdf.diff("robot.urdf", "robot.sdf")                      # [] when equivalent
     urdf_sdf.check("robot.sdf", meshes=True).ok                   # as `urdf-sdf check`
+    sdf.report.verdict                            # what it changed, as `urdf2sdf --report`
 
     result = urdf_sdf.load("robot.sdf")           # never raises on bad input
     result.ok, result.diagnostics                 # validity and coded diagnostics
@@ -58,6 +59,8 @@ _API = {
     "diff": ("urdf_sdf.api", "diff"),
     "check": ("urdf_sdf.api", "check"),
     "CheckReport": ("urdf_sdf.api", "CheckReport"),
+    "ConversionReport": ("urdf_sdf.core.inspect.conversion_report", "ConversionReport"),
+    "Verdict": ("urdf_sdf.core.inspect.conversion_report", "Verdict"),
     "Difference": ("urdf_sdf.core.diff.compare", "Difference"),
     "json_schema": ("urdf_sdf.json_schemas", "json_schema"),
     "round_trip": ("urdf_sdf.round_trip_check", "round_trip"),

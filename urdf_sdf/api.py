@@ -5,6 +5,7 @@
     robot = urdf_sdf.load("robot.urdf")             # LoadResult: .ok, .diagnostics, .pose()
                                                      # (core.loader.load)
     sdf = urdf_sdf.to_sdf(robot, relative=True)      # urdf2sdf: .ok, .xml, .diagnostics
+    sdf.report.verdict                               # "exact", ... (urdf2sdf --report)
     urdf = urdf_sdf.to_urdf("robot.sdf")             # sdf2urdf (a path is loaded first)
     urdf_sdf.diff("robot.urdf", "robot.sdf")         # [] when equivalent (urdf-sdf diff)
     report = urdf_sdf.check("robot.sdf", meshes=True)   # urdf-sdf check: .ok, .diagnostics
@@ -40,12 +41,14 @@ def to_sdf(model: Source, *, relative: bool = False, sdf_version: str | None = N
            lump_fixed: bool = False, fix_inertia: bool = True, gazebo: str | None = None,
            context: Context | None = None) -> SdfConversion:
     """URDF -> SDFormat, as ``urdf2sdf``: ``.ok``, ``.xml`` (bytes), ``.version``,
-    ``.diagnostics``. ``relative``: joint poses relative to the parent link, the URDF's
-    ``xyz``/``rpy`` text copied; ``sdf_version``: the version to write (default: the lowest
-    that expresses the result); ``lump_fixed``: merge fixed-joint children into their
-    parent; ``fix_inertia``: repair tensors libsdformat refuses (False keeps them as
-    written, ``--keep-inertia``); ``gazebo``: the Gazebo release the SDF must load in
-    (``"fortress"`` ... ``"jetty"``, default Harmonic's rules, ``--gazebo``)."""
+    ``.diagnostics``, ``.report`` (what the conversion changed: a
+    :class:`~urdf_sdf.ConversionReport`, as ``--report``). ``relative``: joint poses
+    relative to the parent link, the URDF's ``xyz``/``rpy`` text copied; ``sdf_version``:
+    the version to write (default: the lowest that expresses the result); ``lump_fixed``:
+    merge fixed-joint children into their parent; ``fix_inertia``: repair tensors
+    libsdformat refuses (False keeps them as written, ``--keep-inertia``); ``gazebo``: the
+    Gazebo release the SDF must load in (``"fortress"`` ... ``"jetty"``, default Harmonic's
+    rules, ``--gazebo``)."""
     options = ToSdf(relative=relative, sdf_version=sdf_version, lump_fixed=lump_fixed,
                     fix_inertia=fix_inertia, gazebo=gazebo)
     return convert_urdf(_loaded(model, context), options)
@@ -55,10 +58,10 @@ def to_urdf(model: Source, *, model_name: str | None = None, all_models: bool = 
             separator: str = "::", drop_frames: bool = False, approximate: bool = False,
             context: Context | None = None) -> UrdfConversion:
     """SDFormat -> URDF, as ``sdf2urdf``: ``.ok``, ``.xml`` (bytes), ``.diagnostics``,
-    ``.parity_holds`` (the origins were copied as text). ``model_name``: the model of a
-    world to convert; ``all_models``: every model of a world, in one URDF; ``separator``
-    joins nested model names; ``drop_frames``: leave ``//frame``s out; ``approximate``: map
-    joint types URDF lacks to revolute joints."""
+    ``.parity_holds`` (the origins were copied as text), ``.report`` (as :func:`to_sdf`'s).
+    ``model_name``: the model of a world to convert; ``all_models``: every model of a
+    world, in one URDF; ``separator`` joins nested model names; ``drop_frames``: leave
+    ``//frame``s out; ``approximate``: map joint types URDF lacks to revolute joints."""
     options = ToUrdf(model=model_name, all_models=all_models, separator=separator,
                      drop_frames=drop_frames, approximate=approximate)
     return convert_sdf(_loaded(model, context), options)

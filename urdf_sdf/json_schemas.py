@@ -1,5 +1,6 @@
 """The JSON Schemas of the commands' machine output (``urdf-sdf check --json``,
-``urdf-sdf diff --json``), shipped with the package in ``urdf_sdf/schemas/``.
+``urdf-sdf diff --json``, ``urdf2sdf``/``sdf2urdf FILE --json`` with its ``--report``),
+shipped with the package in ``urdf_sdf/schemas/``.
 
 Their ``$id`` ends in a version (``urn:urdf-sdf:schema:check:1``): a change that could
 break a reader (a field removed or retyped) makes a new version; new optional fields do
@@ -11,7 +12,7 @@ import json
 from pathlib import Path
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
-SCHEMAS = ("check", "diff")
+SCHEMAS = ("check", "diff", "conversion")
 
 
 def schema_path(name: str) -> Path:

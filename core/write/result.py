@@ -1,13 +1,16 @@
 """What both converters give back (:class:`Converted`): the written document's bytes,
-its diagnostics, whether it succeeded, and :meth:`Converted.write`, which writes the
+its diagnostics, whether it succeeded, :attr:`Converted.report` (what the conversion
+changed, ``core.inspect.conversion_report``), and :meth:`Converted.write`, which writes the
 document to a file atomically as the command line does (``core.write.atomic``)."""
 from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
+from typing import Any, ClassVar
 
 from urdf_sdf.core.base.diagnostics import Diagnostics
+from urdf_sdf.core.inspect.conversion_report import ConversionReport, conversion_report
 from urdf_sdf.core.write.atomic import write_atomically
 
 
@@ -17,10 +20,21 @@ class NothingToWrite(ValueError):
 
 class Converted:
     """The base of ``urdf2sdf.Conversion`` and ``sdf2urdf.Conversion`` (dataclasses that
-    declare the fields): ``xml`` (None when nothing was written) and ``diagnostics``."""
+    declare the fields): ``xml`` (None when nothing was written), ``diagnostics`` and
+    ``source`` (the input's ``core.base.model.Document``, None when it was not read)."""
 
     xml: bytes | None
     diagnostics: Diagnostics
+    source: Any
+    # The format written: "sdf" or "urdf".
+    target_format: ClassVar[str]
+
+    @property
+    def report(self) -> ConversionReport:
+        """What this conversion converted one to one, carried, made explicit, repaired,
+        approximated, renamed and dropped, with a one-line verdict (``--report``)."""
+        return conversion_report(self.source, list(self.diagnostics), self.xml if self.ok
+                                 else None, self.target_format)
 
     @property
     def ok(self) -> bool:

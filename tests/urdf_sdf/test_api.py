@@ -96,3 +96,14 @@ def test_api_reference_builds_from_the_docstrings(tmp_path):
     assert "SDFormat -&gt; URDF, as" in api  # a docstring, rendered
     assert (tmp_path / "urdf_sdf" / "testing.html").is_file()
     assert "pdoc" in (ROOT / "docs" / "python.md").read_text()  # how to build it is documented
+
+
+def test_a_conversion_s_report_is_typed_data():
+    conversion = urdf_sdf.to_sdf(ROOT / "samples" / "arm6.urdf", lump_fixed=True)
+    report = conversion.report
+    assert isinstance(report, urdf_sdf.ConversionReport)
+    assert report.verdict_kind is urdf_sdf.Verdict.APPROXIMATED
+    assert report.verdict == "approximated: links lumped into their parent by --lump-fixed (2)"
+    assert report.read["links"] == 11 and report.wrote["links"] == 9
+    assert urdf_sdf.to_urdf(ROOT / "samples" / "pendulum.sdf").report.verdict == \
+        "exact, with defaults made explicit"

@@ -1,4 +1,5 @@
-"""``check --json`` and ``diff --json`` against the JSON Schemas shipped in
+"""``check --json``, ``diff --json`` and the converters' ``--json`` (with ``--report``)
+against the JSON Schemas shipped in
 ``urdf_sdf/schemas``: every shape the commands print (valid, invalid, parity held or not,
 xacro line mapping, equivalent, different, not comparable) validates, and the schemas
 stay in step with the code (every diagnostic code, every difference kind)."""
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 import urdf_sdf.core
 from urdf_sdf import Code, json_schema
-from urdf_sdf.cli.main import app
+from urdf_sdf.cli.main import app, sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.json_schemas import SCHEMAS, schema_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,3 +129,17 @@ def test_schemas_are_installed_with_the_package():
     shipped = {str(f) for f in files if str(f).startswith("urdf_sdf/schemas/")}
     assert shipped == {f"urdf_sdf/schemas/{name}.schema.json" for name in SCHEMAS}
     assert all(schema_path(name).is_file() for name in SCHEMAS)
+
+
+@pytest.mark.parametrize("args", [("urdf2sdf", "samples/arm6.urdf"),
+                                  ("urdf2sdf", "samples/arm6.urdf", "--report"),
+                                  ("sdf2urdf", "samples/diff_drive.sdf", "--report"),
+                                  ("urdf2sdf", "tests/fixtures/urdf/urdf_duplicate_link.urdf",
+                                   "--report")], ids=" ".join)
+def test_converter_json_follows_the_conversion_schema(args):
+    app_of = {"urdf2sdf": urdf2sdf_app, "sdf2urdf": sdf2urdf_app}
+    result = CliRunner().invoke(app_of[args[0]], [str(ROOT / args[1]), *args[2:], "--json"])
+    output = json.loads(result.stdout)
+    assert_valid(output, "conversion")
+    assert ("report" in output) is ("--report" in args)
+    assert output["ok"] is (result.exit_code == 0)

@@ -1,6 +1,7 @@
 """Batch conversion: :func:`run_batch` converts a list of files under a directory into a
 mirrored tree, one failure never stopping the rest, with a progress bar on a terminal and
-a summary table (or a JSON summary).
+a summary table (or a JSON summary). A converter that gives each file's conversion report
+(``--report``) has it printed after the file's diagnostics, with a total line at the end.
 
 With ``jobs`` above 1 and a picklable converter (:class:`FileConverter`, or a
 ``functools.partial`` of a module-level function), the files are converted and written by
@@ -37,7 +38,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
@@ -54,6 +55,7 @@ from urdf_sdf.cli.render import (
 )
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.inspect.conversion_report import ConversionReport, verdict_totals
 from urdf_sdf.core.read.files import file_kind, not_regular_message
 from urdf_sdf.core.write.atomic import remove_stale_temporaries
 
@@ -78,6 +80,7 @@ class Outcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     written: Path | None = None
     sources: SourceLines | None = None
+    report: ConversionReport | None = None  # --report: what the conversion changed
 
     @property
     def warnings(self) -> int:
@@ -88,8 +91,10 @@ class Outcome:
         return next((d for d in self.diagnostics if d.is_error), None)
 
 
-# convert(item, sources) -> (bytes or None, diagnostics)
-Converter = Callable[[BatchItem, SourceLines], "tuple[bytes | None, Sequence[Diagnostic]]"]
+# convert(item, sources) -> (bytes or None, diagnostics[, the file's ConversionReport])
+Converter = Callable[[BatchItem, SourceLines],
+                     "tuple[bytes | None, Sequence[Diagnostic]] | "
+                     "tuple[bytes | None, Sequence[Diagnostic], ConversionReport]"]
 
 # By default (every core), one worker process per this many bytes of input. Measured on
 # a 2-core Linux machine with forked workers (urdf2sdf, copies of samples/*.urdf, wall
@@ -241,6 +246,11 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
             shown = visible(outcome.diagnostics, quiet)
             if shown and not as_json:
                 bar.log("\n".join(render(d, outcome.sources, color) for d in shown))
+            if outcome.report is not None and not as_json:
+                bar.log("\n".join(escape(line) for line in outcome.report.lines()))
+    reports = [o.report for o in outcomes if o.report is not None]
+    if reports and not as_json:
+        print(escape(verdict_totals(reports)), file=stream)
     if as_json:
         print_json(batch_json(outcomes, out_dir, quiet))
     else:
@@ -361,14 +371,20 @@ def convert_one(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
     """Convert one file and write its output; an exception of ours becomes the file's
     INTERNAL_ERROR."""
     sources = SourceLines()
+    report = None
     try:
-        data, diagnostics = convert(item, sources)
+        data, diagnostics, *reported = convert(item, sources)
         diagnostics = list(diagnostics)
+        report = reported[0] if reported else None
     except Exception as exc:  # a bug of ours must not stop the other files
         if debugging():
             raise
         data, diagnostics = None, [internal_error(exc, str(item.source))]
-    return finish(item, data, diagnostics, sources, out_dir)
+    outcome = finish(item, data, diagnostics, sources, out_dir)
+    if report is not None:
+        outcome.report = report if outcome.status == "converted" else \
+            report.not_written(outcome.diagnostics)
+    return outcome
 
 
 def done_here(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:
@@ -474,11 +490,14 @@ def batch_json(outcomes: list[Outcome], out_dir: Path, quiet: bool = False) -> d
     (``input``, ``output`` or null, ``status``, ``diagnostics``)."""
     shown = [[diagnostic_json(d, o.sources) for d in visible(o.diagnostics, quiet)]
              for o in outcomes]
-    files = [{"input": str(o.item.source),
-              "output": str(o.written) if o.written is not None else None,
-              "status": o.status,
-              "reason": o.item.skip,
-              "diagnostics": diagnostics} for o, diagnostics in zip(outcomes, shown)]
+    files: list[dict[str, Any]] = [{"input": str(o.item.source),
+        "output": str(o.written) if o.written is not None else None,
+        "status": o.status,
+        "reason": o.item.skip,
+        "diagnostics": diagnostics} for o, diagnostics in zip(outcomes, shown)]
+    for entry, outcome in zip(files, outcomes):
+        if outcome.report is not None:  # --report
+            entry["report"] = outcome.report.to_json()
     return {"ok": not any(o.status == "failed" for o in outcomes),
             "output": str(out_dir),
             "diagnostics": [d for diagnostics in shown for d in diagnostics],

@@ -2,7 +2,9 @@
 conversion of one file (its ``convert_file``, a :class:`ConvertFile`): a FILE argument
 converted, reported and written (:func:`convert_source`, :func:`finish_conversion`), a
 batch's file converted for its place in the output tree (:class:`BatchConversion`), and the
-output directory a batch needs (:func:`batch_output`).
+output directory a batch needs (:func:`batch_output`). With ``--report``, each conversion's
+report (``core.inspect.conversion_report``) is printed after its diagnostics
+(:func:`print_report`) or put in its JSON.
 
 Every failure is a coded diagnostic: a refused ``-o`` (the input, or the file standard
 input reads: OUTPUT_IS_INPUT, exit 1; a directory, a missing directory: OUTPUT_INVALID,
@@ -36,6 +38,7 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.inspect.conversion_report import ConversionReport
 
 
 class ConverterOptions(Protocol):
@@ -51,11 +54,13 @@ Options_in = TypeVar("Options_in", bound=ConverterOptions, contravariant=True)
 
 class ConvertFile(Protocol[Options_in]):
     """A direction's ``convert_file``: load ``path`` (``-``, a xacro file or a file; a pipe
-    only when ``pipes``) and convert it, ``(document bytes or None, diagnostics)``."""
+    only when ``pipes``) and convert it, ``(document bytes or None, diagnostics)``; the
+    conversion's report appended to ``reports`` when given."""
 
     def __call__(self, path: Path, options: Options_in, xacro: XacroOptions | None,
-                 sources: SourceLines, context: Context,
-                 pipes: bool = True) -> tuple[bytes | None, Sequence[Diagnostic]]: ...
+                 sources: SourceLines, context: Context, pipes: bool = True,
+                 reports: list[ConversionReport] | None = None,
+                 ) -> tuple[bytes | None, Sequence[Diagnostic]]: ...
 
 
 def batch_output(output: Path | None) -> Path:
@@ -76,12 +81,17 @@ def written_to(options: Options, output: Path | None) -> Options:
 
 def convert_source(prog: str, function: ConvertFile[Options], source: Path,
                    output: Path | None, options: Options, xacro: XacroOptions | None,
-                   context: Context, quiet: bool = False, as_json: bool = False) -> int:
+                   context: Context, quiet: bool = False, as_json: bool = False,
+                   report: bool = False) -> int:
     """A FILE argument (or ``-``) converted by ``function``, reported and written to
-    ``output`` (:func:`finish_conversion`): the exit code."""
+    ``output`` (:func:`finish_conversion`): the exit code. ``report``: with the
+    conversion report (``--report``)."""
     sources = SourceLines()
-    data, diagnostics = function(source, written_to(options, output), xacro, sources, context)
-    return finish_conversion(prog, source, data, diagnostics, output, sources, quiet, as_json)
+    reports: list[ConversionReport] | None = [] if report else None
+    data, diagnostics = function(source, written_to(options, output), xacro, sources, context,
+                                 reports=reports)
+    return finish_conversion(prog, source, data, diagnostics, output, sources, quiet, as_json,
+                             reports[0] if reports else None)
 
 
 @dataclass(frozen=True)
@@ -95,18 +105,23 @@ class BatchConversion(Generic[Options]):
     xacro: XacroOptions | None
     context: Context
     out_dir: Path
+    report: bool = False  # --report: the file's ConversionReport third
 
-    def __call__(self, item: BatchItem,
-                 sources: SourceLines) -> tuple[bytes | None, list[Diagnostic]]:
+    def __call__(self, item: BatchItem, sources: SourceLines
+                 ) -> tuple[bytes | None, list[Diagnostic]] | \
+            tuple[bytes | None, list[Diagnostic], ConversionReport]:
+        reports: list[ConversionReport] | None = [] if self.report else None
         data, diagnostics = self.function(
             item.source, written_to(self.options, self.out_dir / item.output), self.xacro,
-            sources, self.context, pipes=False)
-        return data, [*self.context.policy.apply(renamed_output(item)), *diagnostics]
+            sources, self.context, pipes=False, reports=reports)
+        diagnostics = [*self.context.policy.apply(renamed_output(item)), *diagnostics]
+        return (data, diagnostics) if not reports else (data, diagnostics, reports[0])
 
 
 def finish_conversion(prog: str, source: Path, data: bytes | None,
                       diagnostics: Sequence[Diagnostic], output: Path | None,
-                      sources: SourceLines, quiet: bool = False, as_json: bool = False) -> int:
+                      sources: SourceLines, quiet: bool = False, as_json: bool = False,
+                      report: ConversionReport | None = None) -> int:
     """Report and write one conversion; return the exit code.
 
     Without ``--json``: diagnostics on stderr, the document to ``-o FILE`` (atomically)
@@ -114,6 +129,9 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
     where ``output`` is the file written (null when none was), plus ``"document"`` (the
     converted text, null on failure) when there is no ``-o FILE`` — stdout holds the JSON.
     A refused or failed write is one more diagnostic (and ``"ok": false``).
+
+    ``report`` (``--report``): printed on stderr after the diagnostics (the verdict
+    ``refused`` when the write failed), or the JSON's ``"report"``.
     """
     diagnostics = list(diagnostics)
     ok = data is not None and not any(d.is_error for d in diagnostics)
@@ -139,12 +157,20 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
                 emit([failure], sys.stderr, sources, quiet)
         elif not to_stdout:
             written = str(output)
+    if report is not None and not ok:
+        report = report.not_written(diagnostics)
+    if report is not None and report.file is None and not is_stdin(source):
+        report = replace(report, file=str(source))  # not read: named as given
+    if report is not None and not as_json:
+        print_report(report)
     if as_json:
-        summary = {"ok": ok, "output": written,
+        summary: dict[str, Any] = {"ok": ok, "output": written,
                    "diagnostics": [diagnostic_json(d, sources)
                                    for d in visible(diagnostics, quiet)]}
         if to_stdout:
             summary["document"] = document
+        if report is not None:
+            summary["report"] = report.to_json()
         try:
             print_json(summary)
         except BrokenPipeError:
@@ -153,6 +179,12 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
             return stdout_failed(prog, exc)
     failure_code = flush_stdout(prog)
     return failure_code if failure_code is not None else code
+
+
+def print_report(report: ConversionReport) -> None:
+    """The report's lines on stderr (escaped: a file name may hold control characters)."""
+    for line in report.lines():
+        print(escape(line), file=sys.stderr)
 
 
 def _write(data: bytes, destination: str | None,

@@ -67,8 +67,13 @@ XACRO = (
            help="With --xacro: a directory the expansion may read and $(find) searches, "
                 "besides the input's package (repeatable)."))
 
+REPORT = Option(("--report",), "report", default=False,
+                help="Say what the conversion changed, on stderr after the diagnostics: "
+                     "elements converted one to one, content carried, defaults made "
+                     "explicit, repairs, approximations, renames, drops, and a one-line "
+                     "verdict (with --json: the JSON's \"report\").")
 # The options both converters (urdf2sdf, sdf2urdf) end with, in the order --help lists them.
-CONVERTER_COMMON = (*XACRO, CONVERTER_JSON, QUIET, STRICT, JOBS, VERSION)
+CONVERTER_COMMON = (*XACRO, CONVERTER_JSON, REPORT, QUIET, STRICT, JOBS, VERSION)
 
 
 def tolerance_problem(value: float) -> str | None:

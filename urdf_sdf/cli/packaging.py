@@ -26,9 +26,11 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from urdf_sdf.cli import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.batch import BatchItem, skip_irregular
+from urdf_sdf.cli.conversion import print_report
 from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
@@ -49,6 +51,11 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.inspect.conversion_report import (
+    ConversionReport,
+    conversion_report,
+    verdict_totals,
+)
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
@@ -73,10 +80,12 @@ class Target:
 
 def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: ToSdf,
                          xacro: XacroOptions | None, context: Context, search: list[str],
-                         quiet: bool, as_json: bool, pipes: bool = True) -> int:
+                         quiet: bool, as_json: bool, pipes: bool = True,
+                         reports: list[ConversionReport] | None = None) -> int:
     """Convert ``urdf`` into the Gazebo model directory ``target``, copying meshes from
     the URDF's package and the ``search`` paths the user gave; the exit code. ``pipes``:
-    a pipe at ``urdf`` is read (a FILE argument), not in a batch."""
+    a pipe at ``urdf`` is read (a FILE argument), not in a batch; ``reports``: the
+    conversion's report is shown and appended to it (``--report``)."""
     sources = SourceLines()
     result = load_input(urdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
@@ -90,16 +99,19 @@ def convert_to_model_dir(prog: str, urdf: Path, target: Target, options: ToSdf,
         directory = model_directory(result, sdf, version, target.directory, context,
                                     diagnostics, tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
-    return _finish(prog, urdf, target, directory, diagnostics, sources, quiet, as_json)
+    return _finish(prog, urdf, target, directory, diagnostics, sources, quiet, as_json,
+                   _reported(reports, result, diagnostics, sdf, "sdf"))
 
 
 def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, build_type: str,
                            options: ToUrdf, context: Context, search: list[str], quiet: bool,
                            as_json: bool, xacro: XacroOptions | None = None,
-                           pipes: bool = True) -> int:
+                           pipes: bool = True,
+                           reports: list[ConversionReport] | None = None) -> int:
     """Convert ``sdf`` into the ROS package ``target`` named ``name``, copying meshes from
     the model's own directory and the ``search`` paths; the exit code. ``pipes``: a pipe
-    at ``sdf`` is read (a FILE argument), not in a batch."""
+    at ``sdf`` is read (a FILE argument), not in a batch; ``reports``: as
+    :func:`convert_to_model_dir`."""
     sources = SourceLines()
     result = load_input(sdf, context, sources, xacro, pipes)
     tokens = tokenize_resources(result)
@@ -111,7 +123,20 @@ def convert_to_package_dir(prog: str, sdf: Path, target: Target, name: str, buil
         package = ros_package(result, conversion.xml, name, build_type, context, diagnostics,
                               tokens, roots)
         diagnostics = result.policy.apply(diagnostics)
-    return _finish(prog, sdf, target, package, diagnostics, sources, quiet, as_json)
+    return _finish(prog, sdf, target, package, diagnostics, sources, quiet, as_json,
+                   _reported(reports, result, diagnostics, conversion.xml, "urdf"))
+
+
+def _reported(reports: list[ConversionReport] | None, result: LoadResult,
+              diagnostics: Diagnostics, document: bytes | None,
+              target_format: str) -> ConversionReport | None:
+    """The conversion's report, appended to ``reports``; None when not asked for."""
+    if reports is None:
+        return None
+    report = conversion_report(result.document, diagnostics,
+                               None if diagnostics.has_errors else document, target_format)
+    reports.append(report)
+    return report
 
 
 def _input_file(result: LoadResult) -> str | None:
@@ -130,9 +155,11 @@ def _noted(target: Target, source: Path, found: Iterable[Diagnostic]) -> Diagnos
 
 def _finish(prog: str, source: Path, target: Target,
             directory: ModelDirectory | PackageDirectory | None, diagnostics: Diagnostics,
-            sources: SourceLines, quiet: bool, as_json: bool) -> int:
-    """Write ``directory`` (its files and bundle) unless there are errors; report. A
-    write refused or failed is a diagnostic (OUTPUT_EXISTS, FILE_WRITE)."""
+            sources: SourceLines, quiet: bool, as_json: bool,
+            report: ConversionReport | None = None) -> int:
+    """Write ``directory`` (its files and bundle) unless there are errors; report (with
+    ``report``, the conversion report too). A write refused or failed is a diagnostic
+    (OUTPUT_EXISTS, FILE_WRITE)."""
     ok = directory is not None and not diagnostics.has_errors
     code = 0 if ok else 1
     out_dir = target.directory
@@ -152,12 +179,19 @@ def _finish(prog: str, source: Path, target: Target,
             diagnostics.error_at(Code.FILE_WRITE, f"cannot write {out_dir}: {system_reason(exc)}",
                                  None, str(out_dir))
             ok, code = False, 1
+    if report is not None and not ok:
+        report = report.not_written(diagnostics)
     if as_json:
-        print_json({"ok": ok, "output": str(out_dir) if ok else None,
-                    "diagnostics": [diagnostic_json(d, sources)
-                                    for d in visible(diagnostics, quiet)]})
+        summary: dict[str, Any] = {"ok": ok, "output": str(out_dir) if ok else None,
+                                   "diagnostics": [diagnostic_json(d, sources)
+                                                   for d in visible(diagnostics, quiet)]}
+        if report is not None:
+            summary["report"] = report.to_json()
+        print_json(summary)
     else:
         emit(diagnostics, sys.stderr, sources, quiet)
+        if report is not None:
+            print_report(report)
     return code
 
 
@@ -241,27 +275,37 @@ def _batch_target(item: BatchItem, targets: dict[int, Target],
 def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Path,
                       options: ToSdf, xacro: XacroOptions, package_paths: list[str],
                       strict: bool, quiet: bool, as_json: bool, force: bool = False,
-                      packages: dict[str, str] | None = None) -> int:
+                      packages: dict[str, str] | None = None, report: bool = False) -> int:
     """``urdf2sdf --model-dir``: one URDF, or one model directory per URDF of a tree.
     Meshes are copied from the URDF's package, the ``--package-path`` folders and (a
-    batch) the input tree."""
+    batch) the input tree. ``report``: each file's conversion report (and a batch's total
+    line, :func:`with_totals`)."""
     if output is not None:
         raise UsageError("--model-dir writes the model directory; -o is not used "
                                  "with it")
     context = Context.from_environment([], policy(strict), package_paths, packages)
     package_paths = package_paths + list((packages or {}).values())  # copy roots too
+    reports: list[ConversionReport] | None = [] if report else None
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
         items = discover_urdf(urdf, model_dir, xacro.expand)
         search = package_paths + [str(urdf)]
-        return directory_batch(
+        return with_totals(reports, as_json, directory_batch(
             prog, items, batch_targets(items, lambda item: item.output.stem, "model",
                                        model_dir, force),
             lambda item, target: convert_to_model_dir(prog, item.source, target, options,
                                                       xacro, context, search, quiet,
-                                                      as_json, pipes=False),
-            quiet)
+                                                      as_json, pipes=False, reports=reports),
+            quiet))
     return convert_to_model_dir(prog, urdf, Target(model_dir, force), options, xacro,
-                                context, package_paths, quiet, as_json)
+                                context, package_paths, quiet, as_json, reports=reports)
+
+
+def with_totals(reports: list[ConversionReport] | None, as_json: bool, code: int) -> int:
+    """A batch's exit ``code``, after the total line of its reports (``--report``) on
+    stderr."""
+    if reports and not as_json:
+        print(escape(verdict_totals(reports)), file=sys.stderr)
+    return code
 
 
 def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: Path,
@@ -269,12 +313,13 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                         paths: list[str], package_paths: list[str], strict: bool,
                         quiet: bool, as_json: bool, force: bool = False,
                         xacro: XacroOptions | None = None,
-                        packages: dict[str, str] | None = None) -> int:
+                        packages: dict[str, str] | None = None, report: bool = False) -> int:
     """``sdf2urdf --package-dir``: one model (a file, or a model directory's chosen file),
     or with a directory that is not a model directory, one package per model in it.
     Meshes are copied from the model's directory, the folder holding it (where its
     ``model://`` includes are found), ``-p/--path``, ``--package-path`` and (a batch) the
-    input tree."""
+    input tree. ``report``: as :func:`model_dir_command`."""
+    reports: list[ConversionReport] | None = [] if report else None
     if build_type not in BUILD_TYPES:
         raise UsageError(f"--build-type is one of {', '.join(BUILD_TYPES)}")
     if output is not None:
@@ -288,12 +333,12 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                            policy(strict), package_paths, packages)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
         search = paths + given + [str(sdf)]
-        return directory_batch(
+        return with_totals(reports, as_json, directory_batch(
             prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",
                                        package_dir, force, ros_package_name),
             lambda item, target: convert_to_package_dir(
                 prog, item.source, target, target.directory.name, build_type, options,
-                context, search, quiet, as_json, xacro, pipes=False), quiet)
+                context, search, quiet, as_json, xacro, pipes=False, reports=reports), quiet))
     name = package_name or package_dir.resolve().name
     if not PACKAGE_NAME.match(name):
         raise UsageError(f"[{escape(name)}] is not a ROS package name (lower case "
@@ -313,7 +358,8 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     search = paths + given + \
         (parents if parents and (Path(source).parent / "model.config").is_file() else [])
     return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
-                                  options, context, search, quiet, as_json, xacro)
+                                  options, context, search, quiet, as_json, xacro,
+                                  reports=reports)
 
 
 def model_name(source: Path) -> str:
@@ -330,7 +376,7 @@ def model_dir_run(params: dict) -> int:
                              params["model_dir"], options, expansion,
                              [str(p) for p in params["package_path"] or []], params["strict"],
                              params["quiet"], params["as_json"], params["force"],
-                             package_mappings(params["package"]))
+                             package_mappings(params["package"]), params["report"])
 
 
 def package_dir_run(params: dict) -> int:
@@ -341,7 +387,7 @@ def package_dir_run(params: dict) -> int:
         params["package_name"], params["build_type"], options,
         [str(p) for p in params["path"] or []], [str(p) for p in params["package_path"] or []],
         params["strict"], params["quiet"], params["as_json"], params["force"], xacro=expansion,
-        packages=package_mappings(params["package"]))
+        packages=package_mappings(params["package"]), report=params["report"])
 
 
 # The converters' commands with these bodies (urdf_sdf.cli.quick.COMMANDS routes to them).

@@ -12,7 +12,8 @@ expressed in URDF (in a batch: any file failed), 2 usage error. Diagnostics go t
 stderr as ``file:line[:col]: severity[CODE]: message`` with the source line under them
 (``--quiet``: errors only); the URDF goes to stdout (also ``-o -``) or, atomically, to
 ``-o FILE``. ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"``
-without ``-o FILE``) on stdout instead.
+without ``-o FILE``) on stdout instead. ``--report``: what the conversion changed
+(``core.inspect.conversion_report``), on stderr or as the JSON's ``"report"``.
 
 A URDF left with ``model://`` mesh URIs gets one MODEL_URI_KEPT warning suggesting
 ``--uri-scheme package`` (:func:`model_uris_kept`).
@@ -34,6 +35,7 @@ from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Policy, Severity
 from urdf_sdf.core.compose.uri import model_config_files
+from urdf_sdf.core.inspect.conversion_report import ConversionReport, conversion_report
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 
 PROG = "sdf2urdf"
@@ -47,10 +49,12 @@ def uri_scheme_problem(scheme: str | None) -> str | None:
 
 
 def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
-                 sources: SourceLines, context: Context,
-                 pipes: bool = True) -> tuple[bytes | None, Diagnostics]:
+                 sources: SourceLines, context: Context, pipes: bool = True,
+                 reports: list[ConversionReport] | None = None,
+                 ) -> tuple[bytes | None, Diagnostics]:
     """Load (``-``, xacro or file) and convert: ``(urdf bytes or None, diagnostics)``.
-    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch; ``reports``:
+    the conversion's report is appended to it (``--report``)."""
     # The reader keeps the XML sdf2urdf copies (what the model does not hold), no more.
     result = load_input(path, replace(context, keep_xml=False), sources, xacro, pipes)
     conversion = convert_sdf(result, options)
@@ -60,6 +64,8 @@ def convert_file(path: Path, options: ToUrdf, xacro: XacroOptions | None,
         diagnostics += result.policy.apply(model_uris_kept(xml, file))
         if diagnostics.has_errors:  # --strict
             xml = None
+    if reports is not None:
+        reports.append(conversion_report(result.document, diagnostics, xml, "urdf"))
     return xml, diagnostics
 
 
@@ -107,7 +113,7 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
 
 def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions | None,
             paths: list[Path] | None = None, strict: bool = False, quiet: bool = False,
-            as_json: bool = False, jobs: int = 0) -> int:
+            as_json: bool = False, jobs: int = 0, report: bool = False) -> int:
     """The command, once its options are valid: convert, report, write; return the exit
     code. A directory needs ``output``, a directory (a usage error raised before anything
     is read or written). ``paths``: ``--path`` directories; ``jobs`` 0: every core."""
@@ -119,7 +125,7 @@ def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
         return run_batch(items, out_dir,
-                         BatchConversion(convert_file, options, xacro, context, out_dir),
+                         BatchConversion(convert_file, options, xacro, context, out_dir, report),
                          prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     return convert_source(PROG, convert_file, sdf, output, options, xacro,
-                          Context.from_environment(extra, policy), quiet, as_json)
+                          Context.from_environment(extra, policy), quiet, as_json, report)

@@ -28,7 +28,7 @@ def run(params: dict) -> int:
     options, expansion = prepared(params)
     return convert(params["sdf"], params["output"], options, expansion, paths=params["path"],
                    strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
-                   jobs=params["jobs"])
+                   jobs=params["jobs"], report=params["report"])
 
 
 def prepared(params: dict) -> tuple[ToUrdf, XacroOptions]:

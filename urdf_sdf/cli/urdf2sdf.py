@@ -14,6 +14,8 @@ batch, any file failed), 2 usage error. Diagnostics go to stderr as
 errors only); the SDF goes to stdout (also ``-o -``) or, atomically, to ``-o FILE``.
 ``--json`` prints ``{"ok", "output", "diagnostics"}`` (and ``"document"`` without
 ``-o FILE``) on stdout instead; for a batch, see :func:`urdf_sdf.cli.batch.batch_json`.
+``--report``: what the conversion changed (``core.inspect.conversion_report``), on stderr
+after the diagnostics or as the JSON's ``"report"``.
 
 This module converts (:func:`convert`); the command's options and body are
 :mod:`urdf_sdf.cli.urdf2sdf_app` (the console script: :func:`urdf_sdf.cli.quick.urdf2sdf`).
@@ -30,6 +32,7 @@ from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.cli.xacro_expand import XACRO_HINT, XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostics, Policy
+from urdf_sdf.core.inspect.conversion_report import ConversionReport
 from urdf_sdf.urdf2sdf.convert import ToSdf, convert_urdf
 
 PROG = "urdf2sdf"
@@ -43,12 +46,16 @@ def uri_scheme_problem(scheme: str) -> str | None:
 
 
 def convert_file(path: Path, options: ToSdf, xacro: XacroOptions | None,
-                 sources: SourceLines, context: Context,
-                 pipes: bool = True) -> tuple[bytes | None, Diagnostics]:
+                 sources: SourceLines, context: Context, pipes: bool = True,
+                 reports: list[ConversionReport] | None = None,
+                 ) -> tuple[bytes | None, Diagnostics]:
     """Load (``-``, xacro or file) and convert: ``(sdf bytes or None, diagnostics)``.
-    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch."""
+    ``pipes``: a pipe at ``path`` is read (a FILE argument), not in a batch; ``reports``:
+    the conversion's report is appended to it (``--report``)."""
     result = load_input(path, context, sources, xacro, pipes)
     conversion = convert_urdf(result, options)
+    if reports is not None:
+        reports.append(conversion.report)
     return (conversion.xml if conversion.ok else None), conversion.diagnostics
 
 
@@ -91,7 +98,7 @@ def discover(root: Path, out_dir: Path, expand_xacro: bool = False) -> list[Batc
 
 def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions | None,
             strict: bool = False, quiet: bool = False, as_json: bool = False,
-            jobs: int = 0) -> int:
+            jobs: int = 0, report: bool = False) -> int:
     """The command, once its options are valid: convert, report, write; return the exit
     code. A directory needs ``output``, a directory (a usage error raised before anything
     is read or written). ``jobs`` 0: every core."""
@@ -102,7 +109,7 @@ def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions
         out_dir = batch_output(output)
         return run_batch(
             discover(urdf, out_dir, xacro is not None and xacro.expand), out_dir,
-            BatchConversion(convert_file, options, xacro, context, out_dir),
+            BatchConversion(convert_file, options, xacro, context, out_dir, report),
             prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)
     return convert_source(PROG, convert_file, urdf, output, options, xacro, context, quiet,
-                          as_json)
+                          as_json, report)

@@ -27,7 +27,7 @@ def run(params: dict) -> int:
     options, expansion = prepared(params)
     return convert(params["urdf"], params["output"], options, expansion,
                    strict=params["strict"], quiet=params["quiet"], as_json=params["as_json"],
-                   jobs=params["jobs"])
+                   jobs=params["jobs"], report=params["report"])
 
 
 def prepared(params: dict) -> tuple[ToSdf, XacroOptions]:

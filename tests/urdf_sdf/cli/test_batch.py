@@ -436,3 +436,20 @@ def test_a_batch_file_includes_what_its_tree_holds(tmp_path):
     assert b'<link name="a"' in (out / "worlds" / "w.urdf").read_bytes()
     alone = invoke(sdf2urdf, world, "-o", tmp_path / "w.urdf")
     assert alone.exit_code == 1 and "RESOURCE_OUTSIDE_PACKAGE" in alone.output
+
+
+def test_report_gives_one_report_per_file_and_a_total_line(tmp_path):
+    samples = Path(__file__).resolve().parents[3] / "samples"
+    tree = tmp_path / "in"
+    tree.mkdir()
+    for name in ("arm6.urdf", "pendulum.urdf"):
+        shutil.copy(samples / name, tree / name)
+    result = invoke(urdf2sdf, tree, "-o", tmp_path / "out", "--report", "--quiet", "-j", "1")
+    assert result.exit_code == 0
+    verdicts = [line for line in result.stderr.splitlines() if ": report: " in line]
+    assert verdicts == [f"{tree / 'arm6.urdf'}: report: exact, with carried content",
+                        f"{tree / 'pendulum.urdf'}: report: exact"]
+    assert result.stderr.splitlines()[-1] == "reports: 2 files: 1 exact, 1 exact-with"
+    summary = json.loads(invoke(urdf2sdf, tree, "-o", tmp_path / "json", "--report", "--json",
+                                "-j", "2").stdout)
+    assert [f["report"]["verdict"]["kind"] for f in summary["files"]] == ["exact-with", "exact"]

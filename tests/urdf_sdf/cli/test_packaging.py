@@ -2,13 +2,17 @@
 
 Each input of a batch is written to its own folder or skipped with the reason: its own
 (found when the batch was listed: then it has no folder), or its folder written already
-by an earlier input. Only the inputs written reach the conversion.
+by an earlier input. Only the inputs written reach the conversion. ``--report`` says what
+each conversion changed.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from urdf_sdf.cli.batch import BatchItem
+from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
 from urdf_sdf.cli.packaging import Target, directory_batch
 
 
@@ -50,3 +54,16 @@ def test_a_batch_exits_with_its_worst_conversion(tmp_path, capsys):
 
     assert code == 1
     assert capsys.readouterr().err == "urdf2sdf: 1 converted, 1 failed, 0 skipped\n"
+
+
+def test_model_dir_and_package_dir_report_what_the_conversion_changed(tmp_path):
+    samples = Path(__file__).resolve().parents[3] / "samples"
+    runner = CliRunner()
+    model = runner.invoke(urdf2sdf_app, [str(samples / "pendulum.urdf"), "--report",
+                                         "--model-dir", str(tmp_path / "pendulum")])
+    assert model.exit_code == 0, model.output
+    assert f"{samples / 'pendulum.urdf'}: report: exact" in model.stderr.splitlines()
+    package = runner.invoke(sdf2urdf_app, [str(samples / "pendulum.sdf"), "--report", "--json",
+                                           "--package-dir", str(tmp_path / "pendulum_pkg")])
+    assert package.exit_code == 0, package.output
+    assert '"text": "exact, with defaults made explicit"' in package.stdout

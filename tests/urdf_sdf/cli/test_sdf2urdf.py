@@ -282,3 +282,17 @@ def test_console_script_is_installed():
     for option in ("--output", "--model", "--separator", "--drop-frames", "--approximate",
                    "--uri-scheme"):
         assert option in proc.stdout
+
+
+def test_report_names_the_gazebo_blocks_carried_and_what_drop_frames_drops():
+    sample = HERE.parent / "samples" / "diff_drive.sdf"
+    result = invoke(sample, "--report", "--quiet")
+    assert result.exit_code == 0 and result.stdout.startswith("<?xml")
+    assert result.stderr.splitlines() == [
+        f"{sample}: report: exact, with carried content",
+        "  converted: 6 visuals, 6 collisions, links 7 -> 8, joints 6 -> 7, frames 1 -> 0",
+        "  carried (in the URDF): <gazebo> (6) [CONTENT_KEPT_IN_GAZEBO (6)]",
+        "  dropped: nothing"]
+    dropped = invoke(sample, "--report", "--quiet", "--drop-frames")
+    assert dropped.stderr.splitlines()[0] == f"{sample}: report: changed: FRAME_DROPPED (1)"
+    assert "  dropped: FRAME_DROPPED (1)" in dropped.stderr.splitlines()

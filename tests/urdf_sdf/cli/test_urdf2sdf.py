@@ -6,6 +6,7 @@ stderr as ``file:line: severity[CODE]: message``; the input is never overwritten
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -13,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from typer.testing import CliRunner
 
@@ -22,6 +24,7 @@ from tests.support import (
     assert_xml_equivalent,
     only_files,
 )
+from urdf_sdf import json_schema
 from urdf_sdf.cli.main import urdf2sdf_app as app
 
 HERE = Path(__file__).resolve().parents[2]
@@ -239,3 +242,48 @@ def test_module_runs_as_a_subprocess(tmp_path):
     assert proc.returncode == 1
     assert "error[URDF_KINEMATIC_LOOP]" in proc.stderr and "Traceback" not in proc.stderr
     assert not out.exists()
+
+
+SAMPLES = HERE.parent / "samples"
+
+
+def test_report_goes_to_stderr_and_leaves_stdout_the_sdf():
+    plain = invoke(SAMPLES / "arm6.urdf")
+    reported = invoke(SAMPLES / "arm6.urdf", "--report")
+    assert reported.exit_code == 0
+    assert reported.stdout_bytes == plain.stdout_bytes
+    report = reported.stderr[len(plain.stderr):].splitlines()
+    assert report == [
+        f"{SAMPLES / 'arm6.urdf'}: report: exact, with carried content",
+        "  converted: 10 visuals, 10 collisions, links 11 -> 10, joints 10 -> 9, frames 0 -> 1",
+        "  carried (in the SDF): urdf:material (3), urdf:transmission (1)",
+        "  dropped: nothing"]
+
+
+def test_report_is_printed_under_quiet_and_names_lumping_and_repairs():
+    result = invoke(HERE / "fixtures" / "codes" / "link_inertia_repaired.urdf", "--report",
+                    "--lump-fixed", "--quiet")
+    assert result.exit_code == 0
+    verdict = result.stderr.splitlines()[0]
+    assert verdict.endswith("report: approximated: LINK_INERTIA_REPAIRED (1)"), verdict
+    assert "  repaired: LINK_INERTIA_REPAIRED (1)" in result.stderr.splitlines()
+
+
+def test_report_with_json_is_the_json_s_report_and_follows_the_schema(tmp_path):
+    out = tmp_path / "arm6.sdf"
+    result = invoke(SAMPLES / "arm6.urdf", "--report", "--json", "-o", out)
+    assert result.exit_code == 0 and result.stderr == ""
+    summary = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(json_schema("conversion")).validate(summary)
+    assert summary["report"]["verdict"] == {"kind": "exact-with",
+                                            "text": "exact, with carried content"}
+    assert summary["report"]["carried"] == {"urdf:material": 3, "urdf:transmission": 1}
+    assert out.is_file()
+
+
+def test_report_of_a_refused_file_says_refused_and_writes_nothing(tmp_path):
+    out = tmp_path / "out.sdf"
+    result = invoke(INVALID, "--report", "-o", out)
+    assert result.exit_code == 1 and not out.exists()
+    assert result.stderr.splitlines()[-1] == \
+        f"{INVALID}: report: refused: URDF_KINEMATIC_LOOP, POSE_RELATIVE_TO_CYCLE"
