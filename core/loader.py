@@ -140,7 +140,7 @@ def load(path: str | Path, context: Context | None = None) -> LoadResult:
     """Read, build, validate. Never raises on bad input: problems are diagnostics."""
     context = context if context is not None else Context.from_environment()
     diagnostics = Diagnostics()
-    data = read_bytes(path, diagnostics)
+    data = read_bytes(path, diagnostics, within=context.inputs_within)
     if data is None:
         return LoadResult(None, None, diagnostics, context.policy)
     parsed = _parse(data, str(path), diagnostics)

@@ -16,12 +16,15 @@ numbers compared by value (a new numpy may print the last digit differently).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import re
 import shutil
+import stat
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -389,6 +392,88 @@ def assert_input_not_overwritten(invoke, source: Path, spelling: str) -> None:
     assert source.read_bytes() == before
     assert only_files(folder) == sorted([source.name] + ([link.name] if spelling == "symlink"
                                                          else []))
+
+
+# ---- an output at every kind of destination (graph's images, view's --png) ----------------
+
+def _read_to_end(fd: int, into: list[bytes]) -> None:
+    with os.fdopen(fd, "rb", closefd=False) as stream:
+        into.append(stream.read())
+
+
+def _released(fifo: Path, reader: threading.Thread) -> None:
+    """Let a reader blocked on opening ``fifo`` go (the command never opened it)."""
+    if reader.is_alive():
+        with contextlib.suppress(OSError):
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    reader.join(TIMEOUT)
+
+
+def written_at_each_destination(run, folder: Path, name: str,
+                                through_link: bool) -> dict[str, bytes]:
+    """What ``run(destination, pass_fds)`` (a command writing one output to
+    ``destination`` in a subprocess, its stdout captured: a ``CompletedProcess``) writes
+    to a regular file, a pipe's descriptor, a descriptor of a file open for appending (as
+    ``5>>log`` gives), a FIFO a thread reads, its standard output and a symbolic link to
+    a regular file; by case. ``through_link``: the descriptors and stdout are named
+    through a link ``N-NAME`` (a command that picks the format by the name's suffix).
+    Asserts each run succeeds and leaves what it wrote through as it was: the link a
+    link, the FIFO a FIFO, the appended file appended to (never reopened, truncated)."""
+    got: dict[str, bytes] = {}
+
+    def named(target: str) -> str:
+        if not through_link:
+            return target
+        link = folder / f"{len(got)}-{name}"
+        link.symlink_to(target)
+        return str(link)
+
+    def ran(destination: str, fds: tuple[int, ...] = ()) -> bytes:
+        done = run(destination, fds)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    ran(str(folder / name))
+    got["file"] = (folder / name).read_bytes()
+    read_end, write_end = os.pipe()
+    chunks: list[bytes] = []
+    reader = threading.Thread(target=_read_to_end, args=(read_end, chunks))
+    reader.start()
+    try:
+        ran(named(f"/dev/fd/{write_end}"), (write_end,))
+    finally:
+        os.close(write_end)
+        reader.join(TIMEOUT)
+        os.close(read_end)
+    got["pipe"] = b"".join(chunks)
+    log = folder / "appended.log"
+    log.write_bytes(b"before\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        ran(named(f"/dev/fd/{fd}"), (fd,))
+    finally:
+        os.close(fd)
+    got["appended"] = log.read_bytes()
+    fifo = folder / f"fifo-{name}"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        ran(str(fifo))
+    finally:
+        _released(fifo, reader)
+    got["fifo"] = b"".join(received)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    got["stdout"] = ran(named("/dev/stdout"))
+    real, link = folder / f"real-{name}", folder / f"link-{name}"
+    real.write_bytes(b"old")
+    link.symlink_to(real.name)
+    ran(str(link))
+    assert link.is_symlink() and os.readlink(link) == real.name
+    got["link"] = real.read_bytes()
+    assert not [p for p in folder.iterdir() if ".urdf-sdf-" in p.name]  # no temporary left
+    return got
 
 
 class FakeTerminal:

@@ -430,15 +430,18 @@ def test_libxml2_message_stays_on_one_line():
     assert uncoded_lines(result.stderr) == []
 
 
-@pytest.mark.parametrize("tol", ["-1", "nan", "-inf", "-1e-9"])
-def test_diff_tol_negative_is_usage_error(tol):
-    result = runner.invoke(umbrella, ["diff", str(SAMPLE), str(SAMPLE), "--tol", tol])
+@pytest.mark.parametrize("tol", ["-1", "nan", "-inf", "-1e-9", "inf", "Infinity", "1e400"])
+@pytest.mark.parametrize("command_name", ["diff", "view"])
+def test_tol_negative_or_not_finite_is_usage_error(command_name, tol):
+    """A tolerance no difference can meet, or one every difference meets (a diff in CI
+    that can never fail), is refused by both commands comparing two files."""
+    result = runner.invoke(umbrella, [command_name, str(SAMPLE), str(SAMPLE), "--tol", tol])
     assert result.exit_code == 2
     assert "is not a tolerance" in result.output
 
 
-@pytest.mark.parametrize("tol", ["nan", "NaN"])
-def test_diff_tol_nan_is_usage_error_on_the_quick_path(tol):
+@pytest.mark.parametrize("tol", ["nan", "NaN", "inf", "1e400"])
+def test_diff_tol_not_finite_is_usage_error_on_the_quick_path(tol):
     done = subprocess.run(command("urdf-sdf", "diff", SAMPLE, SAMPLE, f"--tol={tol}"),
                           capture_output=True, timeout=TIMEOUT, cwd=ROOT, check=False)
     assert done.returncode == 2 and b"is not a tolerance" in done.stderr

@@ -10,6 +10,7 @@ file and a batch, with and without --json) and finds no such character in any ou
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -119,6 +120,71 @@ def test_console_script_escapes_a_hostile_file_name(tmp_path):
     assert done.returncode == 1
     assert b"robot\\x1b]52;c;cm0gLXJmIH4K\\x07" in done.stderr
     assert not shown_unsafe(done.stdout + done.stderr)
+
+
+# ---- bytes that are not UTF-8 -------------------------------------------------------------
+
+UNDECODABLE_ROBOT = (b'<robot name="r">\n  <link name="a"><visual><geometry>'
+                     b'<mesh filename="../meshes/m.stl"/></geometry></visual></link>\n'
+                     b'  <link name="b"/>\n</robot>\n')  # two roots: an error naming the file
+
+
+def undecodable_tree(tmp_path: Path) -> tuple[bytes, bytes]:
+    """A folder and a URDF named with bytes that are not UTF-8 (0xff, and 0x9b, a CSI on
+    an 8-bit terminal), the URDF's mesh beside: (folder, file) as bytes."""
+    folder = os.fsencode(tmp_path) + b"/d\xff\x9b"
+    os.makedirs(folder + b"/urdf")
+    os.makedirs(folder + b"/meshes")
+    with open(folder + b"/meshes/m.stl", "wb") as mesh:
+        mesh.write(b"solid m\nendsolid m\n")
+    robot = folder + b"/urdf/r\xfe.urdf"
+    with open(robot, "wb") as stream:
+        stream.write(UNDECODABLE_ROBOT.replace(b'  <link name="b"/>\n', b""))
+    with open(folder + b"/urdf/two\xfe.urdf", "wb") as stream:
+        stream.write(UNDECODABLE_ROBOT)
+    return folder, robot
+
+
+TWO_ROOTS = b"FOLDER/urdf/two\xfe.urdf"
+UNDECODABLE_RUNS = {  # command line (FOLDER, ROBOT, OUT stand for bytes) -> exit code
+    "urdf2sdf --json": (["urdf2sdf", TWO_ROOTS, "--json"], 1),
+    "urdf2sdf -o --json": (["urdf2sdf", "ROBOT", "-o", b"OUT/o\xfe.sdf", "--json"], 0),
+    "urdf2sdf batch --json": (["urdf2sdf", "FOLDER/urdf", "-o", "OUT/batch", "--json"], 1),
+    "urdf2sdf batch": (["urdf2sdf", "FOLDER/urdf", "-o", "OUT/batch2"], 1),
+    "check": (["urdf-sdf", "check", TWO_ROOTS], 1),
+    "check --json": (["urdf-sdf", "check", TWO_ROOTS, "--json"], 1),
+    "frames": (["urdf-sdf", "frames", TWO_ROOTS], 1),
+    "diff --json": (["urdf-sdf", "diff", "ROBOT", TWO_ROOTS, "--json"], 3),
+    "--model-dir named so": (["urdf2sdf", "ROBOT", "--model-dir", b"OUT/m\xfe", "--json"], 2),
+    "--model-dir batch": (["urdf2sdf", "FOLDER/urdf", "--model-dir", "OUT/models"], 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNDECODABLE_RUNS))
+def test_bytes_that_are_not_utf_8_are_shown_as_escapes_in_text_and_json(tmp_path, case):
+    """Every output is valid UTF-8 (stdout, stderr) and every JSON value encodes as UTF-8
+    (no lone surrogate, which strict parsers refuse): the byte 0xff is shown as ``\\xff``
+    on the terminal and in JSON alike."""
+    folder, robot = undecodable_tree(tmp_path)
+    out = os.fsencode(tmp_path) + b"/out"
+    os.makedirs(out)
+    argv, expected = UNDECODABLE_RUNS[case]
+    places = {"FOLDER": folder, "ROBOT": robot, "OUT": out}
+    command = [os.fsencode(sys.executable), b"-m", b"urdf_sdf.cli"]
+    for arg in argv:
+        arg = os.fsencode(arg)
+        command.append(places.get(os.fsdecode(arg),
+                                  arg.replace(b"FOLDER", folder).replace(b"OUT", out)))
+    done = subprocess.run(command, capture_output=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == expected, done.stderr
+    text = (done.stdout + done.stderr).decode("utf-8", "strict")
+    assert "\\udc" not in text and "Traceback" not in text
+    assert "\\xfe" in text
+    if "--json" in argv:
+        for line in done.stdout.splitlines():
+            json.dumps(json.loads(line.decode("utf-8", "strict")),
+                       ensure_ascii=False).encode("utf-8")
 
 
 # ---- the probe ---------------------------------------------------------------------------

@@ -496,3 +496,20 @@ def test_judges_read_an_sdf_source_as_libsdformat_does(tmp_path):
     assert reading.poses == {"base": (0, 0, 1, 1, 0, 0, 0), "arm": (0.2, 0, 1, 1, 0, 0, 0)}
     assert judges.reference_reading({"ok": False, "diagnostics": [{"code": "X"}]}, path) \
         == "libsdformat refuses it: X"
+
+
+def test_judges_read_an_sdf_source_with_undeclared_prefixes(tmp_path):
+    """An SDF source with Drake's undeclared ``drake:`` prefix (the manipulation course's
+    hydroelastic models) is read as libsdformat reads it, not a parse error of the judge."""
+    sdf = ('<sdf version="1.7"><model name="bin"><link name="base"><collision name="c">'
+           '<geometry><box><size>1 1 1</size></box></geometry><drake:proximity_properties>'
+           '<drake:compliant_hydroelastic/></drake:proximity_properties></collision></link>'
+           '<link name="lid"/><joint name="hinge" type="fixed"><parent>base</parent>'
+           '<child>lid</child></joint></model></sdf>')
+    path = tmp_path / "bin.sdf"
+    path.write_text(sdf, encoding="utf-8")
+    assert judges.joint_children(path) == (False, {"hinge": "lid"})
+    report = {"ok": True, "links": {"base": [0, 0, 0, 1, 0, 0, 0], "lid": [0, 0, 1, 1, 0, 0, 0]},
+              "joints": {"hinge": [0, 0, 0.5, 1, 0, 0, 0]}}
+    reading = judges.reference_reading(report, path)
+    assert reading.root == "base" and reading.poses["lid"] == (0, 0, 0.5, 1, 0, 0, 0)

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tests.support import examples
+from tests.support import examples, written_at_each_destination
 from urdf_sdf.cli.main import app, urdf2sdf_app
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.loader import load
@@ -53,6 +53,7 @@ SAMPLES = ROOT / "samples"
 SECRET = "URDF-SDF-SECRET-7f3a9c"
 HUGE = 200 * 2 ** 30   # a 200 GB sparse mesh: no blocks on disk
 HANG_GUARD = 120       # seconds: a subprocess that takes longer has hung
+FAKE_PICTURE = b"\x89PNG fake picture"  # what FAKE_BROWSER draws
 runner = CliRunner()
 
 BOX_DAE = """<?xml version="1.0" encoding="utf-8"?>
@@ -383,7 +384,7 @@ with open(mark + ".tmp", "w") as f:
 os.replace(mark + ".tmp", mark)
 mode = os.environ.get("FAKE_BROWSER_MODE", "hang")
 if mode == "draw":
-    open(option("--screenshot"), "wb").write(b"\\x89PNG fake picture")
+    open(option("--screenshot"), "wb").write(b"\\x89PNG fake picture")  # FAKE_PICTURE
 elif mode == "fail":
     print("no GPU process", file=sys.stderr)
     sys.exit(3)
@@ -440,11 +441,29 @@ def test_browser_group_is_killed_and_its_folder_removed_after_the_picture(
         assert "no GPU process" in result.stderr and not out.exists()
 
 
+@pytest.mark.parametrize("through_link", [False, True])
+def test_the_picture_is_written_at_every_kind_of_destination(tmp_path, fake_browser,
+                                                             monkeypatch, through_link):
+    """``--png /dev/fd/5`` (a pipe; a file open for appending, never truncated), a FIFO,
+    ``/dev/stdout`` and a link to a regular file get the picture as it is; a regular file
+    gets it atomically."""
+    monkeypatch.setenv("FAKE_BROWSER_MODE", "draw")
+
+    def view_to(destination: str, fds: tuple[int, ...]) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "urdf_sdf.cli", "urdf-sdf", "view",
+                               str(SAMPLES / "pendulum.urdf"), "--png", destination],
+                              capture_output=True, pass_fds=fds, timeout=HANG_GUARD,
+                              check=False)
+
+    got = written_at_each_destination(view_to, tmp_path, "robot.png", through_link)
+    assert got.pop("appended") == b"before\n" + FAKE_PICTURE
+    assert got == dict.fromkeys(["file", "pipe", "fifo", "stdout", "link"], FAKE_PICTURE)
+
+
 def test_browser_group_is_killed_and_its_folder_removed_on_timeout(tmp_path, fake_browser):
     with pytest.raises(snapshot.SnapshotError, match="took more than"):
-        snapshot.screenshot("<html></html>", str(tmp_path / "a.png"), timeout=0.5)
+        snapshot.screenshot("<html></html>", timeout=0.5)
     assert_browser_gone(fake_browser)
-    assert not (tmp_path / "a.png").exists()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -30,6 +30,10 @@ class Context:
     # Folders an include may read from besides the input's package and the search paths,
     # never searched for a URI (a batch's input tree: core.compose.uri.read_roots).
     read_roots: list[str] = field(default_factory=list)
+    # A batch's input directory (a real path): each input file must still resolve inside
+    # it when it is opened, and is opened with no link followed after that check
+    # (core.read.xmlio.read_bytes): a folder swapped for a link after the listing is refused.
+    inputs_within: str | None = None
     # Custom model parsers (core.compose.interface): the latest registered is tried first.
     model_parsers: list = field(default_factory=list)
     max_include_depth: int = 64

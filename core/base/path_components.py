@@ -6,9 +6,11 @@ names may be one component of a path we write: the one rule that output folder n
 taken from inputs (``urdf_sdf.cli.path_names``) and the places of copied files
 (``core.write.bundle``) share.
 
-A component is never empty, ``.`` or ``..``, and holds no path separator (``/``, ``\\``)
-and no control character (NUL, ESC...): such a name could climb out of the folder it is
-joined to, or forge a terminal line when shown.
+A component is never empty, ``.`` or ``..``, and holds no path separator (``/``, ``\\``),
+no control character (NUL, ESC...) and no byte that is not UTF-8 (a lone surrogate, as
+``os.fsdecode`` gives it): such a name could climb out of the folder it is joined to,
+forge a terminal line when shown, or not be written at all where the name becomes text
+(a ``model://NAME`` URI, ``model.config``, a JSON report).
 """
 from __future__ import annotations
 
@@ -49,10 +51,17 @@ def component_problem(name: str) -> str | None:
         return "holds a path separator"
     if any(unicodedata.category(c) == "Cc" for c in name):
         return "holds a control character"
+    if any(unicodedata.category(c) == "Cs" for c in name):
+        return "is not UTF-8 text"
     return None
 
 
+# Characters never kept in a component: controls (Cc) and undecodable bytes (Cs).
+_UNSAFE_CATEGORIES = ("Cc", "Cs")
+
+
 def without_unsafe_characters(name: str) -> str:
-    """``name`` with each separator and control character replaced by ``_``."""
-    return "".join("_" if c in SEPARATORS or unicodedata.category(c) == "Cc" else c
-                   for c in name)
+    """``name`` with each separator, control character and byte that is not UTF-8
+    replaced by ``_``."""
+    return "".join("_" if c in SEPARATORS or unicodedata.category(c) in _UNSAFE_CATEGORIES
+                   else c for c in name)

@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import NoReturn
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0)
-              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+              | CLOEXEC | getattr(os, "O_BINARY", 0))
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 CHUNK = 1 << 20  # bytes per read past the size fstat gave
 
@@ -84,12 +85,19 @@ def os_reason(exc: OSError) -> str:
     return text[:1].lower() + text[1:]
 
 
-def open_regular(path: str | Path, *, follow_links: bool = True, pipes: bool = False) -> int:
+def open_regular(path: str | Path, *, follow_links: bool = True, pipes: bool = False,
+                 resolved: bool = False) -> int:
     """A read-only descriptor of the regular file at ``path`` (the caller closes it), or
     a pipe's with ``pipes``. Raises :class:`NotRegular` for any other kind of file (a last
-    symbolic link too, unless ``follow_links``), ``OSError`` when it cannot be opened."""
+    symbolic link too, unless ``follow_links``), ``OSError`` when it cannot be opened.
+
+    ``resolved``: ``path`` is a real path (``os.path.realpath``, checked by the caller
+    against where it may lie), opened one folder at a time from the root with no symbolic
+    link followed (:func:`_open_resolved`): a folder swapped for a link after the check is
+    refused (:class:`NotRegular`, "a symbolic link on its path"), never followed out."""
     try:
-        fd = os.open(path, OPEN_FLAGS | (0 if follow_links else NO_FOLLOW))
+        fd = _open_resolved(str(path)) if resolved else \
+            os.open(path, OPEN_FLAGS | (0 if follow_links else NO_FOLLOW))
     except OSError as exc:
         if exc.errno == errno.ELOOP and not follow_links:
             raise NotRegular(SYMBOLIC_LINK) from exc
@@ -105,6 +113,38 @@ def open_regular(path: str | Path, *, follow_links: bool = True, pipes: bool = F
         return fd
     os.close(fd)
     raise NotRegular(file_kind(mode))
+
+
+LINK_ON_PATH = "a symbolic link on its path"
+# A folder opened only to open, make or rename what is in it (O_PATH: no read permission
+# needed), not through a last link.
+FOLDER_FLAGS = (getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_DIRECTORY", 0)
+                | NO_FOLLOW | CLOEXEC)
+
+
+def _open_resolved(path: str) -> int:
+    """The file at the real path ``path`` opened with :data:`OPEN_FLAGS`, each folder of
+    it opened in the one before (``dir_fd``) with ``O_NOFOLLOW``, and the file too: no
+    symbolic link anywhere on the way is followed (:class:`NotRegular` when one is there:
+    the path was swapped since it was resolved). Where the system cannot open relative to
+    a folder (Windows), the path is opened as it is, its last link not followed."""
+    if os.open not in os.supports_dir_fd or not os.path.isabs(path):
+        return os.open(path, OPEN_FLAGS | NO_FOLLOW)
+    parts = Path(path).parts
+    folder = os.open(parts[0], FOLDER_FLAGS)
+    try:
+        for part in parts[1:-1]:
+            try:
+                inner = os.open(part, FOLDER_FLAGS, dir_fd=folder)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise NotRegular(LINK_ON_PATH) from exc
+                raise
+            os.close(folder)
+            folder = inner
+        return os.open(parts[-1], OPEN_FLAGS | NO_FOLLOW, dir_fd=folder)
+    finally:
+        os.close(folder)
 
 
 # What opening a socket (ENXIO) or a device without a driver (ENXIO, ENODEV) says.
@@ -124,14 +164,15 @@ def _raise_kind(path: str | Path, follow_links: bool, exc: OSError) -> NoReturn:
 
 
 def read_regular(path: str | Path, limit: int, pipes: bool = False, *,
-                 follow_links: bool = True) -> bytes | None:
-    """The bytes of the regular file at ``path`` (:func:`open_regular`), None when it holds
-    more than ``limit``; raises :class:`NotRegular` or ``OSError``.
+                 follow_links: bool = True, resolved: bool = False) -> bytes | None:
+    """The bytes of the regular file at ``path`` (:func:`open_regular`, ``resolved``
+    passed on), None when it holds more than ``limit``; raises :class:`NotRegular` or
+    ``OSError``.
 
     A file larger than ``limit`` by its size is not read at all; one that grows meanwhile
     is read no further than ``limit + 1`` bytes. With ``pipes`` a pipe is read too, to its
     end (a named FIFO waits for its writer, as ``cat`` does)."""
-    fd = open_regular(path, follow_links=follow_links, pipes=pipes)
+    fd = open_regular(path, follow_links=follow_links, pipes=pipes, resolved=resolved)
     try:
         status = os.fstat(fd)
         if stat.S_ISFIFO(status.st_mode):

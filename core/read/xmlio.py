@@ -21,12 +21,14 @@ or never ends; a file that cannot be opened is FILE_READ with the system's reaso
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from pathlib import Path
 
 from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.path_components import is_within
 from urdf_sdf.core.read.files import NotRegular, os_reason, read_regular
 
 # Files larger than this are refused: no robot description comes close, and it
@@ -69,15 +71,27 @@ def _lenient(parser: etree.XMLParser, exc: etree.XMLSyntaxError) -> bool:
     return all(any(m in message for m in LENIENT_MESSAGES) for message in messages)
 
 
-def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False) -> bytes | None:
+def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
+               within: str | None = None) -> bytes | None:
     """The bytes of the file at ``path``, or None with a FILE_READ diagnostic.
 
     Only a regular file is read (:func:`~urdf_sdf.core.read.files.read_regular`), unless
     ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a
     FILE argument the
-    user named. Never more than :data:`MAX_BYTES`."""
+    user named. Never more than :data:`MAX_BYTES`. ``within`` (a real path: a batch's
+    input directory): the file must resolve inside it when it is opened, and its real
+    path is opened with no link followed after that check (``resolved``), so that a
+    folder swapped for a link out of the tree after the batch listed it is refused."""
     try:
-        data = read_regular(path, MAX_BYTES, pipes)
+        if within is not None:
+            real = os.path.realpath(path)
+            if not is_within(real, within):
+                diagnostics.error(Code.FILE_READ, f"resolves to {real}, outside the input "
+                                  f"directory {within}: not read", str(path))
+                return None
+            data = read_regular(real, MAX_BYTES, resolved=True)
+        else:
+            data = read_regular(path, MAX_BYTES, pipes)
     except NotRegular as exc:
         diagnostics.error(Code.FILE_READ, f"{exc}: not read", str(path))
         return None

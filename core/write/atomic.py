@@ -2,7 +2,9 @@
 renamed into place, so a reader never sees half a file and a failed write leaves the
 previous file intact. The command line writes every output file this way
 (``urdf_sdf.cli.output``, which adds the clean-up on SIGTERM/SIGINT/SIGHUP), and so does
-the API's ``Conversion.write``.
+the API's ``Conversion.write``. A batch writes each file in its folder opened as a
+descriptor (:func:`write_atomically_in`), so that no folder swapped for a link after it
+was checked takes the file elsewhere.
 
 The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp``; a later write of the same target
 removes the stale ones whose process is gone (:func:`remove_stale_temporaries`). A new
@@ -18,6 +20,8 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from urdf_sdf.core.read.files import CLOEXEC, NO_FOLLOW
 
 TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
 
@@ -97,17 +101,47 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def file_mode(target: Path) -> int:
+def file_mode(target: Path, folder: int | None = None) -> int:
     """The mode the output should have: the replaced file's, else what the umask
     gives a new file (the temporary file's private 0600 must not leak into the result);
-    a symbolic link being replaced is a new file (its target's mode is not its own)."""
+    a symbolic link being replaced is a new file (its target's mode is not its own).
+    ``folder``: the open directory ``target``'s name is looked up in."""
     try:
-        status = os.lstat(target)
+        status = os.stat(target.name, dir_fd=folder, follow_symlinks=False) \
+            if folder is not None else os.lstat(target)
         if stat.S_ISLNK(status.st_mode):
             raise FileNotFoundError(target)
         return status.st_mode & 0o7777
     except FileNotFoundError:
         return new_file_mode(target)
+
+
+def write_atomically_in(data: bytes, folder: int, target: Path,
+                        guard: Guard | None = None) -> None:
+    """:func:`write_atomically` of ``target``'s name in the open directory ``folder`` (a
+    descriptor of ``target``'s directory): the temporary file is made, written and
+    renamed relative to it, never through a path, so that a folder on the way swapped
+    for a symbolic link meanwhile changes nothing (the file lands in the directory that
+    was opened). A symbolic link at the name is replaced, never followed."""
+    tmp = os.path.basename(temporary_name(target))
+    with guard(str(directory_of(target) / tmp)) if guard is not None else \
+            contextlib.nullcontext():
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | CLOEXEC, 0o600,
+                     dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+                os.fchmod(stream.fileno(), file_mode(target, folder))
+            os.replace(tmp, target.name, src_dir_fd=folder, dst_dir_fd=folder)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp, dir_fd=folder)
+
+
+def writes_in_folders() -> bool:
+    """Whether this system opens, renames and removes files relative to an open
+    directory (:func:`write_atomically_in`; not on Windows)."""
+    return {os.open, os.rename, os.unlink, os.stat, os.mkdir} <= os.supports_dir_fd
 
 
 def new_file_mode(target: Path) -> int:

@@ -16,7 +16,9 @@ and its maps) is copied only when
   what a file from a pull request may copy into a published output must not depend on it;
 * it is not under ``/proc``, ``/sys`` or ``/dev``;
 * it opens as a regular file (:func:`urdf_sdf.core.read.files.open_regular`:
-  non-blocking, examined after opening, never through a last symlink);
+  non-blocking, examined after opening, its real path opened one folder at a time with
+  no symlink followed: a folder swapped for a link to ``/etc`` between the check and the
+  copy is refused, never followed);
 * it is at most ``MAX_COPY_BYTES`` (512 MiB) long, by ``fstat`` of the opened file.
 
 Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE,
@@ -105,7 +107,7 @@ def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
                        f"{roots.describe()}; name its folder with --package-path (or "
                        "-p/--path) to copy it")
     try:
-        fd = open_regular(real, follow_links=False)
+        fd = open_regular(real, follow_links=False, resolved=True)
     except NotRegular as exc:
         return Refusal(Code.RESOURCE_NOT_REGULAR, f"resolves to {real}, {exc}")
     except OSError as exc:
@@ -125,7 +127,7 @@ def copy_checked(source: str, identity: FileId, target: Path) -> None:
     (device, inode, size) names, to the new file ``target`` (OSError otherwise: never
     more than the size checked is copied)."""
     size = identity[2]
-    fd = open_regular(source, follow_links=False)
+    fd = open_regular(source, follow_links=False, resolved=True)
     with os.fdopen(fd, "rb") as reader:
         info = os.fstat(reader.fileno())
         if (info.st_dev, info.st_ino, info.st_size) != identity:

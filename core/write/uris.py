@@ -44,13 +44,19 @@ def relocated(uri: str, source_file: str | None, output_dir: str | None) -> str:
 
 def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str:
     """:func:`relocated` for a mesh read at ``source`` (a ``Source``); a path that cannot be
-    expressed from the output's folder (another drive) is kept, with a warning."""
+    expressed from the output's folder (another drive; a folder name between them whose
+    bytes are not UTF-8, which XML text cannot hold) is kept, with a warning."""
     try:
-        return relocated(uri, source.file, output_dir)
-    except ValueError:
+        moved = relocated(uri, source.file, output_dir)
+        moved.encode("utf-8")
+        return moved
+    except ValueError as exc:
+        why = "" if not isinstance(exc, UnicodeEncodeError) else \
+            ": the path from there names a folder whose name is not UTF-8 text"
         diagnostics.warning_at(Code.MESH_URI_NOT_RELATIVE,
                                f"mesh [{uri}] cannot be given relative to the "
-                               f"output's folder [{output_dir}]; written as it is", source)
+                               f"output's folder [{output_dir}]{why}; written as it is",
+                               source)
         return uri
 
 

@@ -37,6 +37,7 @@ import math
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from pathlib import Path
 
 from lxml import etree
 
@@ -204,7 +205,7 @@ def joint_children(path: str | os.PathLike) -> tuple[bool, dict[str, str]]:
     """Whether the SDF's top element is a world, and each joint's scoped name -> its
     child's scoped name (scoped as libsdformat reports them: below the top model, or
     below the world's model)."""
-    root = ET.parse(path).getroot()
+    root = ET.fromstring(as_consumers_parse(Path(path).read_bytes()))  # drake: prefixes
     world = root.find("world")
     top = world.find("model") if world is not None else root.find("model")
     children: dict[str, str] = {}

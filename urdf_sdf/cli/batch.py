@@ -20,12 +20,10 @@ refused when read (``core.read.files.read_regular`` opens non-blocking and check
 opened), so one swapped in after the listing never blocks the batch. Names and reasons
 are printed with their control characters escaped (``core.base.safe_text``).
 
-A batch writes only inside the output directory it was given (:func:`output_folder`):
-OUTDIR itself, named by the user, may be a symbolic link (written through), but every
-folder between it and a file is a real directory the batch makes or finds (``lstat``, no
-``mkdir(parents=True)``, which follows links). A symbolic link or a non-directory there
-makes that file FILE_WRITE ("a symbolic link in the output tree: not followed"), nothing
-outside OUTDIR touched; a link as the file's own name is replaced (``write_output``).
+A batch writes only inside the output directory it was given
+(:mod:`urdf_sdf.cli.output_tree`): a folder between OUTDIR and a file that is a symbolic
+link, or is swapped for one at any moment, makes that file FILE_WRITE, nothing outside
+OUTDIR touched.
 """
 from __future__ import annotations
 
@@ -42,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import OutputError, write_output
+from urdf_sdf.cli.output import OutputError
+from urdf_sdf.cli.output_tree import opened_output_folder, output_folder, write_output_in
 from urdf_sdf.cli.pool import in_workers
 from urdf_sdf.cli.render import (
     SourceLines,
@@ -323,8 +322,8 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
     if data is not None and not any(d.is_error for d in diagnostics):
         target = out_dir / item.output
         try:
-            output_folder(out_dir, item.output.parent)
-            write_output(data, str(target), [str(item.source)], stale_removed=True)
+            with opened_output_folder(out_dir, item.output.parent) as folder:
+                write_output_in(data, folder, target, str(item.source))
             return Outcome(item, "converted", diagnostics, target, sources)
         except (OutputError, OSError) as exc:
             diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,
@@ -336,35 +335,6 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
                                       "reported no error; this is a bug in urdf-sdf: please "
                                       "report it with the input file", str(item.source)))
     return Outcome(item, "failed", diagnostics, None, sources)
-
-
-LINKED_OUTPUT_FOLDER = "a symbolic link in the output tree: not followed"
-
-
-class OutsideOutputTree(OSError):
-    """A folder between the output directory and a file is not a real directory."""
-
-
-def output_folder(out_dir: Path, relative: Path, create: bool = True) -> Path:
-    """``out_dir / relative``, each folder of ``relative`` a real directory (checked with
-    ``lstat``; made one at a time with ``create``, never through a link), so that a file
-    written there stays inside ``out_dir``. ``out_dir`` itself, named by the user, is made
-    with its parents and may be a link. Raises :class:`OutsideOutputTree` for a symbolic
-    link or non-directory on the way, ``OSError`` when a folder cannot be made."""
-    if create:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    folder = out_dir
-    for part in relative.parts:
-        folder = folder / part
-        if create:
-            with contextlib.suppress(FileExistsError):  # a link there is not followed
-                os.mkdir(folder)
-        mode = os.lstat(folder).st_mode
-        if stat.S_ISLNK(mode):
-            raise OutsideOutputTree(f"{LINKED_OUTPUT_FOLDER} ({folder})")
-        if not stat.S_ISDIR(mode):
-            raise OutsideOutputTree(f"{folder} is not a directory")
-    return folder
 
 
 def convert_one(convert: Converter, item: BatchItem, out_dir: Path) -> Outcome:

@@ -1,8 +1,10 @@
 """``urdf-sdf graph``: the DOT text of ``core.write.dot`` written or rendered.
 
 * :func:`render`: DOT text to stdout or a ``.dot``/``.gv`` file, or an ``.svg``/``.png``/
-  ``.pdf`` file made by the Graphviz ``dot`` program. Files are written atomically
-  (temporary file in the same directory, then renamed): never a partial file.
+  ``.pdf`` file made by the Graphviz ``dot`` program (taken from its standard output),
+  written as every output is (:mod:`urdf_sdf.cli.output`): a regular file atomically
+  (temporary file in the same directory, then renamed: never a partial file), a device,
+  FIFO, descriptor or standard output directly.
 * :func:`graph_command`: the whole ``urdf-sdf graph`` command, returning its exit code
   (:func:`write_graph` for a file already loaded).
 
@@ -11,8 +13,9 @@ Every failure is one coded line (``file: error[CODE]: message``): a refused dest
 that fails (a full disk, a read-only or unwritable directory: FILE_WRITE with the
 system's reason, exit 1, the previous file intact), an unknown suffix, Graphviz missing or
 failing, the kinematic tree of an invalid file (GRAPH_TREE_INVALID). A destination that is
-a device, a FIFO or a descriptor's name (``/dev/stdout``) takes DOT text whatever its
-name's suffix; a symbolic link is written through to its target.
+a device, a FIFO or a descriptor's name (``/dev/stdout``) without a suffix of an image
+takes DOT text; a symbolic link is written through to its target (``graph.png`` linked to
+``/dev/fd/5`` takes the picture).
 """
 from __future__ import annotations
 
@@ -26,22 +29,17 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from urdf_sdf.cli.output import (
-    FILE,
-    STDOUT,
     OutputError,
     StdoutError,
     follow_links,
     resolve_destination,
-    temporary_beside,
     write_failed,
     write_output,
-    write_stdout,
 )
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.loader import LoadResult, load
-from urdf_sdf.core.write.atomic import file_mode
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 # ---- rendering --------------------------------------------------------------------------
@@ -150,7 +148,9 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
            inputs: Sequence[str] = ()) -> str:
     """Write ``dot_text`` to ``output`` by its suffix: DOT text for None, ``-``, ``.dot``
     or ``.gv``; an image made by Graphviz ``dot -T<format>`` for ``.svg``, ``.png``,
-    ``.pdf``. Never overwrites a file of ``inputs``, never leaves a partial file.
+    ``.pdf``. Either is written as :func:`~urdf_sdf.cli.output.write_output` writes
+    every output: to a device, FIFO, descriptor or standard output directly, to a regular
+    file atomically. Never overwrites a file of ``inputs``, never leaves a partial file.
 
     Returns what ``dot`` printed on stderr (warnings; empty when none). Raises a
     :class:`RenderError` (``GraphvizUnavailable``, ``GraphvizFailed``,
@@ -158,37 +158,29 @@ def render(dot_text: str, output: str | os.PathLike | None = None,
     when the write fails (:func:`write_graph` reports it as FILE_WRITE)."""
     fmt = output_format(output)
     data = dot_text.encode("utf-8")
-    if fmt is None or output is None:
-        destination = None if output is None else str(output)
-        try:
-            write_output(data, destination, list(inputs), through_links=True)
+    destination = None if output is None else str(output)
+    stderr = ""
+    if fmt is not None and destination is not None:
+        try:  # refused before Graphviz runs
+            _, target = resolve_destination(Path(destination), inputs, through_links=True)
         except OutputError as exc:
             raise RenderError.refused(exc, destination) from exc
-        return ""
-    destination = str(output)
+        data, stderr = _run_dot(find_dot(target), fmt, data, target, destination)
     try:
-        kind, target = resolve_destination(Path(destination), inputs, through_links=True)
+        write_output(data, destination, list(inputs), through_links=True)
     except OutputError as exc:
         raise RenderError.refused(exc, destination) from exc
-    dot = find_dot(target)
-    if kind == STDOUT:  # dot writes to the standard output it inherits
-        return _run_dot(dot, fmt, data, None, target, destination)
-    if kind != FILE:  # /dev/null, a FIFO: dot writes to it directly
-        return _run_dot(dot, fmt, data, str(target), target, destination)
-    with temporary_beside(target) as tmp:
-        stderr = _run_dot(dot, fmt, data, tmp, target, destination)
-        os.chmod(tmp, file_mode(target))
-        os.replace(tmp, target)
     return stderr
 
 
-def _run_dot(dot: str, fmt: str, data: bytes, into: str | None, target: Path,
-             destination: str) -> str:
-    """Run ``dot -T<fmt> -o INTO`` (None: our standard output); its stderr, or
-    :class:`GraphvizFailed`."""
-    into_option = ["-o", into] if into is not None else []
+def _run_dot(dot: str, fmt: str, data: bytes, target: Path,
+             destination: str) -> tuple[bytes, str]:
+    """The image ``dot -T<fmt>`` makes of the DOT text ``data``, and its stderr; or
+    :class:`GraphvizFailed`. The image is taken from dot's standard output: dot never
+    opens the destination itself (it would reopen a descriptor's name, truncating what
+    it names, and leave half a file when it fails)."""
     try:
-        done = subprocess.run([dot, f"-T{fmt}", *into_option], input=data,
+        done = subprocess.run([dot, f"-T{fmt}"], input=data,
                               capture_output=True, timeout=DOT_TIMEOUT, check=False)
     except subprocess.TimeoutExpired as exc:
         raise GraphvizFailed(f"Graphviz dot took more than {DOT_TIMEOUT:g} s to render "
@@ -197,14 +189,11 @@ def _run_dot(dot: str, fmt: str, data: bytes, into: str | None, target: Path,
     except OSError as exc:
         raise GraphvizFailed(f"cannot run Graphviz dot ({dot}): {exc}", destination) from exc
     stderr = done.stderr.decode("utf-8", "replace")
-    empty = into is not None and os.path.isfile(into) and os.path.getsize(into) == 0
-    if done.returncode != 0 or empty:
+    if done.returncode != 0 or not done.stdout:
         detail = stderr.strip() or f"exit status {done.returncode}, no output"
         raise GraphvizFailed(f"Graphviz dot could not render {target.name} as {fmt}: "
                              f"{detail}", destination)
-    if into is None:
-        write_stdout(done.stdout)
-    return stderr
+    return done.stdout, stderr
 
 
 # ---- the command ---------------------------------------------------------------------

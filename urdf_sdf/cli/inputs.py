@@ -113,7 +113,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
     if is_xacro(path):
         sources.trust(str(path))  # the user's own file, shown even where malformed
         diagnostics = Diagnostics()
-        raw = read_bytes(path, diagnostics)  # FILE_READ, as for any file
+        raw = read_bytes(path, diagnostics, within=context.inputs_within)  # as for any file
         data = None
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)

@@ -204,7 +204,7 @@ DIFF = Command(
          "printed; with --strict, a description that loads with warnings does not load).",
     arguments=(Argument("a", "First description (URDF or SDFormat; '-': standard input)"),
                Argument("b", "Second description (URDF or SDFormat; '-': standard input)")),
-    options=(*comparison_options("Tolerance (metres, radians, kg...): a number >= 0.",
+    options=(*comparison_options("Tolerance (metres, radians, kg...): a finite number >= 0.",
                                  "Random joint configurations to compare.",
                                  "Seed of the random configurations."),
              MODEL.with_help("Compare this model (its scoped name) of each file that holds "

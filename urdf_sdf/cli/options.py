@@ -77,10 +77,11 @@ CONVERTER_COMMON = (*XACRO, CONVERTER_JSON, REPORT, QUIET, STRICT, JOBS, VERSION
 
 
 def tolerance_problem(value: float) -> str | None:
-    """``--tol``: a number >= 0 (``inf`` accepts any difference); a negative tolerance
-    or NaN, which no difference can meet or fail, is a usage error."""
-    if math.isnan(value) or value < 0:
-        return f"{value!r} is not a tolerance: give a number >= 0"
+    """``--tol``: a finite number >= 0. A negative tolerance or NaN, which no difference
+    can meet, and an infinite one, which every difference meets (a check in CI that can
+    never fail), are usage errors."""
+    if not math.isfinite(value) or value < 0:
+        return f"{value!r} is not a tolerance: give a finite number >= 0"
     return None
 
 

@@ -21,6 +21,7 @@ What they never do:
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -49,6 +50,7 @@ from urdf_sdf.cli.urdf2sdf import discover as discover_urdf
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics
+from urdf_sdf.core.base.path_components import component_problem
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.compose.uri import model_config_files
 from urdf_sdf.core.inspect.conversion_report import (
@@ -283,11 +285,13 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
     if output is not None:
         raise UsageError("--model-dir writes the model directory; -o is not used "
                                  "with it")
+    model_name_problem(model_dir)
     context = Context.from_environment([], policy(strict), package_paths, packages)
     package_paths = package_paths + list((packages or {}).values())  # copy roots too
     reports: list[ConversionReport] | None = [] if report else None
     if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
         items = discover_urdf(urdf, model_dir, xacro.expand)
+        context.inputs_within = os.path.realpath(urdf)
         search = package_paths + [str(urdf)]
         return with_totals(reports, as_json, directory_batch(
             prog, items, batch_targets(items, lambda item: item.output.stem, "model",
@@ -332,6 +336,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
         context = Context.from_environment(paths + [str(p) for p in model_parents],
                                            policy(strict), package_paths, packages)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
+        context.inputs_within = os.path.realpath(sdf)
         search = paths + given + [str(sdf)]
         return with_totals(reports, as_json, directory_batch(
             prog, items, batch_targets(items, lambda item: model_name(item.source), "robot",
@@ -360,6 +365,18 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
                                   options, context, search, quiet, as_json, xacro,
                                   reports=reports)
+
+
+def model_name_problem(model_dir: Path) -> None:
+    """A usage error when the folder ``--model-dir`` names cannot be a model's name, which
+    ``model.config`` and every ``model://NAME`` URI hold as text (a control character, a
+    byte that is not UTF-8: :func:`~urdf_sdf.core.base.path_components.component_problem`)."""
+    name = model_dir.resolve().name
+    problem = component_problem(name)
+    if problem is not None:
+        raise UsageError(f"the model directory's name [{shown_name(name)}] {problem}: "
+                         "model.config and model:// URIs name the model by it; give "
+                         "another folder", "--model-dir")
 
 
 def model_name(source: Path) -> str:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 
 from urdf_sdf.core.base.diagnostics import Diagnostic, Diagnostics
-from urdf_sdf.core.base.safe_text import escape, escape_json
+from urdf_sdf.core.base.safe_text import escape, escape_json, json_strings
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
 
@@ -204,8 +204,13 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
 
 def print_json(data) -> None:
     """``data`` as one line of JSON (ASCII, with DEL and the C1 and bidi controls as
-    ``\\u`` escapes: :func:`~urdf_sdf.core.base.safe_text.escape_json`; never NaN or Infinity,
+    ``\\u`` escapes: :func:`~urdf_sdf.core.base.safe_text.escape_json`; a byte of a name
+    that was not UTF-8 as ``\\xff`` text, as the terminal shows it, never a lone
+    surrogate: :func:`~urdf_sdf.core.base.safe_text.json_strings`; never NaN or Infinity,
     which JSON does not have: a computed number that is not finite is NUMBER_NOT_FINITE
     before it gets here)."""
     import json  # here: a run printing no JSON does not import it
-    print(escape_json(json.dumps(data, indent=None, allow_nan=False)))
+    text = json.dumps(data, indent=None, allow_nan=False)
+    if "\\ud" in text:  # a lone surrogate, or a character beyond U+FFFF: look closer
+        text = json.dumps(json_strings(data), indent=None, allow_nan=False)
+    print(escape_json(text))

@@ -23,6 +23,7 @@ This module converts (:func:`convert`); the command's options and body are
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -124,6 +125,7 @@ def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions
         items, model_parents = discover(sdf, out_dir)
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)
         context.read_roots.append(str(sdf))  # a file includes what its tree holds
+        context.inputs_within = os.path.realpath(sdf)
         return run_batch(items, out_dir,
                          BatchConversion(convert_file, options, xacro, context, out_dir, report),
                          prog=PROG, quiet=quiet, as_json=as_json, jobs=jobs or None)

@@ -22,6 +22,7 @@ This module converts (:func:`convert`); the command's options and body are
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from urdf_sdf.cli.batch import BatchItem, run_batch, skipped_items, walk
@@ -107,6 +108,7 @@ def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions
     context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
     if not is_stdin(urdf) and urdf.is_dir():
         out_dir = batch_output(output)
+        context.inputs_within = os.path.realpath(urdf)
         return run_batch(
             discover(urdf, out_dir, xacro is not None and xacro.expand), out_dir,
             BatchConversion(convert_file, options, xacro, context, out_dir, report),

@@ -12,14 +12,16 @@ reads (``MESH_TOO_LARGE``), is a warning, drawn as a marker (an error under
 
 The view modules need plotly and trimesh (the ``[view]`` extra: :data:`VIEW_HINT`): they are
 imported through the ``_VIEW`` table, and when one is missing the command says what to
-install (VIEW_UNAVAILABLE, exit 1). Every file is written atomically
-(``urdf_sdf.cli.output``).
+install (VIEW_UNAVAILABLE, exit 1). The page and the picture are written as every output
+is (``urdf_sdf.cli.output``): a regular file atomically, a device, FIFO, descriptor
+(``--png /dev/fd/5``) or standard output directly; never over an input.
 
 While headless Chromium takes the ``--png`` picture, SIGTERM, SIGINT and SIGHUP raise
 :class:`Interrupted` (handlers installed around that call only, the previous ones put
 back after): the snapshot's ``finally`` kills the browser's process group and removes
-its temporary folder, the temporary picture is removed, and the command then ends by
-the same signal, with its default action (VIEW_SNAPSHOT_FAILED says so first).
+its temporary folder (and the picture in it: nothing is written yet), and the command
+then ends by the same signal, with its default action (VIEW_SNAPSHOT_FAILED says so
+first).
 """
 from __future__ import annotations
 
@@ -43,14 +45,11 @@ from urdf_sdf.cli.options import (
     inspection_inputs,
 )
 from urdf_sdf.cli.output import (
-    FILE,
     OutputError,
     StdoutError,
     check_destination,
     handling_signals,
-    resolve_destination,
     stdout_checked_code,
-    temporary_beside,
     write_failed,
     write_output,
 )
@@ -60,7 +59,6 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.diff.report import summary
-from urdf_sdf.core.write.atomic import file_mode
 
 PROG = "urdf-sdf view"
 VIEW_HINT = ("pip install plotly trimesh pycollada (urdf-sdf's [view] extra; in its clone: "
@@ -165,7 +163,7 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
             write_output(page.encode("utf-8"), str(output) if output else None, inputs,
                          through_links=True)
         if png is not None:
-            _write_png(_VIEW.page_html(scene, title, controls=False), png)
+            _write_png(_VIEW.page_html(scene, title, controls=False), png, inputs)
     except _VIEW.SnapshotError as exc:
         print(Diagnostic(Code.VIEW_SNAPSHOT_FAILED, Severity.ERROR, str(exc),
                          str(png)).format(), file=stderr)
@@ -188,21 +186,15 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
     return 0
 
 
-def _write_png(html: str, png: Path) -> None:
-    """The picture of ``html`` at ``png``, atomically (taken into a temporary file beside
-    it, then renamed)."""
+def _write_png(html: str, png: Path, inputs: list[str]) -> None:
+    """The picture of ``html`` written to ``png`` as every output is
+    (:func:`~urdf_sdf.cli.output.write_output`: a regular file atomically, a device,
+    FIFO, descriptor or standard output directly), never over one of ``inputs``."""
     if str(png) == "-":
         raise OutputError("--png needs a file name (a picture does not go to standard output)")
-    kind, target = resolve_destination(png, through_links=True)
-    if kind != FILE:  # a device, a FIFO: written as it is
-        with signals_raised():
-            _VIEW.screenshot(html, str(target))
-        return
-    with temporary_beside(target) as tmp:  # a link's target, the link kept
-        with signals_raised():
-            _VIEW.screenshot(html, tmp)
-        os.chmod(tmp, file_mode(target))
-        os.replace(tmp, target)
+    with signals_raised():
+        picture = _VIEW.screenshot(html)
+    write_output(picture, str(png), inputs, through_links=True)
 
 
 class Interrupted(BaseException):
@@ -262,7 +254,7 @@ COMMAND = Command(
                               "--png."),
              Option(("--png",), "png", Path, help="Also write a still picture (PNG, isometric "
                                                   "view), taken by headless Chromium."),
-             *comparison_options("With two files: diff's tolerance (a number >= 0).",
+             *comparison_options("With two files: diff's tolerance (a finite number >= 0).",
                                  "With two files: diff's random joint configurations.",
                                  "With two files: diff's seed."),
              *PACKAGES, QUIET, STRICT, PATH, *XACRO))

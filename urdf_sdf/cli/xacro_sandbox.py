@@ -11,8 +11,15 @@ and reads one JSON answer on its standard output: ``{"document": EXPANDED XML}``
 ``{"error": {"code", "message", "file", "line", "column"}}``.
 
 Before reading the request the process limits itself (:func:`limit_resources`: CPU time,
-address space, no file written, no process started, few descriptors); then, in this
-process only, it replaces what in the ``xacro`` package reaches beyond the document:
+address space, no file written, no process started, few descriptors) and refuses, for
+the rest of its life, whatever starts a process (:func:`refuse_new_processes`: an audit
+hook, which Python code cannot remove: ``os.fork``, ``os.exec*``, ``os.posix_spawn``,
+``os.system``, ``subprocess``, and the modules that fork without an audit event,
+``_posixsubprocess``, ``ctypes``, ``_multiprocessing``). The kernel does not hold a
+process of the root user to ``RLIMIT_NPROC``, so run as root the hook alone stops a fork
+bomb; the evaluator below, which calls no such function, comes first either way. Then,
+in this process only, it replaces what in the ``xacro`` package reaches beyond the
+document:
 
 * every ``${...}`` and ``$(eval ...)`` expression is evaluated by
   :class:`urdf_sdf.cli.xacro_evaluator.Evaluator` over a symbol table of our own
@@ -92,6 +99,32 @@ def limit_resources(cpu_seconds: int = CPU_SECONDS) -> None:
             resource.setrlimit(kind, (soft, hard))
         except (ValueError, OSError):
             pass
+
+
+# What starts a process, as Python's audit events (``sys.addaudithook``) name it, and the
+# modules that can start one without an event (imported only once the hook is in place).
+PROCESS_EVENTS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn",
+                            "os.system", "subprocess.Popen", "ctypes.dlopen", "ctypes.dlsym",
+                            "ctypes.dlsym/handle"})
+PROCESS_MODULES = frozenset({"_posixsubprocess", "ctypes", "_ctypes", "_multiprocessing"})
+
+
+class ProcessRefused(PermissionError):
+    """Something in the child tried to start a process (or import what starts one)."""
+
+
+def refuse_new_processes() -> None:
+    """From now on, nothing in this process starts another: every event of
+    :data:`PROCESS_EVENTS` and every import of :data:`PROCESS_MODULES` raises
+    :class:`ProcessRefused`. An audit hook stays for the life of the process (Python code
+    cannot remove it) and holds for the root user, whom ``RLIMIT_NPROC`` does not."""
+    sys.addaudithook(_refused_if_it_starts_a_process)
+
+
+def _refused_if_it_starts_a_process(event: str, args: tuple) -> None:
+    if event in PROCESS_EVENTS or (event == "import" and args and
+                                   str(args[0]).partition(".")[0] in PROCESS_MODULES):
+        raise ProcessRefused(f"the xacro expansion may not start a process ({event})")
 
 
 def global_symbols(xacro: ModuleType, files: Files) -> dict[str, Any]:
@@ -412,6 +445,7 @@ def _error(code: str, message: str, file: str | None, line: int | None = None,
 def main() -> None:
     """The child process's body: limits, the request, the expansion, the answer."""
     limit_resources()
+    refuse_new_processes()
     request = json.loads(sys.stdin.buffer.read())
     sys.stdin.close()
     try:

@@ -60,15 +60,15 @@ def browser_command(browser: str, url: str, *extra: str) -> list[str]:
             f"--virtual-time-budget={RENDER_BUDGET_MS}", *extra, url]
 
 
-def screenshot(html: str, into: str, timeout: float = TIMEOUT) -> None:
-    """Write the PNG of page ``html`` to the path ``into``. Raises :class:`SnapshotError`."""
+def screenshot(html: str, timeout: float = TIMEOUT) -> bytes:
+    """The PNG of page ``html`` (the caller writes it where it is asked, as it writes
+    every output). Raises :class:`SnapshotError`."""
     browser = find_browser()
     if browser is None:
         raise SnapshotError(BROWSER_HINT)
     folder = Path(tempfile.mkdtemp(prefix="urdf-sdf-view-"))
     try:
-        picture = _draw(browser, html, folder, timeout)
-        shutil.copyfile(picture, into)
+        return _draw(browser, html, folder, timeout).read_bytes()
     finally:
         remove_folder(folder)
 

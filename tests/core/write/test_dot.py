@@ -422,7 +422,7 @@ def test_failing_dot_leaves_nothing(tmp_path, monkeypatch):
     """A ``dot`` that writes half a file and fails: the target is untouched."""
     fake = tmp_path / "bin" / "dot"
     fake.parent.mkdir()
-    fake.write_text('#!/bin/sh\nfor a; do out="$a"; done\nprintf "<svg" > "$out"\n'
+    fake.write_text('#!/bin/sh\nprintf "<svg"\n'
                     'echo "Error: <stdin>: syntax error in line 1" >&2\nexit 1\n')
     fake.chmod(0o755)
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: str(fake))

@@ -155,10 +155,10 @@ def test_a_failed_write_leaves_no_partial_output(tmp_path, monkeypatch):
     out = tmp_path / "out"
     real_replace = os.replace
 
-    def failing_replace(src, dst):
+    def failing_replace(src, dst, **in_folders):  # src_dir_fd, dst_dir_fd
         if str(dst).endswith("a.sdf"):
             raise OSError("disk full")
-        return real_replace(src, dst)
+        return real_replace(src, dst, **in_folders)
 
     monkeypatch.setattr(os, "replace", failing_replace)
     result = invoke(urdf2sdf, tree, "-o", out, "-j", "1")  # in this process: patched

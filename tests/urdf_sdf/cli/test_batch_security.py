@@ -255,3 +255,63 @@ def test_directory_batch_fifo_swapped_after_listing_never_blocks(tmp_path):
         """)
     assert done.returncode == 1, done.stderr
     assert "swapped.urdf: error[FILE_READ]: not a regular file (a FIFO): not read" in done.stderr
+
+
+# ---- a folder swapped for a link after the listing (TOCTOU) --------------------------------
+
+def swap_after_listing(monkeypatch, module, tree: Path, outside: Path) -> None:
+    """``module``'s ``walk`` lists ``tree``, then an attacker replaces ``tree/sub`` by a
+    link to ``outside``, which holds a robot of the same name carrying the secret."""
+    real_walk = module.walk
+    (outside / "robot.urdf").write_text(ROBOT.replace("base", SECRET.split(":")[0] + "_leak"))
+
+    def listed_then_swapped(root, exclude=None):
+        listing = real_walk(root, exclude)
+        (tree / "sub").rename(tree.parent / "sub.was")
+        (tree / "sub").symlink_to(outside, target_is_directory=True)
+        return listing
+
+    monkeypatch.setattr(module, "walk", listed_then_swapped)
+
+
+@pytest.mark.parametrize("model_dir", [False, True])
+def test_a_folder_swapped_for_a_link_after_the_listing_is_not_read(tmp_path, outside,
+                                                                   monkeypatch, model_dir):
+    from urdf_sdf.cli import urdf2sdf as urdf2sdf_module
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "robot.urdf").write_text(ROBOT)
+    swap_after_listing(monkeypatch, urdf2sdf_module, tree, outside)
+    out = tmp_path / "out"
+    where = ["--model-dir", out] if model_dir else ["-o", out]
+    result = invoke(urdf2sdf, tree, *where, "-j", "1")
+    assert result.exit_code == 1, result.output
+    assert f"resolves to {outside / 'robot.urdf'}, outside the input directory " \
+        f"{tree}: not read" in result.stderr
+    assert "root_leak" not in result.stdout + result.stderr
+    assert not any("root_leak" in p.read_text() for p in out.rglob("*") if p.is_file())
+
+
+def test_a_folder_swapped_between_the_check_and_the_open_is_refused(tmp_path, outside,
+                                                                    monkeypatch):
+    """The narrowest window: the real path checked inside the tree, then the folder
+    swapped before the file is opened: no link is followed (core.read.files resolved)."""
+    from urdf_sdf.core.read import xmlio
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "robot.urdf").write_text(ROBOT)
+    (outside / "robot.urdf").write_text(ROBOT.replace("base", "root_leak"))
+    real_is_within = xmlio.is_within
+
+    def checked_then_swapped(path, root):
+        inside = real_is_within(path, root)
+        if not (tree / "sub").is_symlink():
+            (tree / "sub").rename(tmp_path / "sub.was")
+            (tree / "sub").symlink_to(outside, target_is_directory=True)
+        return inside
+
+    monkeypatch.setattr(xmlio, "is_within", checked_then_swapped)
+    result = invoke(urdf2sdf, tree, "-o", tmp_path / "out", "-j", "1")
+    assert result.exit_code == 1, result.output
+    assert "not a regular file (a symbolic link on its path): not read" in result.stderr
+    assert "root_leak" not in result.stdout + result.stderr

@@ -7,13 +7,16 @@ each conversion changed.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from urdf_sdf.cli.batch import BatchItem
+from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.main import sdf2urdf_app, urdf2sdf_app
-from urdf_sdf.cli.packaging import Target, directory_batch
+from urdf_sdf.cli.packaging import Target, directory_batch, model_name_problem
 
 
 def _item(tmp_path: Path, name: str, skip: str | None = None) -> BatchItem:
@@ -54,6 +57,17 @@ def test_a_batch_exits_with_its_worst_conversion(tmp_path, capsys):
 
     assert code == 1
     assert capsys.readouterr().err == "urdf2sdf: 1 converted, 1 failed, 0 skipped\n"
+
+
+@pytest.mark.parametrize("name", ["ctl\x01x", os.fsdecode(b"m\xfe")])
+def test_a_model_dir_whose_name_cannot_be_text_is_a_usage_error(tmp_path, name):
+    """``model.config`` and ``model://NAME`` hold the folder's name as text: a control
+    character or a byte that is not UTF-8 was an INTERNAL_ERROR; now a usage error, and
+    nothing is written."""
+    with pytest.raises(UsageError, match="the model directory's name .* (control|UTF-8)"):
+        model_name_problem(tmp_path / name)
+    model_name_problem(tmp_path / "robot_ü")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_model_dir_and_package_dir_report_what_the_conversion_changed(tmp_path):

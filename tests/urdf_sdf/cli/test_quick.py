@@ -148,7 +148,7 @@ ACCEPTED = {
     "urdf-sdf diff": [
         ["a.urdf", "b.sdf"],
         ["a.urdf", "--tol", "1e-6", "b.sdf", "--configurations", "5", "--seed=3", "--json"],
-        ["-", "b.sdf", "--model", "arm", "--strict", "-p", "models", "--tol=inf"],
+        ["-", "b.sdf", "--model", "arm", "--strict", "-p", "models", "--tol=1e300"],
     ],
     "urdf-sdf print": [
         ["robot.sdf"],
@@ -178,8 +178,10 @@ DECLINED = {
     "urdf-sdf graph": [[], ["robot.sdf", "--kind", "x"], ["robot.sdf", "-k", "tre"],
                        ["robot.sdf", "--kind=both", "-k", "tree"], ["robot.sdf", "--json"]],
     "urdf-sdf diff": [[], ["a.urdf"], ["a.urdf", "b.sdf", "c.sdf"], ["a", "b", "--tol", "x"],
-                      ["a", "b", "--tol", "-1"], ["a", "b", "--seed", "1.5"],
-                      ["a", "b", "-q"], ["a", "b", "--configurations"]],
+                      ["a", "b", "--tol", "-1"], ["a", "b", "--tol", "inf"],
+                      ["a", "b", "--tol=-inf"], ["a", "b", "--tol", "nan"],
+                      ["a", "b", "--seed", "1.5"], ["a", "b", "-q"],
+                      ["a", "b", "--configurations"]],
     "urdf-sdf print": [[], ["a.sdf", "b.sdf"], ["robot.sdf", "--json"], ["robot.sdf", "-q"],
                        ["robot.sdf", "-o"], ["robot.sdf", "--help"]],
 }
@@ -227,7 +229,7 @@ def pieces(declared):
     if choices:
         value = value | st.sampled_from(choices + [choice.upper() for choice in choices])
     if any(o.kind in (int, float) for o in declared.options):
-        value = value | st.sampled_from(["1", "20", "0.5", "1e-6", "inf"])
+        value = value | st.sampled_from(["1", "20", "0.5", "1e-6", "1e300", "inf"])
     takes_value = sorted(f for o in declared.options if not o.is_flag for f in o.flags)
     flag = st.sampled_from(sorted(f for o in declared.options if o.is_flag
                                   for f in o.flags)).map(lambda f: [f])
