@@ -1,6 +1,10 @@
 """Attributes given back to the URDF: those urdf2sdf carried (``urdf2sdf.attributes``: a
 URDF ``bar`` as ``urdf:bar``, a namespaced ``drake:acceleration`` as it is) on the SDF
-robot model, links, joints and joint limits.
+robot model, links, joints, joint limits and Drake frames, and those of the elements below
+a link or joint (``<urdf:attributes urdf:of="visual[1]/geometry/box" .../>``), set on the
+element of that path in the URDF link or joint written (:func:`placed`). One whose
+element the URDF written does not have (an SDF edited since) is named with an
+SDF_ATTRIBUTE_DROPPED warning.
 
 A namespaced attribute keeps the prefix the SDF declares for it (one the SDF never
 declared gets ``urn:urdf-sdf:undeclared:PREFIX``, ``core.read.prefixes``): the URDF
@@ -14,37 +18,21 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.base.custom import PART_ATTRIBUTES
 from urdf_sdf.core.base.diagnostics import Code, source_of
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI, qualified_name, tag_of
+from urdf_sdf.core.read.carried_attributes import (
+    frame_joint_parts,
+    own_attributes,
+    part_attributes,
+)
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
+from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
+from urdf_sdf.core.write.urdf import robot_document
 
-_URDF = f"{{{URDF_NS}}}"
-# The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one.
-MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
-                    "element"})
 # What SDFormat defines on the elements whose attributes are given back.
 SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
                   "frame": {"name", "attached_to"}}
-
-
-def urdf_attributes(sdf_el) -> dict[str, str]:
-    """The URDF attributes ``sdf_el`` (None-safe) carries, by URDF name."""
-    found: dict[str, str] = {}
-    if sdf_el is None:
-        return found
-    for name, value in sdf_el.items():
-        if name.startswith(_URDF):
-            local = name[len(_URDF):]
-            if local not in MARKUP:
-                found[local] = value
-        elif name[0] == "{":
-            found[name] = value
-        elif ":" in name:  # a prefix the SDF never declared (read leniently)
-            qualified = qualified_name(name, {})
-            if qualified is not None:
-                found[qualified] = value
-    return found
 
 
 def undefined_attributes(sdf_el, kind: str) -> list[str]:
@@ -57,20 +45,95 @@ def undefined_attributes(sdf_el, kind: str) -> list[str]:
             if name[0] != "{" and ":" not in name and name not in defined]
 
 
-def given_back(node: Node, sdf_el, warn):
+def given_back(node: Node, sdf_el, warn, parts: dict[str, dict[str, str]] | None = None):
     """``node`` (a URDF element) with the URDF attributes ``sdf_el`` (the SDF element it
     is made from; None-safe) carries, as written (:func:`declared`); each attribute of
-    ``sdf_el`` that has no place in the URDF is named by ``warn(code, message, source)``."""
+    ``sdf_el`` that has no place in the URDF is named by ``warn(code, message, source)``.
+    ``parts``: the attributes of the elements below, by path (None: all ``sdf_el``
+    carries)."""
     if sdf_el is None:
         return node
     for name in undefined_attributes(sdf_el, node[0]):
         warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)}> has the attribute [{name}], which "
              "SDFormat does not define (libsdformat ignores it) and URDF has no place for: "
              "left out", source_of(sdf_el, None))
-    attributes = urdf_attributes(sdf_el)
-    if not attributes:
-        return node
-    return declared(with_attributes(node, attributes), sdf_el)
+    attributes = own_attributes(sdf_el)
+    if attributes:
+        node = with_attributes(node, attributes)
+    if parts is None:
+        parts = part_attributes(sdf_el) if sdf_el.find(PART_ATTRIBUTES) is not None else {}
+    return given_parts(node, parts, sdf_el, warn) if attributes or parts else node
+
+
+def given_parts(node: Node, parts: dict[str, dict[str, str]], sdf_el, warn):
+    """``node`` with ``parts`` (attributes by the path of their element in it, ``""``:
+    its own) set, as written (:func:`declared`, with the declarations ``sdf_el`` sees);
+    one whose element ``node`` lacks is named by ``warn``."""
+    for path, carried in parts.items():
+        found = placed(node, path.split("/") if path else [], carried)
+        if found is None:
+            names = ", ".join(prefixed_name(name, sdf_el) for name in carried)
+            warn(Code.SDF_ATTRIBUTE_DROPPED, f"<{tag_of(sdf_el)} name='{sdf_el.get('name')}'> "
+                 f"carries the URDF attributes [{names}] of <{path}> of <{node[0]}>, which the "
+                 "URDF written has no element for: left out", source_of(sdf_el, None))
+        else:
+            node = found
+    return declared(node, sdf_el)
+
+
+def frame_given_back(link: Node, joint: Node, sdf_frame, warn) -> tuple:
+    """The URDF ``link`` and fixed ``joint`` an SDF frame (a massless URDF link and its
+    joint, as urdf2sdf wrote them) becomes, each with the attributes it carries for it."""
+    link_parts, joint_parts = frame_joint_parts(part_attributes(sdf_frame))
+    link = given_back(link, sdf_frame, warn, link_parts)
+    return link, given_parts(joint, joint_parts, sdf_frame, warn) if joint_parts else joint
+
+
+def with_origin(joint_el, origin: Node | None):
+    """URDF joint element ``joint_el`` (a ``<urdf:joint>`` restored) with ``origin`` (None:
+    the identity) in place of its own, keeping the attributes URDF does not define that
+    its first ``<origin>`` had."""
+    carried: dict[str, str] = {}
+    for old in joint_el.findall("origin"):
+        carried = carried or {k: v for k, v in old.items() if k not in ("xyz", "rpy")}
+        joint_el.remove(old)
+    if carried:
+        origin = with_attributes(origin or ("origin", {}, []), carried)
+    if origin is not None:
+        joint_el.insert(0, to_element(origin))
+    return joint_el
+
+
+def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | None:
+    """``node`` with ``attributes`` added to its descendant at ``path`` (steps ``tag`` or
+    ``tag[n]``, the n-th of that tag from 1), or None when it has none there."""
+    if not path:
+        return with_attributes(node, attributes)
+    tag, _, index = path[0].partition("[")
+    wanted = int(index[:-1]) if index else 1
+    tag_name, own, children = node
+    if children.__class__ is str:
+        return None
+    seen = 0
+    for i, child in enumerate(children):
+        child_tag = child[0] if child.__class__ is tuple else child.tag
+        if child_tag != tag:
+            continue
+        seen += 1
+        if seen < wanted:
+            continue
+        if child.__class__ is not tuple:
+            if len(path) > 1 and child.find("/".join(path[1:])) is None:
+                return None
+            target = child if len(path) == 1 else child.find("/".join(path[1:]))
+            for name, value in attributes.items():
+                target.set(name, value)
+            return node
+        found = placed(child, path[1:], attributes)
+        if found is None:
+            return None
+        return (tag_name, own, [*children[:i], found, *children[i + 1:]])
+    return None
 
 
 def limit_xml(joint_element):
@@ -79,10 +142,29 @@ def limit_xml(joint_element):
     return xml.find("axis/limit") if xml is not None else None
 
 
-def plain_attributes(sdf_el) -> dict[str, str]:
-    """The carried URDF attributes of ``sdf_el`` in no namespace (the robot's: its element
-    is made before its attributes are known, so it declares no prefix of theirs)."""
-    return {name: value for name, value in urdf_attributes(sdf_el).items() if name[0] != "{"}
+def robot_document_of(name: str, model_el, streamed: bool = True) -> Document:
+    """``core.write.urdf.robot_document`` of the robot made from SDF model ``model_el``
+    (None-safe): with the URDF attributes the model carries, their prefixes declared."""
+    out = robot_document(name, streamed, robot_namespaces(model_el))
+    out.root.attrib.update(own_attributes(model_el))
+    return out
+
+
+def robot_namespaces(model_el) -> dict[str, str] | None:
+    """Prefix -> URI of the namespaced attributes the SDF model ``model_el`` (None-safe)
+    carries for the robot, as the SDF declares them: the ``<robot>`` declares them, as it
+    is made before its attributes are set (None: none, the common case)."""
+    uris = set(namespaces_of(("robot", own_attributes(model_el), [])))
+    return prefixes_of(uris, model_el) if uris else None
+
+
+def prefixes_of(uris: set[str], sdf_el) -> dict[str, str]:
+    """Prefix -> URI for namespace ``uris``, with the prefixes the SDF element ``sdf_el``
+    sees declared (a placeholder URI's own prefix for one the SDF never declared)."""
+    nsmap = {prefix: uri for prefix, uri in sdf_el.nsmap.items() if uri in uris and prefix}
+    nsmap.update({uri[len(UNDECLARED_URI):]: uri for uri in uris
+                  if uri.startswith(UNDECLARED_URI)})
+    return nsmap
 
 
 def with_attributes(node: Node, attributes: dict[str, str]) -> Node:
@@ -100,11 +182,8 @@ def declared(node: Node, sdf_el):
     uris = set(namespaces_of(node))
     if not uris:
         return node
-    nsmap = {prefix: uri for prefix, uri in sdf_el.nsmap.items() if uri in uris and prefix}
-    nsmap.update({uri[len(UNDECLARED_URI):]: uri for uri in uris
-                  if uri.startswith(UNDECLARED_URI)})
     tag, own, children = node
-    el = etree.Element(tag, nsmap=nsmap)
+    el = etree.Element(tag, nsmap=prefixes_of(uris, sdf_el))
     for name, value in own.items():
         el.set(name, value)
     for child in children if children.__class__ is not str else ():

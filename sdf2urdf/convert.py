@@ -51,7 +51,7 @@ from urdf_sdf.core.kinematics.tree import (
 from urdf_sdf.core.read.numbers import NumberMemo, finite_numbers
 from urdf_sdf.core.write.common import NumberTexts, numbers_text
 from urdf_sdf.core.write.document import Document
-from urdf_sdf.core.write.text import Node, to_element
+from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.urdf import (
     PRIMITIVES,
     close_robot,
@@ -63,7 +63,6 @@ from urdf_sdf.core.write.urdf import (
     inertial_value_nodes,
     material_node,
     mimic_node,
-    robot_document,
     to_bytes,
 )
 from urdf_sdf.core.write.uris import written_mesh_uri
@@ -74,7 +73,13 @@ from urdf_sdf.sdf2urdf.approximate import (
     several_trees_refusal,
     welded_trees_note,
 )
-from urdf_sdf.sdf2urdf.attributes import given_back, limit_xml, plain_attributes
+from urdf_sdf.sdf2urdf.attributes import (
+    frame_given_back,
+    given_back,
+    limit_xml,
+    robot_document_of,
+    with_origin,
+)
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
 from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
@@ -184,12 +189,12 @@ class UrdfWriter:
 
     def write(self) -> bytes | None:
         """The URDF document's bytes, or None when the model cannot be written."""
-        out = robot_document(self.scope.owner.name)
+        out = robot_document_of(self.scope.owner.name, self.model_el)
         return out.to_bytes() if self.fill(out) else None
 
     def robot(self):
         """The whole ``<robot>`` element, or None (for merging several models' robots)."""
-        out = robot_document(self.scope.owner.name, streamed=False)
+        out = robot_document_of(self.scope.owner.name, self.model_el, streamed=False)
         return out.to_tree() if self.fill(out) else None
 
     def fill(self, out: Document) -> bool:
@@ -202,7 +207,6 @@ class UrdfWriter:
         if not self.check_structure():
             return False
         owner = self.scope.owner
-        out.root.attrib.update(plain_attributes(self.model_el))
         out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints(start)
         if joints is None:
@@ -502,16 +506,11 @@ class UrdfWriter:
         return NO_RATE_LIMIT
 
     def write_custom_joint(self, out: Document, joint: KinematicJoint) -> None:
-        """A <urdf:joint> restored; its origin follows the SDF poses."""
-        restored = plain_copy(joint.element.xml)
-        for old in restored.findall("origin"):
-            restored.remove(old)
+        """A <urdf:joint> restored; its origin follows the SDF poses (``with_origin``)."""
         X_UP = self.urdf_frame.get(joint.parent, IDENTITY)
         origin = self.copied_origin(joint.name, X_UP) or \
             self.finite_origin(X_UP * joint.X_PJ, joint.element.source)
-        if origin is not None:
-            restored.insert(0, to_element(origin))
-        out.add(restored)
+        out.add(with_origin(plain_copy(joint.element.xml), origin))
 
     def write_static(self, out: Document) -> None:
         """A static model is fixed to the world: each root link (a building or a shelf may
@@ -562,18 +561,19 @@ class UrdfWriter:
             origin = self.frame_origin(vertex, name, parent, parent_name)
             if xml is not None and xml.get(qname("element")) == "frame":
                 # Drake's URDF <frame> extension, given back as it was written
-                out.add(("frame", {"name": self.name(name), "link": self.name(parent_name),
-                                   **origin}, []))
+                out.add(given_back(("frame", {"name": self.name(name), "link": self.name(
+                    parent_name), **origin}, []), xml, self.warn))
                 continue
             # the zero-mass inertial urdf2sdf kept, and what it carried
             kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
-            out.add(given_back(("link", {"name": self.name(name)}, kept), xml, self.warn))
             joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
                 f"{self.name(name)}_joint"
             joint_children: list[Node] = [("origin", origin, [])] if origin else []
             joint_children += [("parent", {"link": self.name(parent_name)}, []),
                                ("child", {"link": self.name(name)}, [])]
-            out.add(("joint", {"name": joint_name, "type": "fixed"}, joint_children))
+            joint = ("joint", {"name": joint_name, "type": "fixed"}, joint_children)
+            out.extend(frame_given_back(("link", {"name": self.name(name)}, kept), joint, xml,
+                                        self.warn))
 
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity

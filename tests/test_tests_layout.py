@@ -29,6 +29,8 @@ TESTS = ROOT / "tests"
 
 # Each flat test file: what it runs end to end.
 END_TO_END = {
+    "test_attributes_property.py": "random unknown attributes through URDF -> SDF -> URDF "
+                                   "(hypothesis)",
     "test_round_trip_rules.py": "roundtrip and the converters on loop joints and scoped names",
     "test_sdformat_1_12.py": "SDFormat 1.12 files read, written and compared",
     "test_ci_hooks.py": "pre-commit hooks, roundtrip and the pytest plugin as CI uses them",
@@ -83,7 +85,6 @@ NO_UNIT_TEST = {
     # tested through the converters (tests/core/read/test_urdf_rules.py,
     # tests/sdf2urdf/test_attributes.py, tests/sdf2urdf/test_world.py, test_round_trip_rules.py,
     # test_real_robot_rules.py)
-    "urdf_sdf.core.read.urdf_attributes",
     "urdf_sdf.sdf2urdf.loops", "urdf_sdf.sdf2urdf.world_content", "urdf_sdf.urdf2sdf.attributes",
     "urdf_sdf.urdf2sdf.gazebo_vocabulary", "urdf_sdf.urdf2sdf.scopes",
     "urdf_sdf.sdf2urdf.approximate",  # tests/test_real_robot_rules.py

@@ -57,7 +57,12 @@ from urdf_sdf.core.write.sdf import (
 )
 from urdf_sdf.core.write.text import Node
 from urdf_sdf.core.write.uris import written_mesh_uri
-from urdf_sdf.urdf2sdf.attributes import carried_namespaces, sdf_attributes
+from urdf_sdf.urdf2sdf.attributes import (
+    carried_namespaces,
+    frame_joint_parts,
+    part_attribute_nodes,
+    sdf_attributes,
+)
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
 from urdf_sdf.urdf2sdf.scopes import (
@@ -391,6 +396,8 @@ class Writer:
                     children.append(self.shape_node(kind, shape, link, taken))
         if link.carried:
             children.append(carried_node(link.carried))
+        if link.part_attributes:
+            children += part_attribute_nodes(link.part_attributes)
         return ("link", {"name": link.name, **sdf_attributes(link.attributes)}, children)
 
     def link_inertial(self, link: Link) -> Node:
@@ -440,6 +447,8 @@ class Writer:
         children.append(self.frame_pose(link.name, joint.pose, self.joint_parent_frame(joint)))
         if link.carried or joint.carried:
             children.append(carried_node(link.carried + joint.carried))
+        children += part_attribute_nodes(link.part_attributes)
+        children += part_attribute_nodes(frame_joint_parts(joint))
         return ("frame", {"name": link.name, "attached_to": joint.parent,
                           **sdf_attributes(link.attributes),
                           qname("joint"): joint.urdf_name or joint.name},
@@ -520,6 +529,8 @@ class Writer:
         children.extend(namespaced_copy(extra) for extra in joint.extras.values())
         if joint.carried:
             children.append(carried_node(joint.carried))
+        if joint.part_attributes:
+            children += part_attribute_nodes(joint.part_attributes)
         return ("joint", attributes, children)
 
     def drake_frame_node(self, frame) -> Node:
@@ -529,6 +540,7 @@ class Writer:
         if frame.attached_to is not None:
             attributes["attached_to"] = frame.attached_to
         attributes[qname("element")] = "frame"
+        attributes.update(sdf_attributes(frame.attributes))
         pose = self.frame_pose(frame.name, frame.pose, frame.attached_to)
         return ("frame", attributes, [] if pose is None else [pose])
 

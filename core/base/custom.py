@@ -25,6 +25,14 @@ def qname(tag: str) -> str:
 
 
 _CUSTOM_PREFIX = qname("")
+# <urdf:attributes urdf:of="PATH" .../>: the attributes URDF does not define of the element at
+# PATH (``visual[1]/geometry/box``) in the URDF link or joint the SDF element came from,
+# under their own names (urdf2sdf.attributes, sdf2urdf.attributes).
+PART_ATTRIBUTES = qname("attributes")
+PART_PATH = qname("of")
+# On the SDF frame a massless URDF link and its fixed joint become, the joint's attributes
+# are at this path (its own) and below it (``joint/origin``).
+FRAME_JOINT = "joint"
 # urdf:gazebo="true" on an SDF joint urdf2sdf copied from a URDF <gazebo> block: sdf2urdf gives
 # one that closes a kinematic loop back to a block (sdf2urdf.loops).
 FROM_GAZEBO = qname("gazebo")

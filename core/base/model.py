@@ -115,8 +115,11 @@ class Link:
     xml: Any = None
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
-    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF
+    # (read back from it by core.read.carried_attributes).
     attributes: dict[str, str] | None = None
+    # Those of the elements below it, by the element's path in it (``visual[1]/geometry/box``).
+    part_attributes: dict[str, dict[str, str]] | None = None
 
 
 @dataclass(slots=True)
@@ -126,7 +129,8 @@ class Limit:
     effort: float | None = None
     velocity: float | None = None
     texts: dict[str, str] = field(default_factory=dict)
-    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF
+    # (read back from it by core.read.carried_attributes).
     attributes: dict[str, str] | None = None
 
 
@@ -172,8 +176,11 @@ class Joint:
     extras: dict[str, Any] = field(default_factory=dict)
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
-    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF
+    # (read back from it by core.read.carried_attributes).
     attributes: dict[str, str] | None = None
+    # Those of the elements below it, by the element's path in it (``visual[1]/geometry/box``).
+    part_attributes: dict[str, dict[str, str]] | None = None
     # URDF: the joint's own name when it had to be renamed (a link has the same name).
     urdf_name: str | None = None
     source: Source = field(default_factory=Source)
@@ -189,6 +196,10 @@ class Frame:
     pose: PoseSpec = field(default_factory=PoseSpec)
     source: Source = field(default_factory=Source)
     xml: Any = None
+    # URDF (Drake's <frame>): attributes URDF does not define, carried through SDF.
+    attributes: dict[str, str] | None = None
+    # SDF: those of the parts of the URDF link (and fixed joint) the frame stands for.
+    part_attributes: dict[str, dict[str, str]] | None = None
 
 
 @dataclass(slots=True)
@@ -210,7 +221,8 @@ class Model:
     gazebo: list[Any] = field(default_factory=list)
     # URDF children this project does not read, carried through SDF as urdf: elements.
     carried: list[Any] = field(default_factory=list)
-    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF.
+    # URDF attributes URDF does not define (core.read.urdf_attributes), carried through SDF
+    # (read back from it by core.read.carried_attributes).
     attributes: dict[str, str] | None = None
     # The SDFormat version of the file the model was written in (core.read.version): naming
     # rules differ below 1.7, and an included model keeps its own file's version. Always

@@ -13,6 +13,7 @@ Compares, in any mix of URDF and SDFormat:
 * inertials (mass, centre of mass and inertia tensor in the reference frame), each
   format's default for a link without one (URDF: no mass; SDFormat: mass 1, unit inertia);
 * visual and collision geometry and poses, per link in order;
+* the attributes URDF does not define that each side carries (:mod:`core.diff.attributes`);
 * with ``lumped`` (``urdf-sdf diff --lumped``), a ``--lump-fixed`` output against its
   source: each rigid group's sums against the kept link, and a frame for each lumped
   link and joint (:mod:`core.diff.lumped`);
@@ -49,6 +50,7 @@ import numpy as np
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.model import Mimic
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
+from urdf_sdf.core.diff.attributes import compare_attributes
 from urdf_sdf.core.diff.causes import attribute
 from urdf_sdf.core.diff.difference import (
     NOT_COMPARED,
@@ -221,6 +223,7 @@ def compare_digests(da: Digest, db: Digest, tol: float = 1e-9, configurations: i
     compare_shapes(da, db, bodies, tol, differences, grouped)
     if lumped:
         compare_lumps(da, db, lumps, bodies, tol, differences)
+    compare_attributes(da.attributes, db.attributes, set(da.links) | set(db.links), differences)
     return attribute(differences, da, db, tol, at_joint_frames)
 
 

@@ -16,6 +16,8 @@ that every message stays the same, bit for bit:
   dynamics, and whether it welds a root to the world or holds a free body;
 * per link (:class:`LinkContents`): the inertial (mass, frame in the link, tensor) and
   each visual and collision (pose in the link, geometry signature);
+* the attributes URDF does not define that each side carries
+  (:func:`core.diff.attributes.carried_attributes`);
 * the forward kinematics (:class:`core.kinematics.batch.CompactPlan`) and the rows of
   every named frame's pose table (:class:`PoseRows`).
 
@@ -34,6 +36,7 @@ import numpy as np
 
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import Pose
+from urdf_sdf.core.diff.attributes import Carried, carried_attributes
 from urdf_sdf.core.diff.shapes import geometry_signature, mesh_key
 from urdf_sdf.core.kinematics.batch import CompactPlan, compact_plan, pose_rows_array
 
@@ -202,6 +205,8 @@ class Digest:
     plan: CompactPlan
     pose_rows: PoseRows
     notes: list = field(default_factory=list)  # Description.notes (a sampled mesh)
+    # core.diff.attributes.carried_attributes: by owner and path, and how names are written.
+    attributes: tuple[Carried, dict[str, str]] = field(default_factory=lambda: ({}, {}))
 
     @property
     def joints(self) -> dict[str, JointDigest]:
@@ -248,7 +253,8 @@ def digest(description, static: bool, welds: list, free_bodies: list) -> Digest:
                   frame_made_links=description.frame_made_links(),
                   joint_table=joint_table(description, welds, free_bodies),
                   contents=link_contents(description), plan=plan,
-                  pose_rows=pose_rows(description, plan), notes=list(description.notes))
+                  pose_rows=pose_rows(description, plan), notes=list(description.notes),
+                  attributes=carried_attributes(description))
 
 
 def joint_table(description, welds: list, free_bodies: list) -> JointTable:

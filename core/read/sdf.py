@@ -27,6 +27,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Document, Joint, Link, Model, World
 from urdf_sdf.core.read import values
+from urdf_sdf.core.read.carried_attributes import own_attributes
 from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_elements import (
     check_content_poses,
@@ -151,6 +152,8 @@ def read_model(el, state: ReadState, top_level: bool = False) -> Model | None:
     if name is None:
         return None
     model = Model(name=name, source=state.src(el), xml=el, version=state.version)
+    if len(el.attrib) > 1:
+        model.attributes = own_attributes(el) or None
     model.pose = read_pose(el, state)
     if top_level and model.pose.relative_to is not None:
         state.error(Code.ATTRIBUTE_INVALID, "the pose of the top-level model "

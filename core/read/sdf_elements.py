@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import sys
 
-from urdf_sdf.core.base.custom import FROM_GAZEBO, markup_of, qname
+from urdf_sdf.core.base.custom import FROM_GAZEBO, PART_ATTRIBUTES, markup_of, qname
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
 from urdf_sdf.core.base.model import (
@@ -28,6 +28,7 @@ from urdf_sdf.core.base.model import (
     Shape,
 )
 from urdf_sdf.core.base.pose import IDENTITY, Pose
+from urdf_sdf.core.read.carried_attributes import own_attributes, part_attributes
 from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import (
     ReadState,
@@ -149,6 +150,7 @@ def read_link(el, state: ReadState) -> Link | None:
     if name is None:
         return None
     pose_el = inertial_el = None
+    carries = False
     named: dict[str, list] = {tag: [] for tag in UNIQUE_NAMED}
     for c in el:  # one pass: the first pose and inertial, every shape, sensor and light
         tag = c.tag
@@ -161,10 +163,12 @@ def read_link(el, state: ReadState) -> Link | None:
             inertial_el = c if inertial_el is None else inertial_el
         elif isinstance(tag, str):
             state.extra_content += 1  # link physics flags, custom content
+            carries = carries or tag == PART_ATTRIBUTES
     if named["sensor"] or named["light"]:
         state.extra_content += 1
         check_content_poses(named["sensor"] + named["light"], state)
     link = Link(name=name, pose=pose_of(pose_el, el, state), source=state.src(el), xml=el)
+    carried_attributes(link, el, 1, carries)
     if inertial_el is not None:
         link.inertial = read_inertial(inertial_el, state)
         check_inertia(name, link.inertial, inertial_el, state)
@@ -318,6 +322,7 @@ def read_joint(el, state: ReadState) -> Joint | None:
     joint = Joint(name=name, type=joint_type.strip(), parent=parent_name or "",
                   child=child_name or "", pose=pose_of(parts.get("pose"), el, state),
                   source=state.src(el), xml=el, markup=markup_of(el))
+    carried_attributes(joint, el, 2, other)
     for tag in ("axis", "axis2"):
         axis_el = parts.get(tag)
         if axis_el is not None:
@@ -357,6 +362,8 @@ def read_axis(el, joint: Joint, state: ReadState) -> Axis:
                            read_double(get("effort"), state, None, allow_infinite=True),
                            read_double(get("velocity"), state, None, allow_infinite=True),
                            texts=texts)
+        if len(limit_el.attrib):
+            axis.limit.attributes = own_attributes(limit_el) or None
     dynamics_el = parts.get("dynamics")
     if dynamics_el is not None:
         texts, first = child_texts(dynamics_el)
@@ -413,6 +420,19 @@ def read_frame(el, state: ReadState) -> Frame | None:
                       "attached_to; read as attached_to", el)
     if attached_to is not None:
         attached_to = attached_to.strip() or None
-    return Frame(name=name, attached_to=attached_to, pose=read_pose(el, state),
-                 source=state.src(el), xml=el)
+    frame = Frame(name=name, attached_to=attached_to, pose=read_pose(el, state),
+                  source=state.src(el), xml=el)
+    carried_attributes(frame, el, 2, len(el) > 0)
+    return frame
+
+
+def carried_attributes(value: Link | Joint | Frame, el, defined: int, parts: bool) -> None:
+    """The URDF attributes link, joint or frame ``el`` carries (``core.read.carried_attributes``)
+    onto its model ``value``: its own when it has more attributes than the ``defined``
+    ones it usually has (the common case skips them), and those of its parts when
+    ``parts`` says it may hold a ``<urdf:attributes>`` child."""
+    if len(el.attrib) > defined:
+        value.attributes = own_attributes(el) or None
+    if parts:
+        value.part_attributes = part_attributes(el) or None
 

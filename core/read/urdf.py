@@ -44,7 +44,14 @@ from urdf_sdf.core.read.prefixes import declare_undeclared_prefixes, prefixed_na
 from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
-from urdf_sdf.core.read.urdf_attributes import unknown_attributes
+from urdf_sdf.core.read.urdf_attributes import (
+    CARRIED,
+    CARRIED_PARTS,
+    WORLD_FATE,
+    name_robot_part_attributes,
+    unknown_attributes,
+    unknown_part_attributes,
+)
 from urdf_sdf.core.read.urdf_elements import (
     UrdfState,
     attribute_number,
@@ -106,6 +113,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     model = Model(name=name, source=state.src(root), xml=root, version=NEWEST_VERSION)
     model.attributes = unknown_attributes(root, "robot", state, "the robot")
     parts = robot_children(root, state)
+    name_robot_part_attributes(parts, state)
     for el in parts["material"]:
         material = read_material(el, state, {})
         if material.name:
@@ -211,7 +219,9 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
     """A link's parts from one pass over its children: the first ``<inertial>``, every
     visual and collision, and what URDF does not define (carried)."""
     link = Link(name=name, source=state.src(el), xml=el)
-    link.attributes = unknown_attributes(el, "link", state, f"link [{name}]")
+    own, parts = (WORLD_FATE, WORLD_FATE) if name == WORLD else (CARRIED, CARRIED_PARTS)
+    link.attributes = unknown_attributes(el, "link", state, f"link [{name}]", own)
+    link.part_attributes = unknown_part_attributes(el, "link", state, f"link [{name}]", parts)
     inertial_el, visuals, collisions, carried = None, [], [], []
     for child in el:
         tag = child.tag
@@ -324,7 +334,9 @@ def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) 
                         f"and the link it is fixed in (link [{link}] is not a link)", el)
             continue
         frames.append(Frame(name=name, attached_to=link, pose=read_xyz_rpy(el, state, link),
-                            source=state.src(el), xml=el))
+                            source=state.src(el), xml=el,
+                            attributes=unknown_attributes(el, "frame", state,
+                                                          f"frame [{name}]")))
     return frames
 
 
@@ -399,6 +411,7 @@ def read_joint(el, parts: dict, carried: list, state: UrdfState,
                   pose=read_origin(parts.get("origin"), el, state, parent),
                   source=state.src(el), xml=el)
     joint.attributes = unknown_attributes(el, "joint", state, f"joint [{name}]")
+    joint.part_attributes = unknown_part_attributes(el, "joint", state, f"joint [{name}]")
     if joint_type != "fixed" and joint_type != "floating":
         joint.axes.append(read_axis(parts.get("axis"), name, el, state))
     joint.limit = read_limit(parts.get("limit"), joint, el, state)

@@ -25,10 +25,12 @@ from urdf_sdf.core.write.text import Node
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 
 
-def robot_document(name: str, streamed: bool = True) -> Document:
+def robot_document(name: str, streamed: bool = True,
+                   namespaces: dict[str, str] | None = None) -> Document:
     """``<robot name=...>``, its children to be written through the document
-    (``streamed=False``: for its tree, to merge with others)."""
-    robot = etree.Element("robot", name=name)
+    (``streamed=False``: for its tree, to merge with others), declaring ``namespaces``
+    (prefix -> URI: those of the robot's own attributes)."""
+    robot = etree.Element("robot", name=name, nsmap=namespaces)
     return Document(robot, robot, depth=1, serialise=to_bytes, prepare=ready_to_serialise,
                     streamed=streamed)
 

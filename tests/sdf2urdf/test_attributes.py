@@ -1,7 +1,8 @@
 """``sdf2urdf.attributes``: the attributes an SDF link, joint or joint limit carries come
-back on the URDF element (those urdf2sdf carried, and custom namespaced ones); one
-SDFormat does not define and that is in no namespace, which libsdformat ignores, is
-named with SDF_ATTRIBUTE_DROPPED."""
+back on the URDF element (those urdf2sdf carried, and custom namespaced ones), and those
+``<urdf:attributes urdf:of=PATH>`` carries on the element at PATH; one SDFormat does not
+define and that is in no namespace, which libsdformat ignores, and one whose element the
+URDF written lacks, are named with SDF_ATTRIBUTE_DROPPED."""
 from __future__ import annotations
 
 from lxml import etree
@@ -48,3 +49,50 @@ def test_an_attribute_sdformat_does_not_define_is_named():
     dropped = [d for d in conversion.diagnostics if d.code is Code.SDF_ATTRIBUTE_DROPPED]
     assert [(d.line, "[baz]" in d.message) for d in dropped] == [(4, True)]
     assert robot.find("link[@name='a']").get("baz") is None
+
+
+PARTS = b"""<?xml version="1.0"?>
+<sdf version="1.9" xmlns:drake="http://drake.mit.edu" xmlns:urdf="urn:urdf-sdf:urdf">
+  <model name="m">
+    <link name="a">
+      <inertial><mass>1</mass></inertial>
+      <visual name="v"><geometry><box><size>1 1 1</size></box></geometry></visual>
+      <visual name="w"><geometry><sphere><radius>1</radius></sphere></geometry></visual>
+      <urdf:attributes urdf:of="visual[2]/geometry/sphere" drake:lod="1" segments="8"/>
+      <urdf:attributes urdf:of="inertial/mass" unit="kg"/>
+      <urdf:attributes urdf:of="collision[1]/geometry" lost="yes"/>
+    </link>
+  </model>
+</sdf>"""
+
+
+def test_attributes_of_elements_below_a_link_come_back_at_their_path():
+    conversion = convert_sdf(load_string(PARTS, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    link = etree.fromstring(conversion.xml).find("link")
+    sphere = link.find("visual[2]/geometry/sphere")
+    assert dict(sphere.attrib) == {"radius": "1", "{http://drake.mit.edu}lod": "1",
+                                   "segments": "8"}
+    assert link.find("visual[1]/geometry/box").get("segments") is None
+    assert link.find("inertial/mass").get("unit") == "kg"
+    assert b"drake:lod" in conversion.xml
+
+
+def test_a_carried_attribute_whose_element_the_urdf_lacks_is_named():
+    conversion = convert_sdf(load_string(PARTS, "m.sdf", Context()), ToUrdf())
+    dropped = [d for d in conversion.diagnostics if d.code is Code.SDF_ATTRIBUTE_DROPPED]
+    assert [(d.line, "[lost]" in d.message, "<collision[1]/geometry>" in d.message)
+            for d in dropped] == [(4, True, True)]
+    assert b"lost" not in conversion.xml
+
+
+def test_urdf2sdf_markup_is_no_urdf_attribute():
+    """``urdf:gazebo`` marks what a URDF <gazebo> block added: markup, not an attribute of
+    the URDF element (it was given back as ``gazebo="true"``)."""
+    sdf = b"""<sdf version="1.9" xmlns:urdf="urn:urdf-sdf:urdf"><model name="m">
+      <link name="a"/><link name="c" urdf:gazebo="true"/>
+      <joint name="k" type="fixed" urdf:gazebo="true"><parent>a</parent><child>c</child></joint>
+    </model></sdf>"""
+    conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    assert b"gazebo=" not in conversion.xml

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lxml import etree
+from typer.testing import CliRunner
 
 from urdf_sdf import Context, load, load_string
+from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI
+from urdf_sdf.round_trip_check import round_trip as round_trip_check
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
@@ -160,3 +164,61 @@ def test_undeclared_prefix_on_a_limit_attribute_is_carried(tmp_path):
     limit = etree.parse(str(back)).getroot().find("joint/limit")
     assert limit.get(f"{{{UNDECLARED_URI}drake}}acceleration") == "3"
     assert b"drake:acceleration" in back.read_bytes()
+
+
+EVERY_ELEMENT = FIXTURES / "urdf_attributes_unknown_on_every_element.urdf"
+
+
+def attribute_table(root) -> dict[str, dict[str, str]]:
+    """Each element's attributes by its path of tags (``link[1]/visual[2]/geometry[1]``)."""
+    table: dict[str, dict[str, str]] = {}
+
+    def walk(el, path: str) -> None:
+        counts: dict[str, int] = {}
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            counts[child.tag] = counts.get(child.tag, 0) + 1
+            where = f"{path}/{child.tag}[{counts[child.tag]}]"
+            if child.attrib:
+                table[where] = dict(child.attrib)
+            walk(child, where)
+    walk(root, "")
+    return table
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_attributes_of_every_element_survive_urdf_to_sdf_and_back(tmp_path, relative):
+    """Every attribute comes back on the element it was on, both pose styles; the
+    round trip's diff is empty, and so is the diff of the URDF with its SDF."""
+    result = load(EVERY_ELEMENT, Context())
+    said = [d for d in result.diagnostics if d.code is Code.URDF_ATTRIBUTE_UNKNOWN]
+    assert len(said) == 22  # one per attribute
+    to_sdf = convert_urdf(result, ToSdf(relative=relative))
+    assert to_sdf.ok, to_sdf.diagnostics
+    sdf = tmp_path / "every.sdf"
+    sdf.write_bytes(to_sdf.xml)
+    to_urdf = convert_sdf(load(sdf, Context()), ToUrdf())
+    assert to_urdf.ok, to_urdf.diagnostics
+    assert not [d for d in to_urdf.diagnostics if d.code is Code.SDF_ATTRIBUTE_DROPPED]
+    back = tmp_path / "every.back.urdf"
+    back.write_bytes(to_urdf.xml)
+    original = attribute_table(etree.parse(str(EVERY_ELEMENT)).getroot())
+    returned = attribute_table(etree.parse(str(back)).getroot())
+    assert returned == original
+    assert diff_files(str(EVERY_ELEMENT), str(sdf)) == []
+    assert diff_files(str(EVERY_ELEMENT), str(back)) == []
+    assert round_trip_check(EVERY_ELEMENT).ok
+
+
+def test_attributes_of_every_element_survive_a_model_directory(tmp_path):
+    out = tmp_path / "models" / "ur5e"
+    ran = CliRunner().invoke(urdf2sdf_app, [str(EVERY_ELEMENT), "--model-dir", str(out)])
+    assert ran.exit_code == 0, ran.output
+    assert diff_files(str(EVERY_ELEMENT), str(out / "model.sdf")) == []
+    to_urdf = convert_sdf(load(out / "model.sdf", Context()), ToUrdf())
+    back = tmp_path / "back.urdf"
+    back.write_bytes(to_urdf.xml)
+    assert diff_files(str(EVERY_ELEMENT), str(back)) == []
+    limit = etree.parse(str(back)).getroot().find("joint/limit")
+    assert limit.get("{http://drake.mit.edu}acceleration") == "15"
