@@ -214,6 +214,8 @@ class Code(str, enum.Enum):
     # Journeys: a converter given the format it writes; model:// URIs left in a URDF.
     INPUT_FORMAT_WRONG = "INPUT_FORMAT_WRONG"
     MODEL_URI_KEPT = "MODEL_URI_KEPT"
+    # A URDF whose <robot> declares a default namespace, read as URDF (core.read.prefixes).
+    URDF_DEFAULT_NAMESPACE = "URDF_DEFAULT_NAMESPACE"
 
 
 class Source(NamedTuple):

@@ -10,6 +10,11 @@ NAMESPACE_UNDECLARED warning: the URDF reader does it to the tree it reads (so t
 urdf2sdf can carry such content), ``sdf2urdf`` and ``urdf-sdf print`` to the tree they
 write.
 
+A URDF whose ``<robot>`` declares a default namespace (``xmlns="http://drake.mit.edu"``)
+is read as urdfdom, Drake and MuJoCo read it, by element names: its unprefixed elements
+are given their plain names (:func:`ignore_default_namespace`), with a
+URDF_DEFAULT_NAMESPACE warning.
+
 A name in a message is written as the file writes it, ``drake:rotor_inertia`` (never
 lxml's ``{http://drake.mit.edu}rotor_inertia``): :func:`tag_of` an element,
 :func:`prefixed_name` of an attribute.
@@ -21,6 +26,23 @@ from lxml import etree
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, source_of
 
 UNDECLARED_URI = "urn:urdf-sdf:undeclared:"
+
+
+def ignore_default_namespace(root, file: str | None, diagnostics: Diagnostics) -> None:
+    """Give the unprefixed elements of a ``<robot>`` in a default namespace their plain
+    names (prefixed ones, ``<drake:joint>``, keep theirs even in the same namespace)."""
+    uri = root.nsmap.get(None)
+    if uri is None or root.tag != f"{{{uri}}}robot":
+        return
+    qualified = f"{{{uri}}}"
+    for el in root.iter(f"{qualified}*"):
+        if el.prefix is None:
+            el.tag = el.tag[len(qualified):]
+    etree.cleanup_namespaces(root)
+    diagnostics.warning_at(Code.URDF_DEFAULT_NAMESPACE, f"<robot> declares the default "
+                           f"namespace {uri}, which URDF does not define: its elements are "
+                           "read as URDF's, as urdfdom, Drake and MuJoCo read them, and the "
+                           "namespace is left out of the output", source_of(root, file), file)
 
 
 def has_undeclared_prefixes(root) -> bool:

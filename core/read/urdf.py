@@ -40,7 +40,12 @@ from urdf_sdf.core.base.model import (
 )
 from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.read.consume import Consumer
-from urdf_sdf.core.read.prefixes import declare_undeclared_prefixes, prefixed_name, tag_of
+from urdf_sdf.core.read.prefixes import (
+    declare_undeclared_prefixes,
+    ignore_default_namespace,
+    prefixed_name,
+    tag_of,
+)
 from urdf_sdf.core.read.sdf_elements import check_content_poses
 from urdf_sdf.core.read.sdf_elements import read_shape as read_sdf_shape
 from urdf_sdf.core.read.sdf_state import ReadState
@@ -99,6 +104,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
     (``Context.keep_xml``). ``xacro_free``: the file's bytes hold no xacro markup
     (:func:`bytes_free_of_xacro`), so the tree is not searched for it."""
     state = UrdfState(file, diagnostics, consumer=Consumer(keep_xml))
+    ignore_default_namespace(root, file, diagnostics)
     if root.tag != "robot":
         state.error(Code.FILE_READ, f"root element is <{tag_of(root)}>, expected <robot>", root)
         return None

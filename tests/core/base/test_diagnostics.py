@@ -151,6 +151,7 @@ CASES = {
     Code.URDF_ELEMENT_UNKNOWN: ("urdf_element_unknown.urdf", loaded),
     Code.URDF_INERTIA_MISSING: ("urdf_inertia_missing_point_mass.urdf", loaded),
     Code.WORLD_LINK_CONTENT_DROPPED: ("world_link_content_dropped_pendulum.urdf", loaded),
+    Code.URDF_DEFAULT_NAMESPACE: ("urdf_default_namespace_drake_course.urdf", loaded),
     Code.URDF_ATTRIBUTE_UNKNOWN: ("urdf_attribute_unknown.urdf", loaded),
     Code.URDF_MIMIC_ON_FIXED_JOINT: ("urdf_mimic_on_fixed_joint.urdf", loaded),
     Code.URDF_TRANSMISSION_JOINT_UNKNOWN: ("urdf_transmission_joint_unknown.urdf", loaded),

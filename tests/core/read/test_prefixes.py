@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.read.prefixes import prefixed_name, tag_of
+from urdf_sdf.core.read.prefixes import ignore_default_namespace, prefixed_name, tag_of
 
 
 def test_tag_of_a_prefixed_element_is_prefix_colon_local():
@@ -36,3 +36,31 @@ def test_a_message_names_a_prefixed_shape_as_written(tmp_path):
     messages = [d.message for d in load(robot).diagnostics if d.code is Code.ELEMENT_INVALID]
     assert messages == ["<geometry> holds <box> and also <drake:shape>; only the first is "
                         "read (as urdfdom and Drake do)"]
+
+
+def test_a_robot_in_a_default_namespace_is_read_by_element_names():
+    """<robot xmlns="http://drake.mit.edu"> (Drake's course files): the unprefixed elements
+    get their plain names, a prefixed one in the same namespace keeps it, the declaration
+    of the default namespace goes, and one warning names it."""
+    root = etree.fromstring(
+        b'<robot xmlns="http://drake.mit.edu" xmlns:drake="http://drake.mit.edu" name="r">'
+        b'<link name="a"><visual><geometry><box size="1 1 1"/></geometry></visual></link>'
+        b'<drake:collision_filter_group name="g"/></robot>')
+    diagnostics = Diagnostics()
+    ignore_default_namespace(root, "r.urdf", diagnostics)
+    assert [el.tag for el in root.iter()] == [
+        "robot", "link", "visual", "geometry", "box",
+        "{http://drake.mit.edu}collision_filter_group"]
+    assert None not in root.nsmap
+    [warning] = diagnostics
+    assert warning.code is Code.URDF_DEFAULT_NAMESPACE and warning.line == 1
+    assert "http://drake.mit.edu" in warning.message
+
+
+def test_a_robot_without_a_default_namespace_is_left_as_it_is():
+    root = etree.fromstring(b'<robot name="r"><link name="a"/></robot>')
+    other = etree.fromstring(b'<x:robot xmlns:x="urn:x" name="r"/>')
+    diagnostics = Diagnostics()
+    ignore_default_namespace(root, None, diagnostics)
+    ignore_default_namespace(other, None, diagnostics)
+    assert (root.tag, other.tag, diagnostics) == ("robot", "{urn:x}robot", [])
