@@ -96,3 +96,25 @@ def test_urdf2sdf_markup_is_no_urdf_attribute():
     conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
     assert conversion.ok, conversion.diagnostics
     assert b"gazebo=" not in conversion.xml
+
+
+FLOATING = b"""<?xml version="1.0"?>
+<sdf version="1.6" xmlns:urdf="urn:urdf-sdf:urdf" xmlns:drake="http://drake.mit.edu">
+  <model name="r">
+    <link name="a"/><link name="b"/>
+    <urdf:joint name="j" type="floating" drake:foo="1">
+      <urdf:origin xyz="0 0 1" drake:o="2"/>
+      <urdf:parent link="a"/><urdf:child link="b"/>
+    </urdf:joint>
+  </model>
+</sdf>"""
+
+
+def test_a_restored_floating_joint_keeps_the_prefix_of_its_attributes():
+    """urdf2sdf keeps a floating or planar joint as a ``<urdf:joint>`` copy: its namespaced
+    attributes come back under the SDF's prefix, declared on the ``<robot>``."""
+    conversion = convert_sdf(load_string(FLOATING, "r.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    assert b'<robot xmlns:drake="http://drake.mit.edu" name="r">' in conversion.xml
+    assert b'<joint name="j" type="floating" drake:foo="1">' in conversion.xml
+    assert b'drake:o="2"' in conversion.xml and b"ns0" not in conversion.xml
