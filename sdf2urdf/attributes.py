@@ -27,6 +27,7 @@ from urdf_sdf.core.read.carried_attributes import (
     part_attributes,
 )
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
+from urdf_sdf.core.read.shape_attributes import namespaced, shape_attributes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
 from urdf_sdf.core.write.urdf import robot_document
@@ -82,6 +83,34 @@ def given_parts(node: Node, parts: dict[str, dict[str, str]], sdf_el, warn):
         else:
             node = found
     return declared(node, sdf_el)
+
+
+def shape_given_back(node: Node, shape_el, warn, what: str):
+    """URDF visual or collision ``node`` with the attributes its SDF shape ``shape_el``
+    (None-safe) has beyond SDFormat's (``core.read.shape_attributes``), each on the URDF
+    element that states what holds it (an ``<origin>`` made for a pose's that the identity
+    left out), as written (:func:`declared`); each the URDF has no place for is named by
+    ``warn(code, message, source)`` (``what``: the shape, as messages name it)."""
+    found = shape_attributes(shape_el)
+    if not found:
+        return node
+    for el, name, path in found.dropped:
+        why = "SDFormat does not define (libsdformat ignores it) and URDF has no place for" \
+            if namespaced(name) is None else "URDF has no element to hold"
+        where = f"<{tag_of(el)}> of {what}" if path else what
+        warn(Code.SDF_ATTRIBUTE_DROPPED, f"{where} has the attribute [{prefixed_name(name, el)}], "
+             f"which {why}: left out", source_of(el, None))
+    if "origin" in found.placed and not any(c[0] == "origin" for c in node[2]):
+        node = (node[0], node[1], [("origin", {}, []), *node[2]])
+    for path, attributes in found.placed.items():
+        done = placed(node, path.split("/") if path else [], attributes)
+        if done is None:
+            names = ", ".join(prefixed_name(name, shape_el) for name in attributes)
+            warn(Code.SDF_ATTRIBUTE_DROPPED, f"{what} has the attributes [{names}] on the "
+                 f"element of <{path}>, which the URDF written lacks: left out",
+                 source_of(shape_el, None))
+        node = done or node
+    return declared(node, shape_el)
 
 
 def frame_given_back(link: Node, joint: Node, sdf_frame, warn) -> tuple:
