@@ -21,6 +21,7 @@ its attributes; elements of other namespaces (``<drake:proximity_properties>``);
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from urdf_sdf.core.base.custom import URDF_NS
@@ -67,9 +68,22 @@ def shape_attributes(shape_el) -> ShapeAttributes:
     """The attributes of SDF visual or collision ``shape_el`` (None-safe) and of the
     elements below it that SDFormat does not define (see the module)."""
     found = ShapeAttributes()
-    if shape_el is not None:
+    if shape_el is not None and has_attributes(shape_el):
         walk(shape_el, "", "", found)
     return found
+
+
+def has_attributes(shape_el) -> bool:
+    """Whether an element of ``shape_el``'s tree has an attribute, the shape's ``name`` and
+    urdf2sdf's markup aside: most shapes have none, found without walking them."""
+    for name in shape_el.keys():
+        if name != "name" and not name.startswith(_URDF):
+            return True
+    for el in islice(shape_el.iter(), 1, None):
+        for name in el.keys():
+            if not name.startswith(_URDF):
+                return True
+    return False
 
 
 def walk(el, path: str, urdf_path: str | None, found: ShapeAttributes) -> None:
