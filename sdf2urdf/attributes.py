@@ -9,7 +9,8 @@ SDF_ATTRIBUTE_DROPPED warning.
 A namespaced attribute keeps the prefix the SDF declares for it (one the SDF never
 declared gets ``urn:urdf-sdf:undeclared:PREFIX``, ``core.read.prefixes``): the URDF
 element that holds one (or whose child does) is written as an lxml element declaring
-that prefix.
+that prefix; the ``<robot>`` declares those of the robot's own attributes and of a
+restored ``<urdf:joint>`` (a floating or planar joint), whose copy then uses them.
 An attribute of an SDF link, joint, joint limit or frame that SDFormat does not define
 and that is in no namespace (which libsdformat ignores with a warning) is named with an
 SDF_ATTRIBUTE_DROPPED warning instead: URDF has no place for it either.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import PART_ATTRIBUTES
+from urdf_sdf.core.base.custom import PART_ATTRIBUTES, URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, source_of
 from urdf_sdf.core.read.carried_attributes import (
     frame_joint_parts,
@@ -26,10 +27,13 @@ from urdf_sdf.core.read.carried_attributes import (
     part_attributes,
 )
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
+from urdf_sdf.core.read.shape_attributes import namespaced, shape_attributes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
 from urdf_sdf.core.write.urdf import robot_document
 
+_URDF = f"{{{URDF_NS}}}"
+CUSTOM_JOINT = qname("joint")
 # What SDFormat defines on the elements whose attributes are given back.
 SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
                   "frame": {"name", "attached_to"}}
@@ -79,6 +83,34 @@ def given_parts(node: Node, parts: dict[str, dict[str, str]], sdf_el, warn):
         else:
             node = found
     return declared(node, sdf_el)
+
+
+def shape_given_back(node: Node, shape_el, warn, what: str):
+    """URDF visual or collision ``node`` with the attributes its SDF shape ``shape_el``
+    (None-safe) has beyond SDFormat's (``core.read.shape_attributes``), each on the URDF
+    element that states what holds it (an ``<origin>`` made for a pose's that the identity
+    left out), as written (:func:`declared`); each the URDF has no place for is named by
+    ``warn(code, message, source)`` (``what``: the shape, as messages name it)."""
+    found = shape_attributes(shape_el)
+    if not found:
+        return node
+    for el, name, path in found.dropped:
+        why = "SDFormat does not define (libsdformat ignores it) and URDF has no place for" \
+            if namespaced(name) is None else "URDF has no element to hold"
+        where = f"<{tag_of(el)}> of {what}" if path else what
+        warn(Code.SDF_ATTRIBUTE_DROPPED, f"{where} has the attribute [{prefixed_name(name, el)}], "
+             f"which {why}: left out", source_of(el, None))
+    if "origin" in found.placed and not any(c[0] == "origin" for c in node[2]):
+        node = (node[0], node[1], [("origin", {}, []), *node[2]])
+    for path, attributes in found.placed.items():
+        done = placed(node, path.split("/") if path else [], attributes)
+        if done is None:
+            names = ", ".join(prefixed_name(name, shape_el) for name in attributes)
+            warn(Code.SDF_ATTRIBUTE_DROPPED, f"{what} has the attributes [{names}] on the "
+                 f"element of <{path}>, which the URDF written lacks: left out",
+                 source_of(shape_el, None))
+        node = done or node
+    return declared(node, shape_el)
 
 
 def frame_given_back(link: Node, joint: Node, sdf_frame, warn) -> tuple:
@@ -152,10 +184,24 @@ def robot_document_of(name: str, model_el, streamed: bool = True) -> Document:
 
 def robot_namespaces(model_el) -> dict[str, str] | None:
     """Prefix -> URI of the namespaced attributes the SDF model ``model_el`` (None-safe)
-    carries for the robot, as the SDF declares them: the ``<robot>`` declares them, as it
-    is made before its attributes are set (None: none, the common case)."""
+    carries for the robot and in its restored ``<urdf:joint>`` copies (a floating or planar
+    joint, and its origin and limit), as the SDF declares them: the ``<robot>`` declares
+    them, as it is made before its attributes are set, and a copy appended to it uses
+    them (None: none, the common case)."""
     uris = set(namespaces_of(("robot", own_attributes(model_el), [])))
+    if model_el is not None:
+        uris.update(copied_joint_namespaces(model_el))
     return prefixes_of(uris, model_el) if uris else None
+
+
+def copied_joint_namespaces(model_el):
+    """The namespace URIs of the attributes of the ``<urdf:joint>`` children of SDF model
+    ``model_el`` and of their children, other than urdf2sdf's own."""
+    for joint in model_el.iterchildren(CUSTOM_JOINT):
+        for el in joint.iter(etree.Element):
+            for name in el.keys():
+                if name[0] == "{" and not name.startswith(_URDF):
+                    yield name[1:].partition("}")[0]
 
 
 def prefixes_of(uris: set[str], sdf_el) -> dict[str, str]:

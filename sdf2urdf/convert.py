@@ -2,22 +2,21 @@
 
 URDF frames: a child link's frame *is* its joint frame, and a joint origin is the joint frame in
 the parent link's (URDF) frame. For each link L with parent joint J, ``X_JL`` (L in J) is
-generally not the identity in SDF; everything written in L's frame (inertial, visuals,
-collisions, frames attached to L) is re-expressed in J's frame by ``X_JL``. Where the
-URDF-parity checker found that the structure allows it, the ``xyz``/``rpy`` text is copied
-instead of computed.
+generally not the identity in SDF; all that is written in L's frame (inertial, visuals,
+collisions, frames attached to L) is re-expressed in J's frame by ``X_JL``, or, where the
+URDF-parity checker found that the structure allows it, its ``xyz``/``rpy`` text copied.
 
 Nested models are flattened with ``ToUrdf.separator`` between scope names; explicit frames
 become a fixed joint and a massless link; custom ``urdf:`` elements written by urdf2sdf are
 restored exactly. Joint types URDF lacks are errors, or with ``approximate`` documented
 approximations with a warning each (``sdf2urdf.approximate``: the mass of inserted links, and
-a model of several trees, refused or welded). A computed origin that is not a finite number
-(offsets that overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan``
-in the URDF.
+a model of several trees, refused or welded). A computed origin that is not finite (offsets
+that overflow a double when composed) is a NUMBER_NOT_FINITE error, never a ``nan``.
 
 A world's model keeps where the world places it (``sdf2urdf.world``): the URDF's ``world``
 link is the SDF world. SDF content URDF cannot state goes to ``<gazebo>`` blocks
-(``sdf2urdf.extras``), its poses written in the URDF frames (``sdf2urdf.carried_poses``).
+(``sdf2urdf.extras``), its poses written in the URDF frames (``sdf2urdf.carried_poses``);
+attributes SDFormat does not define are carried or named (``sdf2urdf.attributes``).
 
 The robot's children are made as ``core.write.text`` nodes (or copied elements) and handed in
 order to ``core.write.urdf.robot_document``, which decides how they become bytes.
@@ -78,6 +77,7 @@ from urdf_sdf.sdf2urdf.attributes import (
     given_back,
     limit_xml,
     robot_document_of,
+    shape_given_back,
     with_origin,
 )
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
@@ -375,8 +375,7 @@ class UrdfWriter:
 
     def write_shape(self, blocks: list, children: list[Node], kind: str, shape: Shape,
                     link_name: str, X_UL: Pose) -> None:
-        """A visual or collision appended to ``children`` (its link's), or a <gazebo>
-        block appended to ``blocks`` (written after the link)."""
+        """A visual or collision into ``children``, or a <gazebo> block into ``blocks``."""
         if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
             blocks.append(self.gazebo_shape_block(kind, shape, link_name, X_UL))
             return
@@ -390,7 +389,8 @@ class UrdfWriter:
             material = shape.material
             parts.append(material_node(material, material.name or
                                        f"{self.name(link_name)}_{shape.name}_material"))
-        children.append((kind, attributes, parts))
+        children.append(shape_given_back((kind, attributes, parts), shape.xml, self.warn,
+                                         f"{kind} [{shape.name}] of link [{link_name}]"))
 
     def gazebo_shape_block(self, kind: str, shape: Shape, link_name: str, X_UL: Pose):
         """Geometry URDF lacks (plane, heightmap, capsule...) travels as SDF in a

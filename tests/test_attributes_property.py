@@ -1,7 +1,8 @@
 """Property: attributes URDF does not define, added at random to any element of random URDF
 trees (the robot, links, joints and every element below them; plain names and names in
 a declared namespace), come back through URDF -> SDF -> URDF on the element they were on,
-with both pose styles, and ``urdf-sdf diff`` finds no attribute that differs between the
+with both pose styles, under the prefix the URDF gave them (a floating or planar
+joint's too), and ``urdf-sdf diff`` finds no attribute that differs between the
 URDF, its SDF and the URDF made back.
 
 The trees are ``tests.test_urdf2sdf_property``'s. Two elements get none: a URDF's ``world``
@@ -88,6 +89,7 @@ def test_random_unknown_attributes_survive_the_round_trip(case, relative):
         assert el is not None, path
         for name, value in attributes.items():
             assert el.get(name) == value, (path, name)
+    assert b"ns0" not in to_urdf.xml  # written with the URDF's own prefix, drake:
     again = load_string(to_urdf.xml, "random.back.urdf", Context())
     assert attribute_differences(diff_results(original, sdf)) == []
     assert attribute_differences(diff_results(original, again, through_urdf=True)) == []

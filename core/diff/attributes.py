@@ -8,16 +8,20 @@ Each side gives them by owner (the model, a link or frame, a joint) and by the p
 the element in it (``""``: the owner itself, ``limit``: a joint's limit,
 ``visual[1]/geometry/box``), as the model values hold them, read from a URDF
 (``core.read.urdf_attributes``) or as an SDF carries them (``core.read.carried_attributes``),
-so that a URDF, its SDF and the URDF made back from that compare alike.
+so that a URDF, its SDF and the URDF made back from that compare alike. An SDF link's
+visuals and collisions also give the attributes SDFormat does not define that they hold
+(``core.read.shape_attributes``), at the path of the URDF element sdf2urdf puts them on,
+or at their SDF path when the URDF has none (then only in the SDF: lost).
 """
 from __future__ import annotations
 
 from urdf_sdf.core.base.custom import plain_copy, qname
-from urdf_sdf.core.base.model import Frame, Joint, Model
+from urdf_sdf.core.base.model import Frame, Joint, Link, Model
 from urdf_sdf.core.diff.difference import Difference
 from urdf_sdf.core.kinematics.tree import CustomJointElement
 from urdf_sdf.core.read.carried_attributes import frame_joint_parts
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name
+from urdf_sdf.core.read.shape_attributes import link_shape_parts
 from urdf_sdf.core.read.urdf_attributes import unknown_attributes, unknown_part_attributes
 
 # (owner kind, owner name) -> element path -> attribute name -> value.
@@ -39,6 +43,8 @@ def carried_attributes(description) -> tuple[Carried, dict[str, str]]:
         owners += [(("link", frame.name), frame) for frame in model.frames]
     for key, element in owners:
         parts = element_parts(element)
+        if el is None and isinstance(element, Link):  # an SDF link: its shapes' own too
+            parts = {**parts, **link_shape_parts(element)}
         if not parts:
             continue
         joint = frame_joint(element)

@@ -2,12 +2,16 @@
 back on the URDF element (those urdf2sdf carried, and custom namespaced ones), and those
 ``<urdf:attributes urdf:of=PATH>`` carries on the element at PATH; one SDFormat does not
 define and that is in no namespace, which libsdformat ignores, and one whose element the
-URDF written lacks, are named with SDF_ATTRIBUTE_DROPPED."""
+URDF written lacks, are named with SDF_ATTRIBUTE_DROPPED; so are a visual's or
+collision's (and those below them), on the URDF shape made from it and the element that
+states what holds them; a restored floating joint keeps its attributes' prefixes."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from lxml import etree
 
-from urdf_sdf import Context, load_string
+from urdf_sdf import Context, load, load_string
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI
 from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
@@ -96,3 +100,71 @@ def test_urdf2sdf_markup_is_no_urdf_attribute():
     conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
     assert conversion.ok, conversion.diagnostics
     assert b"gazebo=" not in conversion.xml
+
+
+FLOATING = b"""<?xml version="1.0"?>
+<sdf version="1.6" xmlns:urdf="urn:urdf-sdf:urdf" xmlns:drake="http://drake.mit.edu">
+  <model name="r">
+    <link name="a"/><link name="b"/>
+    <urdf:joint name="j" type="floating" drake:foo="1">
+      <urdf:origin xyz="0 0 1" drake:o="2"/>
+      <urdf:parent link="a"/><urdf:child link="b"/>
+    </urdf:joint>
+  </model>
+</sdf>"""
+
+
+def test_a_restored_floating_joint_keeps_the_prefix_of_its_attributes():
+    """urdf2sdf keeps a floating or planar joint as a ``<urdf:joint>`` copy: its namespaced
+    attributes come back under the SDF's prefix, declared on the ``<robot>``."""
+    conversion = convert_sdf(load_string(FLOATING, "r.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    assert b'<robot xmlns:drake="http://drake.mit.edu" name="r">' in conversion.xml
+    assert b'<joint name="j" type="floating" drake:foo="1">' in conversion.xml
+    assert b'drake:o="2"' in conversion.xml and b"ns0" not in conversion.xml
+
+
+SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "sdf2urdf" / \
+    "shape_attributes_carried_or_named.sdf"
+CUSTOM = "{http://example.org/custom}"
+
+
+def test_a_shapes_attributes_go_on_the_urdf_shape_made_from_it():
+    """Mapped by the SDF shape, not by position: the ground plane's visual goes to a
+    <gazebo> block, and the box visual (the SDF's second) is the URDF's first."""
+    conversion = convert_sdf(load(SHAPES, Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    link = etree.fromstring(conversion.xml).find("link")
+    visual = link.find("visual")
+    assert (visual.get("name"), visual.get(f"{CUSTOM}test")) == ("top_visual", "foo")
+    assert dict(visual.find("origin").attrib) == {"xyz": "0 0 0.5", "rpy": "0 0 0",
+                                                  f"{CUSTOM}frame": "top"}
+    assert dict(visual.find("geometry/box").attrib) == {"size": "1 0.5 0.5"}
+    left, right = link.findall("collision")
+    assert left.get(f"{CUSTOM}test") == "hello"
+    assert left.find("geometry").get("{http://drake.mit.edu}lod") == "2"
+    assert dict(right.attrib) == {"name": "right_wheel_collision"}
+    assert b'xmlns:custom="http://example.org/custom"' in conversion.xml
+
+
+def test_a_shapes_attribute_the_urdf_has_no_place_for_is_named():
+    conversion = convert_sdf(load(SHAPES, Context()), ToUrdf())
+    dropped = [(d.line, d.message) for d in conversion.diagnostics
+               if d.code is Code.SDF_ATTRIBUTE_DROPPED]
+    assert dropped == [
+        (16, "<size> of visual [top_visual] of link [chassis] has the attribute "
+             "[custom:test], which URDF has no element to hold: left out"),
+        (23, "collision [right_wheel_collision] of link [chassis] has the attribute [test], "
+             "which SDFormat does not define (libsdformat ignores it) and URDF has no place "
+             "for: left out")]
+
+
+def test_an_identity_pose_with_an_attribute_gets_an_origin_to_hold_it():
+    sdf = b"""<sdf version="1.9" xmlns:drake="http://drake.mit.edu"><model name="m">
+      <link name="a"><collision name="c"><pose drake:x="1"/>
+        <geometry><sphere><radius>1</radius></sphere></geometry></collision></link>
+    </model></sdf>"""
+    conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    origin = etree.fromstring(conversion.xml).find("link/collision/origin")
+    assert dict(origin.attrib) == {"{http://drake.mit.edu}x": "1"}

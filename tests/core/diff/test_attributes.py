@@ -7,6 +7,7 @@ from pathlib import Path
 
 from urdf_sdf import Context, load
 from urdf_sdf.core.diff.compare import diff_files
+from urdf_sdf.sdf2urdf import ToUrdf, convert_sdf
 from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "urdf" / \
@@ -72,3 +73,21 @@ def test_a_link_attribute_of_the_robot_and_a_frame(tmp_path):
     assert [(d.kind, d.name, d.message) for d in differences] == [
         ("frame", "tool", 'attribute drake:f "1" in A, "2" in B')]
     assert diff_files(str(plain), str(as_sdf(plain, tmp_path))) == []
+
+
+SHAPES = Path(__file__).resolve().parents[2] / "fixtures" / "sdf2urdf" / \
+    "shape_attributes_carried_or_named.sdf"
+
+
+def test_a_shapes_attribute_sdf2urdf_cannot_carry_is_lost(tmp_path):
+    """sdf2urdf carries a visual's and a collision's attributes onto the URDF shape (equal)
+    and drops the one of a box's ``<size>``: only in the SDF."""
+    conversion = convert_sdf(load(SHAPES, Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    out = tmp_path / "robot.urdf"
+    out.write_bytes(conversion.xml)
+    differences = diff_files(str(SHAPES), str(out))
+    assert [(d.kind, d.name, d.message) for d in differences] == [
+        ("link", "chassis",
+         '<visual[1]/geometry/box/size> attribute custom:test only in A ("bar")')]
+    assert diff_files(str(SHAPES), str(SHAPES)) == []
