@@ -230,6 +230,24 @@ def make_plan(model: Model, options: ToSdf, has_lumped_frames: bool,
     return Plan(frame_links, parent_joint, version, number, number >= AXIS_MIMIC, nested_scopes)
 
 
+def frames_parents_first(links: list[Link], frame_links: dict[str, Joint]) -> list[Link]:
+    """The links written as frames, in the URDF's order except that a frame comes after
+    the frame it is attached to: Drake places a frame whose ``attached_to`` names a frame
+    written later at the wrong pose (libsdformat does not mind the order)."""
+    by_name = {link.name: link for link in links}
+    order: list[Link] = []
+    placed: set[str] = set()
+    for link in links:
+        chain = []
+        name = link.name
+        while name in frame_links and name not in placed:
+            placed.add(name)
+            chain.append(by_name[name])
+            name = frame_links[name].parent
+        order.extend(reversed(chain))
+    return order
+
+
 def massless_frame_links(model: Model, parent_joint: dict[str, Joint]) -> dict[str, Joint]:
     """The links that become ``//frame``s, each with its joint: massless, shapeless links on
     fixed joints whose whole subtree is such links (sensor mounts, ``tool0``, chains of
@@ -329,11 +347,9 @@ class Writer:
         for link in self.model.links:
             if link.name not in self.plan.frame_links:
                 self.put(self.link_node(link), link.name)
-        for link in self.model.links:
-            joint = self.plan.frame_links.get(link.name)
-            if joint is not None:
-                self.put(self.frame_link_node(link, joint), link.name,
-                         joint.urdf_name or joint.name)
+        for link in frames_parents_first(self.model.links, self.plan.frame_links):
+            joint = self.plan.frame_links[link.name]
+            self.put(self.frame_link_node(link, joint), link.name, joint.urdf_name or joint.name)
         for frame in lumped_frames:
             out.add(frame)
         for frame in self.model.frames:

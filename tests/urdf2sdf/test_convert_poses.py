@@ -14,6 +14,7 @@ from tests.urdf2sdf_helpers import (
     FEATURE_FILES,
     FEATURES,
     FK_TOL,
+    OTHER_URDF_FIXTURES,
     VALID_OTHER_URDF_FILES,
     Urdf,
     all_urdf_cases,
@@ -29,6 +30,7 @@ from tests.urdf2sdf_helpers import (
     rotation_rpy,
     sdf_model,
 )
+from urdf_sdf import ToSdf, convert_urdf, load, load_string
 from urdf_sdf.core.base.custom import URDF_NS
 
 # ---- --relative: poses copy the URDF origin texts ----------------------------------------
@@ -151,3 +153,20 @@ def test_fk_helper_matches_a_hand_computed_chain():
 @pytest.mark.parametrize("urdf, variant, options", feature_cases())
 def test_axes_are_the_urdf_axes(urdf, variant, options):
     check_axes(urdf, options)
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_a_frame_is_written_after_the_frame_it_is_attached_to(relative):
+    """Massless tool_tip declared before the massless tool0 it hangs from (the ABB IRB 2400
+    of packsim): tool0's frame comes first, as Drake needs, and each frame sits where Drake
+    reads the URDF's link (tool_tip at 0.12 0 0.5, turned 90 degrees about y)."""
+    urdf = OTHER_URDF_FIXTURES / "frame_written_after_the_frame_it_is_attached_to.urdf"
+    conversion = convert_urdf(load(urdf), ToSdf(relative=relative))
+    model = parse_xml(conversion.xml).find("model")
+    assert [f.get("name") for f in model.findall("frame")] == ["tool0", "tool_tip"]
+    sdf = load_string(conversion.xml)
+    half = math.sqrt(0.5)
+    for name, drake in (("tool0", (0.0, 0.0, 0.5)), ("tool_tip", (0.12, 0.0, 0.5))):
+        pose = sdf.pose(name)
+        assert np.allclose(pose.position, drake, atol=1e-9), name
+        assert np.allclose(np.abs(pose.rotation), (half, 0.0, half, 0.0), atol=1e-9), name
