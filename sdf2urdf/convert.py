@@ -94,8 +94,7 @@ URDF_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", 
 
 
 def convert_sdf(result, options: ToUrdf) -> Conversion:
-    """Convert a loaded SDF model; the result's policy (``--strict``) decides what is an
-    error."""
+    """Convert a loaded SDF model; the result's policy (``--strict``) decides errors."""
     conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
     conversion.source = result.document
@@ -133,8 +132,7 @@ def _convert(result, options: ToUrdf) -> Conversion:
 
 
 def origins_copied(writers: list[UrdfWriter]) -> bool:
-    """Whether every origin written is the SDF's text (the parity holds and no world's
-    placement had to be composed into one)."""
+    """Whether every origin written is the SDF's text (parity, no world placement added)."""
     return all(w.parity.holds and not w.recomputed for w in writers)
 
 
@@ -375,7 +373,8 @@ class UrdfWriter:
 
     def write_shape(self, blocks: list, children: list[Node], kind: str, shape: Shape,
                     link_name: str, X_UL: Pose) -> None:
-        """A visual or collision into ``children``, or a <gazebo> block into ``blocks``."""
+        """A visual or collision (with what it carries) into ``children``, or a <gazebo>
+        block into ``blocks``."""
         if shape.geometry is None or shape.geometry.kind not in PRIMITIVES:
             blocks.append(self.gazebo_shape_block(kind, shape, link_name, X_UL))
             return
@@ -389,6 +388,7 @@ class UrdfWriter:
             material = shape.material
             parts.append(material_node(material, material.name or
                                        f"{self.name(link_name)}_{shape.name}_material"))
+        parts += carried_copies(shape.xml)
         children.append(shape_given_back((kind, attributes, parts), shape.xml, self.warn,
                                          f"{kind} [{shape.name}] of link [{link_name}]"))
 

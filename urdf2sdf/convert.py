@@ -520,6 +520,8 @@ class Writer:
             parts.append(tree)
         if kind == "visual" and shape.material is not None:
             parts.append(material_node(shape.material))
+        if shape.carried:
+            parts.append(carried_node(shape.carried))
         return (kind, attributes, parts)
 
     def mesh_uri(self, geometry) -> str:

@@ -102,6 +102,9 @@ class Shape:
     from_gazebo: bool = False
     # SDF: the element's ``urdf:`` attributes (see PoseSpec.markup).
     markup: dict[str, str] | None = None
+    # URDF children this project does not read, carried through SDF as urdf: elements
+    # (None when there are none: most shapes).
+    carried: list[Any] | None = None
 
 
 @dataclass(slots=True)

@@ -60,6 +60,7 @@ from urdf_sdf.core.read.urdf_attributes import (
 from urdf_sdf.core.read.urdf_elements import (
     UrdfState,
     attribute_number,
+    carry,
     check_inertia,
     interned_attributes,
     number,
@@ -260,11 +261,12 @@ FREE_JOINT_TYPES = ("floating", "planar")
 
 
 def needs_its_xml(link: Link) -> bool:
-    """A link whose element holds what its model does not: carried elements, a geometry
-    URDF does not define, a zero-mass inertial (a massless link may become a frame, which
-    carries it)."""
+    """A link whose element holds what its model does not: carried elements (its own or
+    its shapes'), a geometry URDF does not define, a zero-mass inertial (a massless link
+    may become a frame, which carries it)."""
     return bool(link.carried) or (link.inertial is not None and link.inertial.mass == 0) \
-        or has_other_geometry(link.visuals) or has_other_geometry(link.collisions)
+        or has_other_geometry(link.visuals) or has_other_geometry(link.collisions) \
+        or any(shape.carried for shape in (*link.visuals, *link.collisions))
 
 
 def has_other_geometry(shapes: list) -> bool:
@@ -291,15 +293,6 @@ def forget_link_xml(link: Link) -> None:
             if shape.material is not None:
                 shape.material.xml = None
     link.xml = None
-
-
-def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
-    """The children of a ``kind`` element URDF does not define (a typo like ``<orign>``,
-    pybullet's ``<contact>``, a ``drake:`` element, the ``<sensor>`` extension): recorded
-    for one warning per tag and place, and returned, to be carried."""
-    for child in carried:
-        state.unknown.setdefault((child.tag, kind), []).append((child, where))
-    return carried
 
 
 def report_carried(state: UrdfState) -> None:

@@ -281,9 +281,20 @@ def check_inertia(name: str, inertial: Inertial, el, state: UrdfState) -> None:
 
 # ---- shapes --------------------------------------------------------------------------
 
+def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
+    """The children of a ``kind`` element URDF does not define (a typo like ``<orign>``,
+    pybullet's ``<contact>``, a ``drake:`` element, the ``<sensor>`` extension): recorded
+    for one warning per tag and place, and returned, to be carried."""
+    for child in carried:
+        state.unknown.setdefault((child.tag, kind), []).append((child, where))
+    return carried
+
+
 def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
-    """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones)."""
+    """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones); what URDF
+    does not define in it (Drake's ``<drake:proximity_properties>``) is carried."""
     origin = geometry = material = None
+    carried = []
     for child in el:  # the first of each (first_children, written out: one for each shape)
         tag = child.tag
         if tag == "origin":
@@ -292,8 +303,13 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
             geometry = child if geometry is None else geometry
         elif tag == "material":
             material = child if material is None else material
+        elif isinstance(tag, str):
+            carried.append(child)
     shape = Shape(name=el.get("name"), pose=read_origin(origin, el, state, None),
                   source=state.src(el), xml=el)
+    if carried:
+        kind = tag_of(el)
+        shape.carried = carry(carried, kind, state, f"{kind} [{el.get('name') or ''}]")
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{tag_of(el)}> needs a <geometry>", el)
     else:

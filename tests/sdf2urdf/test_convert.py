@@ -39,6 +39,7 @@ from urdf_sdf.core.base.diagnostics import Code, Severity
 from urdf_sdf.core.diff.compare import diff_files
 from urdf_sdf.core.loader import load
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
+from urdf_sdf.urdf2sdf import ToSdf, convert_urdf
 
 HERE = Path(__file__).resolve().parents[1]
 FIXTURES = HERE / "fixtures" / "sdf2urdf"
@@ -853,3 +854,40 @@ def test_invalid_sdf_is_refused_with_its_diagnostics(tmp_path):
     conversion = convert(source)
     assert not conversion.ok and conversion.xml is None
     assert any(e.code is Code.DUPLICATE_NAME and e.line == 5 for e in errors(conversion))
+
+
+# ---- what URDF does not define in a visual or collision ---------------------------------
+
+DRAKE = "{http://drake.mit.edu}"
+
+
+def test_a_collisions_custom_element_is_carried_into_the_urdf_collision():
+    """Drake's <drake:proximity_properties> in an SDF <collision> (the manipulation
+    course's book.sdf) goes into the URDF <collision> as written, as a link's custom
+    elements do; before, it was dropped without a word."""
+    conversion = convert_sdf(load(FIXTURES / "shape_custom_element_carried_book.sdf",
+                                  Context()), ToUrdf())
+    collision = etree.fromstring(conversion.xml).find("link/collision")
+    properties = collision.find(f"{DRAKE}proximity_properties")
+    assert [child.tag for child in properties] == [f"{DRAKE}compliant_hydroelastic",
+                                                   f"{DRAKE}mu_dynamic"]
+    assert properties.find(f"{DRAKE}mu_dynamic").text == "2.0"
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_a_shapes_unknown_urdf_element_survives_the_round_trip(tmp_path, relative):
+    """Drake's contact properties in a URDF <collision> (the peg of the manipulation
+    course): named by URDF_ELEMENT_UNKNOWN, carried through the SDF collision, given back
+    in the URDF collision with every attribute."""
+    source = HERE / "fixtures" / "urdf" / "shape_unknown_element_carried_peg.urdf"
+    to_sdf = convert_urdf(load(source, Context()), ToSdf(relative=relative))
+    [unknown] = [d for d in to_sdf.diagnostics if d.code is Code.URDF_ELEMENT_UNKNOWN]
+    assert "<drake:proximity_properties> is not a URDF element of <collision>" \
+        in unknown.message
+    sdf = tmp_path / "peg.sdf"
+    sdf.write_bytes(to_sdf.xml)
+    back = convert_sdf(load(sdf, Context()), ToUrdf())
+    properties = etree.fromstring(back.xml).find(f"link/collision/{DRAKE}proximity_properties")
+    assert [(etree.QName(c).localname, c.get("value")) for c in properties] == [
+        ("mu_dynamic", "0.5"), ("compliant_hydroelastic", None),
+        ("hydroelastic_modulus", "90000000")]

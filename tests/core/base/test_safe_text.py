@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urdf_sdf.core.base.safe_text import escape, escape_json, json_strings, undecodable_escaped
@@ -43,6 +43,7 @@ def test_json_strings_reach_keys_values_and_nested_lists():
                                   "n": 3}
 
 
+@settings(deadline=None)  # the first example imports the JSON writer: slow on a busy machine
 @given(st.binary(max_size=20), st.text(max_size=5))
 def test_any_bytes_give_valid_utf_8_json_and_terminal_text(raw, text):
     name = os.fsdecode(raw) + text
