@@ -39,10 +39,11 @@ from urdf_sdf.core.base.model import Model
 from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.inspect.changes import Category, category_of
 
-KINDS = ("links", "joints", "frames", "visuals", "collisions", "sensors", "plugins", "lights")
+# The elements counted, by tag, and the name of their kind, in the report's order.
 _KIND_OF_TAG = {"link": "links", "joint": "joints", "frame": "frames", "visual": "visuals",
                 "collision": "collisions", "sensor": "sensors", "plugin": "plugins",
                 "light": "lights"}
+KINDS = tuple(_KIND_OF_TAG.values())
 # The sections of the report, in the order they are printed, after "converted" and
 # "carried".
 CHANGES = (Category.RESTORED, Category.REEXPRESSED, Category.DEFAULTED, Category.REPAIRED,
