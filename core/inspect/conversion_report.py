@@ -226,10 +226,15 @@ def conversion_report(model_document, diagnostics: list[Diagnostic], xml: bytes 
     return report
 
 
+def top_models(model_document) -> list[Model]:
+    """A document's model, or its worlds' models (not the nested ones)."""
+    return [model_document.model] if model_document.model is not None else \
+        [model for world in model_document.worlds for model in world.models]
+
+
 def models_of(model_document) -> list[Model]:
     """Every model of a document: its model or its worlds' models, and the nested ones."""
-    todo = [model_document.model] if model_document.model is not None else \
-        [model for world in model_document.worlds for model in world.models]
+    todo = top_models(model_document)
     models = []
     while todo:
         model = todo.pop()
@@ -261,9 +266,7 @@ def urdf_elements(model_document) -> int:
     """``urdf:`` elements (outermost) in the input's models as read: what urdf2sdf carried
     and sdf2urdf gives back."""
     count = 0
-    tops = [model_document.model] if model_document.model is not None else \
-        [model for world in model_document.worlds for model in world.models]
-    for model in tops:
+    for model in top_models(model_document):
         if model.xml is None:
             continue
         for element in model.xml.iter(f"{{{URDF_NS}}}*"):
