@@ -39,14 +39,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.diff.difference import Difference, fmt
 from urdf_sdf.core.diff.digest import BodyFrames, Digest
 from urdf_sdf.core.diff.inertials import has_inertial, inertials_in_root, rotation_matrices
 from urdf_sdf.core.diff.shapes import KINDS, match_shapes
 
-TENSOR_ENTRIES = (("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1), ("iyz", 1, 2),
-                  ("izz", 2, 2))
+# Each inertia key with its place in the tensor.
+TENSOR_ENTRIES = tuple(zip(INERTIA_KEYS, ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))))
 
 
 @dataclass
@@ -200,7 +201,7 @@ def compare_group_inertials(kept: list[str], sides, label: str, side: SideLumps,
                                   "centre of mass"))
         if not tensor_gap[g] <= tol:
             changed = ", ".join(f"{key} {ta[g][i, j]:.6g} -> {tb[g][i, j]:.6g}"
-                                for key, i, j in TENSOR_ENTRIES
+                                for key, (i, j) in TENSOR_ENTRIES
                                 if not abs(ta[g][i, j] - tb[g][i, j]) <= tol)
             out.append(Difference("lumped", name, f"inertia about the centre of mass differs by "
                                   f"up to {tensor_gap[g]:.3g} kg m^2: {changed} kg m^2 "
