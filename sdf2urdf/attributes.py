@@ -28,8 +28,8 @@ from urdf_sdf.core.read.carried_attributes import (
     own_attributes,
     part_attributes,
 )
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
-from urdf_sdf.core.read.shape_attributes import namespaced, shape_attributes
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, namespaced, prefixed_name, tag_of
+from urdf_sdf.core.read.shape_attributes import shape_attributes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
 from urdf_sdf.core.write.urdf import robot_document

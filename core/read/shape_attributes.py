@@ -25,7 +25,7 @@ from itertools import islice
 from typing import Any
 
 from urdf_sdf.core.base.custom import URDF_NS
-from urdf_sdf.core.read.prefixes import qualified_name
+from urdf_sdf.core.read.prefixes import namespaced
 from urdf_sdf.core.read.sdf_elements import PRIMITIVES
 
 # The children walked below each element of a URDF-stated shape.
@@ -115,14 +115,6 @@ def joined(path: str | None, step: str | None) -> str | None:
     if path is None or step is None:
         return None
     return f"{path}/{step}" if path and step else path or step
-
-
-def namespaced(name: str) -> str | None:
-    """``{uri}local`` of a namespaced attribute name (a prefix the SDF never declared, read
-    leniently, names ``urn:urdf-sdf:undeclared:PREFIX``); None for one in no namespace."""
-    if name[0] == "{":
-        return name
-    return qualified_name(name, {}) if ":" in name else None
 
 
 def link_shape_parts(link) -> dict[str, dict[str, str]]:
