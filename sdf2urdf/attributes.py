@@ -24,6 +24,7 @@ from lxml import etree
 from urdf_sdf.core.base.custom import PART_ATTRIBUTES, URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, source_of
 from urdf_sdf.core.read.carried_attributes import (
+    SDF_DEFINED,
     frame_joint_parts,
     own_attributes,
     part_attributes,
@@ -36,15 +37,12 @@ from urdf_sdf.core.write.urdf import robot_document
 
 _URDF = f"{{{URDF_NS}}}"
 CUSTOM_JOINT = qname("joint")
-# What SDFormat defines on the elements whose attributes are given back.
-SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
-                  "frame": {"name", "attached_to"}}
 
 
 def undefined_attributes(sdf_el, kind: str) -> list[str]:
     """The attributes of ``sdf_el`` (the SDF element of a URDF ``kind`` element) in no
     namespace that SDFormat does not define: lost in the URDF, to be named."""
-    defined = SDF_ATTRIBUTES[sdf_el.tag] if sdf_el.tag in SDF_ATTRIBUTES else None
+    defined = SDF_DEFINED.get(sdf_el.tag)
     if defined is None or kind not in ("link", "joint", "limit"):
         return []
     return [name for name in sdf_el.keys()

@@ -24,6 +24,15 @@ _URDF = f"{{{URDF_NS}}}"
 # ``lumped``: a link or joint --lump-fixed merged, urdf2sdf.lump).
 MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
                     "element", "gazebo", "lumped", "reference"})
+# The attributes SDFormat (1.5 to 1.11) defines on the elements whose others are carried or
+# named: a link, joint, joint limit or frame (sdf2urdf.attributes), and a visual or
+# collision and what is walked in it (core.read.shape_attributes; an element of neither
+# table has none).
+SDF_DEFINED = {"link": frozenset({"name"}), "joint": frozenset({"name", "type"}),
+               "limit": frozenset(), "frame": frozenset({"name", "attached_to"}),
+               "visual": frozenset({"name"}), "collision": frozenset({"name"}),
+               "pose": frozenset({"relative_to", "degrees", "rotation_format", "frame"}),
+               "mesh": frozenset({"optimization"})}
 
 
 def own_attributes(sdf_el) -> dict[str, str]:

@@ -25,6 +25,7 @@ from itertools import islice
 from typing import Any
 
 from urdf_sdf.core.base.custom import URDF_NS
+from urdf_sdf.core.read.carried_attributes import SDF_DEFINED
 from urdf_sdf.core.read.prefixes import namespaced
 from urdf_sdf.core.read.sdf_elements import PRIMITIVES
 
@@ -43,10 +44,6 @@ WALKED = {
 URDF_ELEMENT = {"pose": "origin", "geometry": "geometry", "box": "box",
                 "cylinder": "cylinder", "sphere": "sphere", "mesh": "mesh",
                 "material": "material"}
-# The attributes SDFormat (1.5 to 1.11) defines on the walked elements.
-SDF_DEFINED = {"visual": frozenset({"name"}), "collision": frozenset({"name"}),
-               "pose": frozenset({"relative_to", "degrees", "rotation_format", "frame"}),
-               "mesh": frozenset({"optimization"})}
 _NONE: frozenset[str] = frozenset()
 _URDF = f"{{{URDF_NS}}}"
 
