@@ -31,6 +31,7 @@ from urdf_sdf.core.read.carried_attributes import (
 )
 from urdf_sdf.core.read.prefixes import UNDECLARED_URI, namespaced, prefixed_name, tag_of
 from urdf_sdf.core.read.shape_attributes import shape_attributes
+from urdf_sdf.core.read.urdf_attributes import KNOWN_ATTRIBUTES
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
 from urdf_sdf.core.write.urdf import robot_document
@@ -126,8 +127,9 @@ def with_origin(joint_el, origin: Node | None):
     the identity) in place of its own, keeping the attributes URDF does not define that
     its first ``<origin>`` had."""
     carried: dict[str, str] = {}
+    defined = KNOWN_ATTRIBUTES["origin"]
     for old in joint_el.findall("origin"):
-        carried = carried or {k: v for k, v in old.items() if k not in ("xyz", "rpy")}
+        carried = carried or {k: v for k, v in old.items() if k not in defined}
         joint_el.remove(old)
     if carried:
         origin = with_attributes(origin or ("origin", {}, []), carried)
