@@ -21,7 +21,7 @@ from itertools import islice
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import PART_ATTRIBUTES, URDF_NS, qname
+from urdf_sdf.core.base.custom import URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, source_of
 from urdf_sdf.core.read.carried_attributes import (
     SDF_DEFINED,
@@ -66,7 +66,7 @@ def given_back(node: Node, sdf_el, warn, parts: dict[str, dict[str, str]] | None
     if attributes:
         node = with_attributes(node, attributes)
     if parts is None:
-        parts = part_attributes(sdf_el) if sdf_el.find(PART_ATTRIBUTES) is not None else {}
+        parts = part_attributes(sdf_el)
     return given_parts(node, parts, sdf_el, warn) if attributes or parts else node
 
 
