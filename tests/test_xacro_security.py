@@ -37,6 +37,7 @@ from urdf_sdf.cli.main import sdf2urdf_app as sdf2urdf
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
 from urdf_sdf.cli.xacro_evaluator import MAX_INT_BITS, SAFE_BUILTINS, Evaluator, Refused, safe_math
 from urdf_sdf.cli.xacro_expand import XacroOptions
+from urdf_sdf.cli.xacro_files import FileRefused, Files
 from urdf_sdf.cli.xacro_run import expand_in_sandbox
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 
@@ -204,6 +205,29 @@ def test_xacro_refuses_include_through_a_symlink_leaving_the_package(tree):
     assert result.returncode == 1
     assert first_error(result.stderr) == (str(source), "5", "XACRO_UNSAFE")
     assert "outside the input's package" in result.stderr
+
+
+def test_xacro_reads_nothing_through_a_folder_swapped_for_a_link_after_its_check(tmp_path,
+                                                                                  monkeypatch):
+    """A folder of the package replaced by a link out of it between the check of a path
+    and its opening: the file is refused, the one outside never read."""
+    (tmp_path / "pkg" / "parts").mkdir(parents=True)
+    (tmp_path / "pkg" / "parts" / "arm.xacro").write_text("<robot/>")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "arm.xacro").write_text("<secret/>")
+    files = Files(str(tmp_path / "pkg" / "robot.urdf.xacro"), [], None, 1 << 20)
+    checked = files.check
+
+    def checked_then_swapped(path, needle=None):
+        real = checked(path, needle)
+        os.rename(tmp_path / "pkg" / "parts", tmp_path / "parts.moved")
+        (tmp_path / "pkg" / "parts").symlink_to(tmp_path / "outside")
+        return real
+
+    monkeypatch.setattr(files, "check", checked_then_swapped)
+    with pytest.raises(FileRefused, match="a symbolic link on its path"):
+        files.read_file(str(tmp_path / "pkg" / "parts" / "arm.xacro"))
+    assert files.read == {}
 
 
 def test_xacro_refuses_an_include_that_is_not_a_regular_file(tree):

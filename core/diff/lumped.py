@@ -39,14 +39,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.base.pose import Pose
 from urdf_sdf.core.diff.difference import Difference, fmt
 from urdf_sdf.core.diff.digest import BodyFrames, Digest
 from urdf_sdf.core.diff.inertials import has_inertial, inertials_in_root, rotation_matrices
 from urdf_sdf.core.diff.shapes import KINDS, match_shapes
 
-TENSOR_ENTRIES = (("ixx", 0, 0), ("ixy", 0, 1), ("ixz", 0, 2), ("iyy", 1, 1), ("iyz", 1, 2),
-                  ("izz", 2, 2))
+# Each inertia key with its place in the tensor.
+TENSOR_ENTRIES = tuple(zip(INERTIA_KEYS, ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))))
 
 
 @dataclass
@@ -95,7 +96,8 @@ def lumped_side(mine: Digest, theirs: Digest) -> SideLumps:
     """The links of ``mine`` on a fixed joint (not from ``world``) that ``theirs`` has no
     link of, or only a massless, shapeless link standing for a frame (as ``sdf2urdf``
     writes a lumped SDF's frames) where mine weighs or has shapes, each with its kept
-    link: the nearest ancestor that is not lumped. A link of ``mine`` that stands for a
+    link: the nearest ancestor that is not lumped (a link on a loop of fixed joints has
+    none, and is not lumped). A link of ``mine`` that stands for a
     frame of ``theirs`` (massless and shapeless, as every link below it) is not taken as
     lumped: it weighs nothing, and plain ``diff`` compares it with the frame."""
     links = set(mine.links)
@@ -111,13 +113,19 @@ def lumped_side(mine: Digest, theirs: Digest) -> SideLumps:
                 and not joint.weld:
             parents[joint.child] = joint.parent
             side.joints[joint.name] = joint.child
+    looped: set[str] = set()  # links whose walk up ends in a loop of fixed joints
     for link in parents:  # each link walked up once: its kept link is then known
         path: dict[str, None] = {}
-        while link in parents and link not in side.kept and link not in path:
+        while link in parents and link not in side.kept and link not in path \
+                and link not in looped:
             path[link] = None
             link = parents[link]
+        if link in path or link in looped:  # no ancestor to lump into: compared as is
+            looped.update(path)
+            continue
         kept = side.kept.get(link, link)
         side.kept.update((lumped, kept) for lumped in path)
+    side.joints = {joint: child for joint, child in side.joints.items() if child in side.kept}
     for link in mine.links:  # the digest's order: the same groups every time
         if link in side.kept:
             side.groups.setdefault(side.kept[link], [side.kept[link]]).append(link)
@@ -200,7 +208,7 @@ def compare_group_inertials(kept: list[str], sides, label: str, side: SideLumps,
                                   "centre of mass"))
         if not tensor_gap[g] <= tol:
             changed = ", ".join(f"{key} {ta[g][i, j]:.6g} -> {tb[g][i, j]:.6g}"
-                                for key, i, j in TENSOR_ENTRIES
+                                for key, (i, j) in TENSOR_ENTRIES
                                 if not abs(ta[g][i, j] - tb[g][i, j]) <= tol)
             out.append(Difference("lumped", name, f"inertia about the centre of mass differs by "
                                   f"up to {tensor_gap[g]:.3g} kg m^2: {changed} kg m^2 "

@@ -39,10 +39,11 @@ from urdf_sdf.core.base.model import Model
 from urdf_sdf.core.base.pose import IDENTITY
 from urdf_sdf.core.inspect.changes import Category, category_of
 
-KINDS = ("links", "joints", "frames", "visuals", "collisions", "sensors", "plugins", "lights")
+# The elements counted, by tag, and the name of their kind, in the report's order.
 _KIND_OF_TAG = {"link": "links", "joint": "joints", "frame": "frames", "visual": "visuals",
                 "collision": "collisions", "sensor": "sensors", "plugin": "plugins",
                 "light": "lights"}
+KINDS = tuple(_KIND_OF_TAG.values())
 # The sections of the report, in the order they are printed, after "converted" and
 # "carried".
 CHANGES = (Category.RESTORED, Category.REEXPRESSED, Category.DEFAULTED, Category.REPAIRED,
@@ -225,10 +226,15 @@ def conversion_report(model_document, diagnostics: list[Diagnostic], xml: bytes 
     return report
 
 
+def top_models(model_document) -> list[Model]:
+    """A document's model, or its worlds' models (not the nested ones)."""
+    return [model_document.model] if model_document.model is not None else \
+        [model for world in model_document.worlds for model in world.models]
+
+
 def models_of(model_document) -> list[Model]:
     """Every model of a document: its model or its worlds' models, and the nested ones."""
-    todo = [model_document.model] if model_document.model is not None else \
-        [model for world in model_document.worlds for model in world.models]
+    todo = top_models(model_document)
     models = []
     while todo:
         model = todo.pop()
@@ -260,9 +266,7 @@ def urdf_elements(model_document) -> int:
     """``urdf:`` elements (outermost) in the input's models as read: what urdf2sdf carried
     and sdf2urdf gives back."""
     count = 0
-    tops = [model_document.model] if model_document.model is not None else \
-        [model for world in model_document.worlds for model in world.models]
-    for model in tops:
+    for model in top_models(model_document):
         if model.xml is None:
             continue
         for element in model.xml.iter(f"{{{URDF_NS}}}*"):

@@ -10,6 +10,10 @@ opens the file with :func:`open_regular`:
   platform lacks is left out; ``O_BINARY`` is Windows' own);
 * with ``follow_links=False``, never through a last symbolic link (``O_NOFOLLOW``): a
   symlink is refused as "a symbolic link", not followed;
+* with ``resolved``, a real path the caller checked (a batch's input, a copied mesh) is
+  opened one folder at a time from the root (:data:`FOLDER_FLAGS`, ``dir_fd``), no link
+  followed: a folder swapped for a link after the check is refused as "a symbolic link
+  on its path", never followed out;
 * examined with ``fstat`` *after* opening, on the descriptor, never with ``stat`` of the
   name: anything but a regular file is refused with :class:`NotRegular`, whose message
   names its kind (:func:`not_regular_message`: "not a regular file (a FIFO)"; a socket
@@ -39,9 +43,14 @@ CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 OPEN_FLAGS = (os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0)
               | CLOEXEC | getattr(os, "O_BINARY", 0))
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# A folder opened only to open, make or rename what is in it (O_PATH: no read permission
+# needed), not through a last link.
+FOLDER_FLAGS = (getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_DIRECTORY", 0)
+                | NO_FOLLOW | CLOEXEC)
 CHUNK = 1 << 20  # bytes per read past the size fstat gave
 
 SYMBOLIC_LINK = "a symbolic link"
+LINK_ON_PATH = "a symbolic link on its path"
 
 
 class NotRegular(OSError):
@@ -113,13 +122,6 @@ def open_regular(path: str | Path, *, follow_links: bool = True, pipes: bool = F
         return fd
     os.close(fd)
     raise NotRegular(file_kind(mode))
-
-
-LINK_ON_PATH = "a symbolic link on its path"
-# A folder opened only to open, make or rename what is in it (O_PATH: no read permission
-# needed), not through a last link.
-FOLDER_FLAGS = (getattr(os, "O_PATH", os.O_RDONLY) | getattr(os, "O_DIRECTORY", 0)
-                | NO_FOLLOW | CLOEXEC)
 
 
 def _open_resolved(path: str) -> int:

@@ -23,6 +23,10 @@ from pathlib import Path
 
 from urdf_sdf.core.read.files import CLOEXEC, NO_FOLLOW
 
+# A new file made only here (never an existing one, never through a link at its name),
+# closed in a child process.
+NEW_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | CLOEXEC
+
 TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
 
 # What protects a temporary file while it exists (the command line: removal on a signal);
@@ -53,7 +57,7 @@ def temporary_beside(target: Path, stale_removed: bool = False,
         remove_stale_temporaries(directory_of(target), target.name)
     tmp = temporary_name(target)
     with guard(tmp) if guard is not None else contextlib.nullcontext():
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(os.open(tmp, NEW_FILE_FLAGS, 0o600))
         try:
             yield tmp
         finally:
@@ -126,8 +130,7 @@ def write_atomically_in(data: bytes, folder: int, target: Path,
     tmp = os.path.basename(temporary_name(target))
     with guard(str(directory_of(target) / tmp)) if guard is not None else \
             contextlib.nullcontext():
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | CLOEXEC, 0o600,
-                     dir_fd=folder)
+        fd = os.open(tmp, NEW_FILE_FLAGS, 0o600, dir_fd=folder)
         try:
             with os.fdopen(fd, "wb") as stream:
                 stream.write(data)
@@ -170,7 +173,7 @@ def probed_file_mode(target: Path) -> int:
     removed at once. Named as a temporary of ``target``'s: if the process dies in between,
     the next write of ``target`` removes it (:func:`remove_stale_temporaries`)."""
     probe = temporary_name(target)
-    fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(probe, NEW_FILE_FLAGS, 0o666)
     try:
         return stat.S_IMODE(os.fstat(fd).st_mode)
     finally:

@@ -37,7 +37,8 @@ from pathlib import Path
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.path_components import is_within, own_directory
 from urdf_sdf.core.compose.uri import package_ancestor
-from urdf_sdf.core.read.files import NO_FOLLOW, NotRegular, open_regular, os_reason
+from urdf_sdf.core.read.files import NotRegular, open_regular, os_reason
+from urdf_sdf.core.write.atomic import NEW_FILE_FLAGS
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
 CHUNK = 1024 * 1024
@@ -132,8 +133,7 @@ def copy_checked(source: str, identity: FileId, target: Path) -> None:
         info = os.fstat(reader.fileno())
         if (info.st_dev, info.st_ino, info.st_size) != identity:
             raise _changed(source)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
-        with os.fdopen(os.open(target, flags, NEW_FILE_MODE), "wb") as writer:
+        with os.fdopen(os.open(target, NEW_FILE_FLAGS, NEW_FILE_MODE), "wb") as writer:
             left = size
             while left > 0 and (chunk := reader.read(min(CHUNK, left))):
                 writer.write(chunk)

@@ -49,6 +49,7 @@ from urdf_sdf.cli.render import (
     presented,
     print_json,
     render,
+    report_text,
     use_color,
     visible,
 )
@@ -246,15 +247,21 @@ def run_batch(items: list[BatchItem], out_dir: Path, convert: Converter, *,
             if shown and not as_json:
                 bar.log("\n".join(render(d, outcome.sources, color) for d in shown))
             if outcome.report is not None and not as_json:
-                bar.log("\n".join(escape(line) for line in outcome.report.lines()))
-    reports = [o.report for o in outcomes if o.report is not None]
-    if reports and not as_json:
-        print(escape(verdict_totals(reports)), file=stream)
+                bar.log(report_text(outcome.report))
+    if not as_json:
+        print_totals([o.report for o in outcomes if o.report is not None], stream)
     if as_json:
         print_json(batch_json(outcomes, out_dir, quiet))
     else:
         print(summary_table(outcomes, out_dir))
     return 1 if any(o.status == "failed" for o in outcomes) else 0
+
+
+def print_totals(reports: list[ConversionReport], stream) -> None:
+    """The total line of a batch's conversion reports (``--report``; none: nothing) on
+    ``stream``."""
+    if reports:
+        print(verdict_totals(reports), file=stream)
 
 
 def outcomes_of(todo: list[BatchItem], convert: Converter, workers: int,

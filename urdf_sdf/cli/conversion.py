@@ -33,7 +33,14 @@ from urdf_sdf.cli.output import (
     write_output,
 )
 from urdf_sdf.cli.path_names import renamed_output
-from urdf_sdf.cli.render import SourceLines, diagnostic_json, emit, print_json, visible
+from urdf_sdf.cli.render import (
+    SourceLines,
+    diagnostic_json,
+    emit,
+    print_json,
+    report_text,
+    visible,
+)
 from urdf_sdf.cli.xacro_expand import XacroOptions
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
@@ -182,9 +189,8 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
 
 
 def print_report(report: ConversionReport) -> None:
-    """The report's lines on stderr (escaped: a file name may hold control characters)."""
-    for line in report.lines():
-        print(escape(line), file=sys.stderr)
+    """The report's lines on stderr (:func:`~urdf_sdf.cli.render.report_text`)."""
+    print(report_text(report), file=sys.stderr)
 
 
 def _write(data: bytes, destination: str | None,

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from urdf_sdf.cli import sdf2urdf_app, urdf2sdf_app
-from urdf_sdf.cli.batch import BatchItem, skip_irregular
+from urdf_sdf.cli.batch import BatchItem, print_totals, skip_irregular
 from urdf_sdf.cli.conversion import print_report
 from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
@@ -53,11 +53,7 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics
 from urdf_sdf.core.base.path_components import component_problem
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.compose.uri import model_config_files
-from urdf_sdf.core.inspect.conversion_report import (
-    ConversionReport,
-    conversion_report,
-    verdict_totals,
-)
+from urdf_sdf.core.inspect.conversion_report import ConversionReport, conversion_report
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
@@ -307,8 +303,8 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
 def with_totals(reports: list[ConversionReport] | None, as_json: bool, code: int) -> int:
     """A batch's exit ``code``, after the total line of its reports (``--report``) on
     stderr."""
-    if reports and not as_json:
-        print(escape(verdict_totals(reports)), file=sys.stderr)
+    if reports is not None and not as_json:
+        print_totals(reports, sys.stderr)
     return code
 
 

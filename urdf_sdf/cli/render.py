@@ -12,17 +12,22 @@ terminal or forge a line. Colour only when the stream is a terminal and ``NO_COL
 unset or empty. For a xacro file the diagnostic names
 the ``.xacro`` file without a line (its lines would mislead an editor): the message says
 which line of the *expanded* document it is, and the snippet shows that expanded line.
+A conversion report (``--report``) is shown escaped the same way (:func:`report_text`).
 """
 from __future__ import annotations
 
 import os
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from urdf_sdf.core.base.diagnostics import Diagnostic, Diagnostics
 from urdf_sdf.core.base.safe_text import escape, escape_json, json_strings
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
+
+if TYPE_CHECKING:
+    from urdf_sdf.core.inspect.conversion_report import ConversionReport
 
 # Source files larger than this are not read again just to show a line.
 MAX_SNIPPET_FILE = 64 * 1024 * 1024
@@ -200,6 +205,12 @@ def emit(diagnostics: Iterable[Diagnostic], stream=None, sources: SourceLines | 
     color = use_color(stream)
     for diagnostic in visible(diagnostics, quiet):
         print(render(diagnostic, sources, color), file=stream)
+
+
+def report_text(report: ConversionReport) -> str:
+    """A conversion report (``--report``) as text, its lines escaped like a diagnostic's (a
+    file name may hold control characters)."""
+    return "\n".join(escape(line) for line in report.lines())
 
 
 def print_json(data) -> None:

@@ -8,7 +8,9 @@
   that root or inside a directory the user named (``--xacro-path``, ``--package-path``);
   never under ``/proc``, ``/sys`` or ``/dev``; opened by
   :func:`urdf_sdf.core.read.files.open_regular` (non-blocking, examined after opening,
-  never through a last symbolic link: "not a regular file (a FIFO)"); at most
+  its real path opened one folder at a time with no symbolic link followed, so that a
+  folder swapped for a link after the check is refused: "not a regular file (a FIFO)",
+  "... (a symbolic link on its path)"); at most
   :data:`MAX_FILES` files and ``max_bytes`` bytes each. Anything else is refused
   (:class:`FileRefused`).
 * ``$(find PKG)`` is the directory ``--package PKG=DIR`` names, else the nearest
@@ -112,12 +114,14 @@ class Files:
 
     def read_file(self, path: str, needle: str | None = None) -> bytes:
         """The bytes of ``path`` (FileRefused outside the roots or when it is not a regular
-        file; OSError when it cannot be read, so that an optional include is skipped)."""
+        file; OSError when it cannot be read, so that an optional include is skipped). The
+        real path checked is opened one folder at a time, no link followed (``resolved``):
+        a folder swapped for a link out of the roots after the check is refused."""
         real = self.check(path, needle)
         if len(self.read) >= MAX_FILES:
             raise FileRefused(f"the expansion reads more than {MAX_FILES} files", needle)
         try:
-            data = read_regular(real, self.max_bytes, follow_links=False)
+            data = read_regular(real, self.max_bytes, follow_links=False, resolved=True)
         except NotRegular as exc:
             raise FileRefused(f"{path} is {exc}", needle) from None
         if data is None:

@@ -198,3 +198,30 @@ def test_the_json_follows_its_schema():
         "kind": "lumped", "name": "j2s6s200_link_finger_tip_1", "property": "frame",
         "role": "cause", "message": "link j2s6s200_link_finger_tip_1, lumped into "
                                     "j2s6s200_link_6, has no frame of its name in B"}]
+
+
+LOOP = """<sdf version="1.9"><model name="m">
+<link name="a"><inertial><mass>1</mass></inertial></link>
+<link name="b"><inertial><mass>1</mass></inertial></link>
+<link name="c"><inertial><mass>1</mass></inertial></link>
+<joint name="ab" type="fixed"><parent>a</parent><child>b</child></joint>
+<joint name="bc" type="fixed"><parent>b</parent><child>c</child></joint>
+<joint name="cb" type="fixed"><parent>c</parent><child>b</child></joint>
+</model></sdf>"""
+ALONE = ('<robot name="m"><link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+         'ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>')
+
+
+def test_links_on_a_loop_of_fixed_joints_are_not_lumped(tmp_path):
+    """No link on a loop of fixed joints has an ancestor to be lumped into: each is
+    compared as plain diff compares it, never counted as a group of its own loop."""
+    loop, alone = tmp_path / "loop.sdf", tmp_path / "alone.urdf"
+    loop.write_text(LOOP)
+    alone.write_text(ALONE)
+    sides = find_lumps(describe(load(str(loop), Context())),
+                       describe(load(str(alone), Context()))).sides
+    assert (sides[0].kept, sides[0].joints, sides[0].groups) == ({}, {}, {})
+    found = {(d.kind, d.name, d.message) for d in lumped_diff(loop, alone)}
+    assert found == {("links", "b", "only in A"), ("links", "c", "only in A"),
+                     ("joints", "ab", "only in A"), ("joints", "bc", "only in A"),
+                     ("joints", "cb", "only in A")}
