@@ -92,10 +92,9 @@ def unknown_attributes(el, kind: str, state, what: str, fate: str = CARRIED
                        ) -> dict[str, str] | None:
     """The attributes of ``el`` (a ``kind`` element, ``what`` in messages) URDF does not
     define, by name (``{uri}local`` when namespaced), each named in a warning of
-    ``state`` (None: none); None when there is none (the common case, found from the
-    number of attributes alone)."""
+    ``state`` (None: none); None when there is none (the common case)."""
     known = KNOWN_ATTRIBUTES[kind]
-    if len(el.attrib) <= len(known) and all(name in known for name in el.keys()):
+    if known.issuperset(el.keys()):
         return None
     found = {name: value for name, value in el.items() if name not in known}
     for name in found:
@@ -136,7 +135,7 @@ def collect_parts(el, tags: tuple[str, ...], path: str, found: dict, state, what
             continue  # only the first is read
         where = f"{path}{tag}[{count}]" if tag in REPEATED else path + tag
         known = KNOWN_ATTRIBUTES[tag]
-        if len(child.attrib) > len(known) or not all(name in known for name in child.keys()):
+        if not known.issuperset(child.keys()):
             attributes = found[where] = {name: value for name, value in child.items()
                                          if name not in known}
             for name in attributes:
