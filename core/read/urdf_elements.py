@@ -290,9 +290,10 @@ def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
     return carried
 
 
-def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
-    """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones); what URDF
-    does not define in it (Drake's ``<drake:proximity_properties>``) is carried."""
+def read_shape(el, state: UrdfState, materials: dict[str, Material], link_name: str) -> Shape:
+    """A ``<visual>`` or ``<collision>`` of link ``link_name`` (``materials``: the
+    robot-level ones); what URDF does not define in it (Drake's
+    ``<drake:proximity_properties>``) is carried."""
     origin = geometry = material = None
     carried = []
     for child in el:  # the first of each (first_children, written out: one for each shape)
@@ -309,7 +310,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
                   source=state.src(el), xml=el)
     if carried:
         kind = tag_of(el)
-        shape.carried = carry(carried, kind, state, f"{kind} [{el.get('name') or ''}]")
+        shape.carried = carry(carried, kind, state, shape_place(kind, el.get("name"), link_name))
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{tag_of(el)}> needs a <geometry>", el)
     else:
@@ -317,6 +318,12 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     if material is not None:
         shape.material = read_material(material, state, materials)
     return shape
+
+
+def shape_place(kind: str, name: str | None, link_name: str) -> str:
+    """How a message names a shape: ``collision [c] of link [a]``, or ``a collision of link
+    [a]`` when it has no name."""
+    return f"{kind} [{name}] of link [{link_name}]" if name else f"a {kind} of link [{link_name}]"
 
 
 def read_geometry(el, state: UrdfState) -> Geometry | None:
