@@ -19,6 +19,7 @@ are no attributes to lxml, so ``xmlns:xacro`` is never one.
 from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.read.prefixes import prefixed_name
 
 _ORIGIN = frozenset({"xyz", "rpy"})
@@ -33,7 +34,7 @@ KNOWN_ATTRIBUTES = {
     "origin": _ORIGIN,
     "inertial": frozenset(),
     "mass": frozenset({"value"}),
-    "inertia": frozenset({"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}),
+    "inertia": frozenset(INERTIA_KEYS),
     "visual": _NAME,
     "collision": _NAME,
     "geometry": frozenset(),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal, overload
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.base.inertia import INERTIA_KEYS, inertia_problem, mass_problem
 from urdf_sdf.core.base.model import Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
@@ -22,7 +22,6 @@ from urdf_sdf.core.read.urdf_attributes import unknown_attributes
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
 MATERIAL_PARTS = ("color", "texture")
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
