@@ -30,13 +30,13 @@ RECORD_PATH = f"inertial/{INERTIA_AS_WRITTEN}"
 
 
 def urdf_inertial(inertial: Inertial, origin: Node | None, link_el, link_name: str,
-                  texts: NumberTexts, warn) -> Node:
+                  number_texts: NumberTexts, warn) -> Node:
     """The URDF ``<inertial>`` of SDF link ``link_name`` (its element ``link_el``, None
     when the reader let it go), whose ``inertial`` is placed at ``origin`` in the URDF
-    link frame (None: at it); ``texts``: the texts of numbers written so far;
+    link frame (None: at it); ``number_texts``: the texts of the numbers written so far;
     ``warn(code, message, source)``."""
-    values = inertia_given_back(inertial_value_nodes(inertial, texts), inertial, link_el,
-                                link_name, warn)
+    values = inertia_given_back(inertial_value_nodes(inertial, number_texts), inertial,
+                                link_el, link_name, warn)
     return ("inertial", {}, values if origin is None else [origin, *values])
 
 
@@ -54,7 +54,8 @@ def inertia_given_back(values: list[Node], inertial: Inertial, link_el, link_nam
     if written is not None and is_repair_of(inertial, written):
         return [*values[:-1], ("inertia", texts, [])]
     why = ("its inertia is no longer the repair urdf2sdf made of it, so it was changed since"
-           if written is not None else f"a number of it is not one ({' '.join(texts.values())})")
+           if written is not None else
+           f"its numbers ({' '.join(texts.values())}) are not six finite numbers")
     warn(Code.LINK_INERTIA_RECORD_DROPPED,
          f"link [{link_name}] holds its URDF inertia as written (<urdf:inertia>), but {why}: "
          "the SDF's inertia is written and the record dropped", inertial.source)

@@ -11,8 +11,9 @@ Two pose styles:
   relative to their child link, as URDF's child frame is the joint frame.
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
-``core.base.custom``; attributes URDF does not define: ``urdf2sdf.attributes``) and
-reported as a warning where it changes behaviour.
+``core.base.custom``; attributes URDF does not define: ``urdf2sdf.attributes``; an inertia
+libsdformat refuses, repaired, as written: ``urdf2sdf.inertia``) and reported as a warning
+where it changes behaviour.
 
 The model's children are made as ``core.write.text`` nodes (or copied elements) and
 handed in order to ``core.write.sdf.model_document``, which decides how they become
