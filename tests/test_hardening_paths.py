@@ -139,3 +139,90 @@ def test_an_included_file_is_never_the_output(tmp_path, command):
     assert result.exit_code == 1, result.output
     assert "OUTPUT_IS_INPUT" in result.output
     assert part.read_bytes() == before
+
+
+# ---- a folder swapped for a link between an include's check and its opening ---------------
+
+def swappable_include(tmp_path: Path) -> tuple[Path, Path, object]:
+    """``pkg/robot.sdf`` including ``parts/part.sdf`` and, outside the package, a file of
+    the same name holding the model ``secret``: (the input, the folder, the swap)."""
+    package = tmp_path / "pkg"
+    (package / "parts").mkdir(parents=True)
+    (package / "package.xml").write_text("<package/>")
+    (package / "parts" / "part.sdf").write_text(PART.format(name="part"))
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "part.sdf").write_text(PART.format(name="secret"))
+    (tmp_path / "outside" / "model.config").write_text(
+        '<?xml version="1.0"?>\n<model><sdf version="1.9">secret_name.sdf</sdf></model>\n')
+
+    def swap(folder: Path = package / "parts") -> None:
+        if not folder.is_symlink():
+            folder.rename(folder.with_name(folder.name + ".was"))
+            folder.symlink_to(tmp_path / "outside", target_is_directory=True)
+
+    return including(package, "parts/part.sdf"), package / "parts", swap
+
+
+def swapped_after(monkeypatch, module, name: str, swap) -> None:
+    """``module.name`` (a check) answers, then the folder is swapped for a link."""
+    checked = getattr(module, name)
+
+    def checked_then_swapped(*args, **kwargs):
+        answer = checked(*args, **kwargs)
+        swap()
+        return answer
+
+    monkeypatch.setattr(module, name, checked_then_swapped)
+
+
+def test_an_include_whose_folder_is_swapped_after_its_check_is_not_read(tmp_path, monkeypatch):
+    """The include confined by its real path, then its folder replaced by a link out of
+    the package before the file is opened: the file outside is never read."""
+    from urdf_sdf.core.compose import included
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, included, "resolve_uri", swap)
+    result = load(source, Context())
+    assert Code.FILE_READ in [e.code for e in errors(result)]
+    assert any(f"resolves to {tmp_path / 'outside' / 'part.sdf'}, outside the input's "
+               "package" in e.message for e in errors(result))
+    assert all(m.name != "secret" for m in result.document.model.models)
+
+
+def test_printing_reads_no_include_whose_folder_is_swapped_after_its_check(tmp_path,
+                                                                         monkeypatch):
+    from urdf_sdf.core.compose import included
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, included, "resolve_uri", swap)
+    result = runner.invoke(umbrella, ["print", str(source)])
+    assert result.exit_code == 1, result.output
+    assert "error[FILE_READ]" in result.output and "secret" not in result.output
+
+
+def test_an_include_whose_folder_is_swapped_in_the_narrowest_window_is_refused(tmp_path,
+                                                                            monkeypatch):
+    """Swapped after the real path is checked inside the package, before it is opened:
+    the real path is opened one folder at a time, no link followed."""
+    from urdf_sdf.core.read import xmlio
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, xmlio, "is_within", swap)
+    result = load(source, Context())
+    assert any("a symbolic link on its path" in e.message for e in errors(result))
+    assert all(m.name != "secret" for m in result.document.model.models)
+
+
+def test_a_model_config_whose_folder_is_swapped_after_its_check_is_not_read(tmp_path,
+                                                                          monkeypatch):
+    from urdf_sdf.core.compose import uri
+    models = tmp_path / "models"
+    (models / "arm").mkdir(parents=True)
+    (models / "arm" / "model.config").write_text(
+        '<?xml version="1.0"?>\n<model><sdf version="1.9">model.sdf</sdf></model>\n')
+    (models / "arm" / "model.sdf").write_text(PART.format(name="arm"))
+    _, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, uri, "readable_here", lambda: swap(models / "arm"))
+    (tmp_path / "top").mkdir()
+    result = load(including(tmp_path / "top", "model://arm"),
+                  Context(model_paths=[str(models)]))
+    messages = " ".join(e.message for e in errors(result))
+    assert f"resolves to {tmp_path / 'outside' / 'model.config'}, outside" in messages
+    assert "secret_name" not in messages
