@@ -2,6 +2,9 @@
 never seen half-written and never replaces what is not ours.
 
 * Everything goes into a temporary sibling folder, which then takes the target's place.
+  Each file is made in its folder opened one folder at a time from the temporary one,
+  no link followed (:func:`urdf_sdf.core.write.folders.new_file_in`): a folder swapped
+  for a link mid-write takes no file outside.
 * A target that does not exist, or an empty directory, is simply filled.
 * An existing non-empty directory is replaced only when it is one we wrote **and**
   ``force`` (``--force``) is given; otherwise :class:`OutputExists` (OUTPUT_EXISTS) and
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from urdf_sdf.cli.output import OutputError, removed_on_signal
 from urdf_sdf.core.read.files import read_head
+from urdf_sdf.core.write.folders import new_file_in
 
 MARKED_FILES = ("model.config", "package.xml")
 MARKER_FILE = ".urdf-sdf-output"
@@ -85,8 +89,8 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
     try:
         with removed_on_signal(str(tmp), _remove_tree):
             for relative, data in marked(files, writer).items():
-                (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
-                (tmp / relative).write_bytes(data)
+                with new_file_in(tmp, Path(relative)) as stream:
+                    stream.write(data)
             bundle.copy_into(tmp)
             _swap_into_place(tmp, target)
     finally:
