@@ -130,6 +130,9 @@ class FileConverter:
 OUTSIDE_TREE = "a symlink to {target}, outside the input directory: not read"
 OUTSIDE_TREE_DIRECTORY = "a symlink to {target}, outside the input directory: not followed"
 SAME_FILE = "a symlink to {target}, which is converted as itself: not read twice"
+PATH_TOO_LONG = ("its path is {length} bytes long, longer than the system opens "
+                 "({limit}): not read")
+DEFAULT_PATH_MAX = 4096  # Linux's PATH_MAX, where the system does not say
 
 
 class Listing(list):
@@ -153,8 +156,15 @@ def walk(root: Path, exclude: Path | None = None) -> Listing:
     tree = root.resolve()
     listing = Listing()
     found: list[Path] = []
+    too_long = _too_long(root)
     for directory, dirs, files in os.walk(root):
         here = Path(directory)
+        for names in (dirs, files):
+            long_names = [name for name in names if too_long(directory, name)]
+            for name in long_names:
+                listing.skipped[here / name] = PATH_TOO_LONG.format(
+                    length=too_long.length(directory, name), limit=too_long.limit)
+                names.remove(name)
         for name in sorted(d for d in dirs if (here / d).is_symlink()):
             target = Path(os.path.realpath(here / name))
             if not target.is_relative_to(tree):
@@ -192,13 +202,46 @@ def _list_files(found: list[Path], listing: Listing, tree: Path) -> None:
             listing.append(path)
 
 
+@dataclass(frozen=True)
+class _TooLong:
+    """Whether an entry's absolute path is too long for the system to open (``PATH_MAX``,
+    counting the terminating NUL): such an entry is skipped, with the reason, never
+    opened (it was an INTERNAL_ERROR: "File name too long")."""
+    offset: int  # bytes the absolute path of the walk's root adds to the root as given
+    limit: int
+
+    def length(self, directory: str, name: str) -> int:
+        return self.offset + len(os.fsencode(os.path.join(directory, name)))
+
+    def __call__(self, directory: str, name: str) -> bool:
+        return self.length(directory, name) >= self.limit
+
+
+def _too_long(root: Path) -> _TooLong:
+    """The :class:`_TooLong` test of a walk of ``root``."""
+    try:
+        limit = os.pathconf(root, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = DEFAULT_PATH_MAX
+    offset = len(os.fsencode(os.path.abspath(root))) - len(os.fsencode(str(root)))
+    return _TooLong(offset, limit if limit > 0 else DEFAULT_PATH_MAX)
+
+
 def skipped_items(listing: Listing, root: Path, suffixes: tuple[str, ...]) -> list[BatchItem]:
     """Skipped items (listed in the summary with the reason) for what ``listing`` skipped
     that the batch would have converted: the files whose names end in one of ``suffixes``
     (any case) and the directories."""
     return [BatchItem(path, path.relative_to(root), path.relative_to(root), reason)
             for path, reason in listing.skipped.items()
-            if path.name.lower().endswith(suffixes) or path.is_dir()]
+            if path.name.lower().endswith(suffixes) or _directory_or_unseen(path)]
+
+
+def _directory_or_unseen(path: Path) -> bool:
+    """Whether ``path`` is a directory, or cannot even be examined (its path too long)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return True
 
 
 def batch_output_problem(output: Path | None) -> str | None:

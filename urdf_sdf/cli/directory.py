@@ -29,6 +29,7 @@ from pathlib import Path
 
 from urdf_sdf.cli.output import OutputError, removed_on_signal
 from urdf_sdf.core.read.files import read_head
+from urdf_sdf.core.write.atomic import temporary_name
 from urdf_sdf.core.write.folders import new_file_in
 
 MARKED_FILES = ("model.config", "package.xml")
@@ -84,7 +85,7 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
     _check_target(target, inputs, force)
     parent = target.parent if str(target.parent) else Path(".")
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = parent / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    tmp = Path(temporary_name(parent / target.name))
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):

@@ -315,3 +315,31 @@ def test_a_folder_swapped_between_the_check_and_the_open_is_refused(tmp_path, ou
     assert result.exit_code == 1, result.output
     assert "not a regular file (a symbolic link on its path): not read" in result.stderr
     assert "root_leak" not in result.stdout + result.stderr
+
+
+# ---- a path longer than the system opens -----------------------------------------------------
+
+def test_a_file_whose_path_is_too_long_to_open_is_skipped_with_the_reason(tmp_path):
+    """A file under the input directory whose path passes PATH_MAX (made relative to its
+    folder): skipped, with the reason, never an INTERNAL_ERROR; the others converted."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    deep = tree
+    while len(os.fsencode(str(deep))) < 3900:
+        deep = deep / ("d" * 200)
+    deep.mkdir(parents=True)
+    folder = os.open(deep, os.O_RDONLY)
+    try:
+        name = "r" * 220 + ".urdf"
+        os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=folder))
+    finally:
+        os.close(folder)
+    out = tmp_path / "out"
+    result = invoke(urdf2sdf, tree, "-o", out, "--json")
+    assert result.exit_code == 0, result.output
+    files = {Path(f["input"]).name: f for f in json.loads(result.stdout)["files"]}
+    assert files[name]["status"] == "skipped"
+    assert "longer than the system opens" in files[name]["reason"]
+    assert files["robot.urdf"]["status"] == "converted"
+    assert "INTERNAL_ERROR" not in result.output
