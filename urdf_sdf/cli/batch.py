@@ -156,15 +156,16 @@ def walk(root: Path, exclude: Path | None = None) -> Listing:
     tree = root.resolve()
     listing = Listing()
     found: list[Path] = []
-    too_long = _too_long(root)
+    offset, limit = _path_limit(root)
     for directory, dirs, files in os.walk(root):
         here = Path(directory)
         for names in (dirs, files):
-            long_names = [name for name in names if too_long(directory, name)]
-            for name in long_names:
-                listing.skipped[here / name] = PATH_TOO_LONG.format(
-                    length=too_long.length(directory, name), limit=too_long.limit)
-                names.remove(name)
+            for name in list(names):
+                length = offset + len(os.fsencode(os.path.join(directory, name)))
+                if length >= limit:
+                    listing.skipped[here / name] = PATH_TOO_LONG.format(length=length,
+                                                                        limit=limit)
+                    names.remove(name)
         for name in sorted(d for d in dirs if (here / d).is_symlink()):
             target = Path(os.path.realpath(here / name))
             if not target.is_relative_to(tree):
@@ -202,29 +203,17 @@ def _list_files(found: list[Path], listing: Listing, tree: Path) -> None:
             listing.append(path)
 
 
-@dataclass(frozen=True)
-class _TooLong:
-    """Whether an entry's absolute path is too long for the system to open (``PATH_MAX``,
-    counting the terminating NUL): such an entry is skipped, with the reason, never
-    opened (it was an INTERNAL_ERROR: "File name too long")."""
-    offset: int  # bytes the absolute path of the walk's root adds to the root as given
-    limit: int
-
-    def length(self, directory: str, name: str) -> int:
-        return self.offset + len(os.fsencode(os.path.join(directory, name)))
-
-    def __call__(self, directory: str, name: str) -> bool:
-        return self.length(directory, name) >= self.limit
-
-
-def _too_long(root: Path) -> _TooLong:
-    """The :class:`_TooLong` test of a walk of ``root``."""
+def _path_limit(root: Path) -> tuple[int, int]:
+    """``(offset, limit)``: an entry of a walk of ``root`` whose path as walked, plus
+    ``offset`` (what the root's absolute path adds), reaches ``limit`` (``PATH_MAX``,
+    counting the terminating NUL) cannot be opened: it is skipped, never opened (it was
+    an INTERNAL_ERROR, "File name too long")."""
     try:
         limit = os.pathconf(root, "PC_PATH_MAX")
     except (OSError, ValueError, AttributeError):
         limit = DEFAULT_PATH_MAX
     offset = len(os.fsencode(os.path.abspath(root))) - len(os.fsencode(str(root)))
-    return _TooLong(offset, limit if limit > 0 else DEFAULT_PATH_MAX)
+    return offset, limit if limit > 0 else DEFAULT_PATH_MAX
 
 
 def skipped_items(listing: Listing, root: Path, suffixes: tuple[str, ...]) -> list[BatchItem]:
