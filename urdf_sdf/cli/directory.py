@@ -25,9 +25,10 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.output import OutputError, removed_on_signal
+from urdf_sdf.cli.output import Input, OutputError, input_path, removed_on_signal
 from urdf_sdf.core.read.files import read_head
 from urdf_sdf.core.write.atomic import temporary_name
 from urdf_sdf.core.write.folders import new_file_in
@@ -76,7 +77,8 @@ def _after_instructions(data: bytes) -> int:
     return cut
 
 
-def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
+def write_directory(target: Path, files: dict[str, bytes], bundle,
+                    inputs: Sequence[Input] = (), *,
                     writer: str = "urdf-sdf", force: bool = False,
                     container: Path | None = None) -> Path:
     """``target/`` with ``files`` (relative path -> content), ``bundle``'s copies and the
@@ -109,7 +111,7 @@ def _writable_target(target: Path, container: Path | None) -> Path:
     return Path(os.path.realpath(target))
 
 
-def _check_target(target: Path, inputs, force: bool) -> None:
+def _check_target(target: Path, inputs: Sequence[Input], force: bool) -> None:
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
@@ -125,10 +127,20 @@ def _check_target(target: Path, inputs, force: bool) -> None:
     if not force:
         raise OutputExists(f"{target} holds an earlier output of urdf-sdf: give --force to "
                            "replace it")
+    held = _held_input(target, inputs)
+    if held is not None:
+        raise OutputExists(f"{target} is not replaced: it holds {held}")
+
+
+def _held_input(target: Path, inputs: Sequence[Input]) -> str | None:
+    """The input (or file an input references) inside ``target``, as a message names it."""
     for source in inputs:
-        if source not in (None, "-") and Path(source).resolve().is_relative_to(
-                target.resolve()):
-            raise OutputExists(f"{target} is not replaced: it holds the input {source}")
+        path = input_path(source) if source not in (None, "-") else None
+        if path is None or not Path(path).resolve().is_relative_to(target.resolve()):
+            continue
+        return f"the input {path}" if isinstance(source, str) else \
+            f"{path}, which {source.describe()} references"
+    return None
 
 
 def is_our_output(folder: Path) -> bool:

@@ -122,7 +122,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
-        return load_string(data, file=str(path), context=context)
+        return _remembered(load_string(data, file=str(path), context=context), sources)
     sources.trust(str(path))
     if pipes and is_pipe(path):
         return load_pipe(path, context, sources)
@@ -130,9 +130,9 @@ def load_input(path: Path, context: Context, sources: SourceLines,
 
 
 def _remembered(result: LoadResult, sources: SourceLines) -> LoadResult:
-    """``result``, the files it was read from noted in ``sources.read`` (an output
-    naming one of them is refused: OUTPUT_IS_INPUT)."""
-    sources.read.update(result.source_files)
+    """``result``, the files it was read from and those it references remembered in
+    ``sources`` (an output naming one of them is refused: OUTPUT_IS_INPUT)."""
+    sources.remember(result)
     return result
 
 
@@ -160,4 +160,4 @@ def load_pipe(path: Path, context: Context, sources: SourceLines) -> LoadResult:
     if data is None:
         return LoadResult(None, None, diagnostics)
     sources.add(str(path), data)
-    return load_string(data, file=str(path), context=context)
+    return _remembered(load_string(data, file=str(path), context=context), sources)

@@ -164,7 +164,8 @@ def _finish(prog: str, source: Path, target: Target,
     if ok and directory is not None:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
-                            [] if is_stdin(source) else [str(source)],
+                            [*([] if is_stdin(source) else [str(source)]),
+                             *sources.protected()],
                             writer=version_line(prog),
                             force=target.force, container=target.container)
         except OutputExists as exc:
