@@ -326,12 +326,13 @@ def test_a_file_whose_path_is_too_long_to_open_is_skipped_with_the_reason(tmp_pa
     tree.mkdir()
     (tree / "robot.urdf").write_text(ROBOT)
     deep = tree
-    while len(os.fsencode(str(deep))) < 3900:
+    while len(os.fsencode(str(deep))) + 201 < 3950:
         deep = deep / ("d" * 200)
+    deep = deep / ("e" * (3950 - len(os.fsencode(str(deep))) - 1))  # 3950 bytes: openable
     deep.mkdir(parents=True)
     folder = os.open(deep, os.O_RDONLY)
     try:
-        name = "r" * 220 + ".urdf"
+        name = "r" * 200 + ".urdf"  # 4156 bytes
         os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=folder))
     finally:
         os.close(folder)
