@@ -118,7 +118,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)
         elif raw is not None and xacro is not None:
-            data = expanded(Path(path), raw, xacro, diagnostics)
+            data = expanded(Path(path), raw, xacro, diagnostics, sources.read)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
@@ -136,14 +136,15 @@ def _remembered(result: LoadResult, sources: SourceLines) -> LoadResult:
     return result
 
 
-def expanded(path: Path, raw: bytes, xacro: XacroOptions,
-             diagnostics: Diagnostics) -> bytes | None:
+def expanded(path: Path, raw: bytes, xacro: XacroOptions, diagnostics: Diagnostics,
+             read: set[str] | None = None) -> bytes | None:
     """The URDF the xacro file ``path`` (whose bytes are ``raw``) expands to in the sandbox,
     or None with the reason in ``diagnostics`` (a DTD is refused first, as in any XML
-    input: xacro's parser would expand its entities or read it)."""
+    input: xacro's parser would expand its entities or read it). ``read``, when given,
+    receives the files the expansion read (its includes: never an output)."""
     if refuse_unsafe_doctype(raw, str(path), diagnostics):
         return None
-    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics)
+    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics, read=read)
 
 
 def is_pipe(path: str | Path) -> bool:
