@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import OutputError
+from urdf_sdf.cli.output import OutputError, OutputIsInput
 from urdf_sdf.cli.output_tree import opened_output_folder, output_folder, write_output_in
 from urdf_sdf.cli.pool import in_workers
 from urdf_sdf.cli.render import (
@@ -362,11 +362,12 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
         target = out_dir / item.output
         try:
             with opened_output_folder(out_dir, item.output.parent) as folder:
-                write_output_in(data, folder, target, str(item.source))
+                write_output_in(data, folder, target, [str(item.source), *sources.protected()])
             return Outcome(item, "converted", diagnostics, target, sources)
         except (OutputError, OSError) as exc:
-            diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,
-                                          f"cannot write {target}: {exc}", str(item.source)))
+            code = Code.OUTPUT_IS_INPUT if isinstance(exc, OutputIsInput) else Code.FILE_WRITE
+            diagnostics.append(Diagnostic(code, Severity.ERROR, f"cannot write {target}: {exc}",
+                                          str(item.source)))
             return Outcome(item, "failed", diagnostics, None, sources)
     if not any(d.is_error for d in diagnostics):
         diagnostics.append(Diagnostic(Code.INTERNAL_ERROR, Severity.ERROR,

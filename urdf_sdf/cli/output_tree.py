@@ -16,10 +16,16 @@ packages are written the same way).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.output import FILE, check_destination, removed_on_signal, write_output
+from urdf_sdf.cli.output import (
+    FILE,
+    Input,
+    check_destination,
+    removed_on_signal,
+    write_output,
+)
 from urdf_sdf.core.write import atomic
 from urdf_sdf.core.write.folders import opened_folder
 
@@ -46,12 +52,13 @@ def opened_output_folder(out_dir: Path, relative: Path,
         yield folder
 
 
-def write_output_in(data: bytes, folder: int | None, target: Path, source: str) -> None:
-    """One file of a batch to ``target`` (never over its input ``source``): atomically in
-    the open ``folder`` (:func:`~urdf_sdf.core.write.atomic.write_atomically_in`); a
-    device or FIFO at that name, or with no ``folder``, as
-    :func:`~urdf_sdf.cli.output.write_output` writes it."""
-    if folder is None or check_destination(target, [source]) != FILE:
-        write_output(data, str(target), [source], stale_removed=True)
+def write_output_in(data: bytes, folder: int | None, target: Path,
+                    inputs: Sequence[Input]) -> None:
+    """One file of a batch to ``target`` (never over its input, a file it includes or
+    references: ``inputs``): atomically in the open ``folder``
+    (:func:`~urdf_sdf.core.write.atomic.write_atomically_in`); a device or FIFO at that
+    name, or with no ``folder``, as :func:`~urdf_sdf.cli.output.write_output` writes it."""
+    if folder is None or check_destination(target, inputs) != FILE:
+        write_output(data, str(target), inputs, stale_removed=True)
         return
     atomic.write_atomically_in(data, folder, target, removed_on_signal)

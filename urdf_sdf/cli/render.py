@@ -97,6 +97,11 @@ class SourceLines:
         """What an output of the command never replaces, besides its input files."""
         return [*sorted(self.read), *self.referenced]
 
+    def __getstate__(self) -> dict:
+        """Sent to another process (a batch worker's outcome): the lines, not the files
+        its output was checked against (written already)."""
+        return {**self.__dict__, "referenced": []}
+
     def trust(self, file: str) -> None:
         """``file`` is the user's own input: its lines are shown even when it is not
         well-formed XML (the diagnostic may be about exactly that)."""

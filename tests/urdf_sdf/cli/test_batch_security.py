@@ -344,3 +344,22 @@ def test_a_file_whose_path_is_too_long_to_open_is_skipped_with_the_reason(tmp_pa
     assert "longer than the system opens" in files[name]["reason"]
     assert files["robot.urdf"]["status"] == "converted"
     assert "INTERNAL_ERROR" not in result.output
+
+
+# ---- a batch's output never replaces a file a conversion read -------------------------------
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_output_never_replaces_a_file_its_input_includes(tmp_path, jobs):
+    """``sdf2urdf tree -o tree``: ``robot.sdf`` includes ``robot.urdf``, whose name its
+    output takes: OUTPUT_IS_INPUT, the included file intact (it was overwritten)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    (tree / "robot.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w">'
+                                    "<include><uri>robot.urdf</uri></include></world></sdf>\n")
+    result = invoke(sdf2urdf, tree, "-o", tree, "-j", jobs, "--json")
+    assert result.exit_code == 1, result.output
+    (outcome,) = json.loads(result.stdout)["files"]
+    assert outcome["status"] == "failed"
+    assert [d["code"] for d in outcome["diagnostics"]][-1] == "OUTPUT_IS_INPUT"
+    assert (tree / "robot.urdf").read_text() == ROBOT
