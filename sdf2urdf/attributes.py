@@ -17,32 +17,33 @@ SDF_ATTRIBUTE_DROPPED warning instead: URDF has no place for it either.
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from lxml import etree
 
-from urdf_sdf.core.base.custom import PART_ATTRIBUTES, URDF_NS, qname
+from urdf_sdf.core.base.custom import URDF_NS, qname
 from urdf_sdf.core.base.diagnostics import Code, source_of
 from urdf_sdf.core.read.carried_attributes import (
+    SDF_DEFINED,
     frame_joint_parts,
     own_attributes,
     part_attributes,
 )
-from urdf_sdf.core.read.prefixes import UNDECLARED_URI, prefixed_name, tag_of
-from urdf_sdf.core.read.shape_attributes import namespaced, shape_attributes
+from urdf_sdf.core.read.prefixes import UNDECLARED_URI, namespaced, prefixed_name, tag_of
+from urdf_sdf.core.read.shape_attributes import shape_attributes
+from urdf_sdf.core.read.urdf_attributes import KNOWN_ATTRIBUTES
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node, to_element
 from urdf_sdf.core.write.urdf import robot_document
 
 _URDF = f"{{{URDF_NS}}}"
 CUSTOM_JOINT = qname("joint")
-# What SDFormat defines on the elements whose attributes are given back.
-SDF_ATTRIBUTES = {"link": {"name"}, "joint": {"name", "type"}, "limit": set(),
-                  "frame": {"name", "attached_to"}}
 
 
 def undefined_attributes(sdf_el, kind: str) -> list[str]:
     """The attributes of ``sdf_el`` (the SDF element of a URDF ``kind`` element) in no
     namespace that SDFormat does not define: lost in the URDF, to be named."""
-    defined = SDF_ATTRIBUTES[sdf_el.tag] if sdf_el.tag in SDF_ATTRIBUTES else None
+    defined = SDF_DEFINED.get(sdf_el.tag)
     if defined is None or kind not in ("link", "joint", "limit"):
         return []
     return [name for name in sdf_el.keys()
@@ -65,7 +66,7 @@ def given_back(node: Node, sdf_el, warn, parts: dict[str, dict[str, str]] | None
     if attributes:
         node = with_attributes(node, attributes)
     if parts is None:
-        parts = part_attributes(sdf_el) if sdf_el.find(PART_ATTRIBUTES) is not None else {}
+        parts = part_attributes(sdf_el)
     return given_parts(node, parts, sdf_el, warn) if attributes or parts else node
 
 
@@ -126,8 +127,9 @@ def with_origin(joint_el, origin: Node | None):
     the identity) in place of its own, keeping the attributes URDF does not define that
     its first ``<origin>`` had."""
     carried: dict[str, str] = {}
+    defined = KNOWN_ATTRIBUTES["origin"]
     for old in joint_el.findall("origin"):
-        carried = carried or {k: v for k, v in old.items() if k not in ("xyz", "rpy")}
+        carried = carried or {k: v for k, v in old.items() if k not in defined}
         joint_el.remove(old)
     if carried:
         origin = with_attributes(origin or ("origin", {}, []), carried)
@@ -138,11 +140,14 @@ def with_origin(joint_el, origin: Node | None):
 
 def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | None:
     """``node`` with ``attributes`` added to its descendant at ``path`` (steps ``tag`` or
-    ``tag[n]``, the n-th of that tag from 1), or None when it has none there."""
+    ``tag[n]``, the n-th of that tag from 1), or None when it has none there (or a step
+    is no such step: the path is the SDF's, which may have been edited)."""
     if not path:
         return with_attributes(node, attributes)
-    tag, _, index = path[0].partition("[")
-    wanted = int(index[:-1]) if index else 1
+    step = path_step(path[0])
+    if step is None:
+        return None
+    tag, wanted = step
     tag_name, own, children = node
     if children.__class__ is str:
         return None
@@ -154,10 +159,10 @@ def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | No
         seen += 1
         if seen < wanted:
             continue
-        if child.__class__ is not tuple:
-            if len(path) > 1 and child.find("/".join(path[1:])) is None:
+        if child.__class__ is not tuple:  # a copied element (what the SDF carried)
+            target = element_at(child, path[1:])
+            if target is None:
                 return None
-            target = child if len(path) == 1 else child.find("/".join(path[1:]))
             for name, value in attributes.items():
                 target.set(name, value)
             return node
@@ -166,6 +171,35 @@ def placed(node: Node, path: list[str], attributes: dict[str, str]) -> Node | No
             return None
         return (tag_name, own, [*children[:i], found, *children[i + 1:]])
     return None
+
+
+def path_step(step: str) -> tuple[str, int] | None:
+    """The tag and the number (from 1) of path step ``tag`` or ``tag[n]``; None when it is
+    neither."""
+    tag, bracket, index = step.partition("[")
+    if not tag:
+        return None
+    if not bracket:
+        return tag, 1
+    digits = index[:-1]
+    if not index.endswith("]") or not (digits.isascii() and digits.isdigit()) \
+            or len(digits) > 9 or int(digits) < 1:
+        return None
+    return tag, int(digits)
+
+
+def element_at(el, path: list[str]):
+    """The descendant of lxml element ``el`` at ``path`` (steps as :func:`placed`'s), or
+    None."""
+    for step in path:
+        parsed = path_step(step)
+        if parsed is None:
+            return None
+        tag, wanted = parsed
+        el = next(islice((c for c in el if c.tag == tag), wanted - 1, None), None)
+        if el is None:
+            return None
+    return el
 
 
 def limit_xml(joint_element):
@@ -214,11 +248,14 @@ def prefixes_of(uris: set[str], sdf_el) -> dict[str, str]:
 
 
 def with_attributes(node: Node, attributes: dict[str, str]) -> Node:
-    """``node`` with ``attributes`` added."""
+    """``node`` with ``attributes`` added; one ``node`` already has (what the SDF itself
+    says, ``type`` of a joint, ``link`` of its parent) keeps the SDF's value: URDF defines
+    it, so no URDF attribute was carried under its name."""
     if not attributes:
         return node
     tag, own, children = node
-    return (tag, {**own, **attributes}, children)
+    return (tag, {**own, **{name: value for name, value in attributes.items()
+                            if name not in own}}, children)
 
 
 def declared(node: Node, sdf_el):

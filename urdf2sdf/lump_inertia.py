@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import Inertial
 from urdf_sdf.core.base.pose import Pose
@@ -20,7 +21,6 @@ _NUMPY = Later({"array": ("numpy", "array"), "dot": ("numpy", "dot"),
                 "float64": ("numpy", "float64"), "outer": ("numpy", "outer"),
                 "zeros": ("numpy", "zeros")})
 
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
 
 def lumped_inertia(bodies: list[tuple[Inertial, Pose]], default_com: Pose, orientation

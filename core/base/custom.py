@@ -61,7 +61,7 @@ def namespaced_copy(el):
     copied as it is."""
     if not isinstance(el.tag, str) or el.tag.startswith("{"):
         return foreign_copy(el)
-    out = etree.Element(qname(el.tag), nsmap={PREFIX: URDF_NS})
+    out = etree.Element(qname(el.tag), nsmap={PREFIX: URDF_NS, **attribute_prefixes(el)})
     for key, value in el.attrib.items():
         out.set(key, value)
     out.text = el.text
@@ -70,6 +70,14 @@ def namespaced_copy(el):
         if isinstance(child.tag, str):
             out.append(namespaced_copy(child))
     return out
+
+
+def attribute_prefixes(el) -> dict[str, str]:
+    """The prefixes ``el`` declares for the namespaces of its own attributes
+    (``drake:acceleration``), so a copy writes them so and not as ``ns0:``."""
+    spaces = {key[1:].partition("}")[0] for key in el.attrib if key.startswith("{")}
+    return {prefix: uri for prefix, uri in el.nsmap.items()
+            if prefix and uri in spaces and prefix != PREFIX}
 
 
 def foreign_copy(el):
@@ -86,7 +94,7 @@ def plain_copy(el):
     if not el.tag.startswith(f"{{{URDF_NS}}}"):
         return foreign_copy(el)
     tag = etree.QName(el).localname
-    out = etree.Element(tag)
+    out = etree.Element(tag, nsmap=attribute_prefixes(el) or None)
     for key, value in el.attrib.items():
         out.set(key, value)
     out.text = el.text

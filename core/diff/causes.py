@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import math
 
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.base.pose import IDENTITY, Pose, pose_gap
 from urdf_sdf.core.diff.difference import DEPENDENT, Difference, angle_between, edit_text, plain
 from urdf_sdf.core.diff.digest import Digest, row_pose
 from urdf_sdf.core.diff.shapes import KINDS, signature_change
-
-TENSOR = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
 
 class Side:
@@ -187,7 +186,7 @@ class Attribution:
                                                               self.tol),
                                       property="inertial origin"))
         changed = [f"{key} {ia[2].flat[at]:.6g} -> {ib[2].flat[at]:.6g}"
-                   for key, at in zip(TENSOR, (0, 1, 2, 4, 5, 8))
+                   for key, at in zip(INERTIA_KEYS, (0, 1, 2, 4, 5, 8))
                    if not abs(ia[2].flat[at] - ib[2].flat[at]) <= self.tol]
         if changed:
             out.append(Difference("link", link, "inertia " + ", ".join(changed) + " kg m^2",

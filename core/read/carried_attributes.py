@@ -16,7 +16,7 @@ A prefix the SDF never declared (read leniently) names the namespace
 from __future__ import annotations
 
 from urdf_sdf.core.base.custom import FRAME_JOINT, PART_ATTRIBUTES, PART_PATH, URDF_NS
-from urdf_sdf.core.read.prefixes import qualified_name
+from urdf_sdf.core.read.prefixes import namespaced
 
 _URDF = f"{{{URDF_NS}}}"
 # The urdf: attributes urdf2sdf writes for itself (core.base.custom), never a URDF one
@@ -24,6 +24,15 @@ _URDF = f"{{{URDF_NS}}}"
 # ``lumped``: a link or joint --lump-fixed merged, urdf2sdf.lump).
 MARKUP = frozenset({"name", "unnamed", "implicit", "inertia", "origin", "xyz", "rpy", "joint",
                     "element", "gazebo", "lumped", "reference"})
+# The attributes SDFormat (1.5 to 1.11) defines on the elements whose others are carried or
+# named: a link, joint, joint limit or frame (sdf2urdf.attributes), and a visual or
+# collision and what is walked in it (core.read.shape_attributes; an element of neither
+# table has none).
+SDF_DEFINED = {"link": frozenset({"name"}), "joint": frozenset({"name", "type"}),
+               "limit": frozenset(), "frame": frozenset({"name", "attached_to"}),
+               "visual": frozenset({"name"}), "collision": frozenset({"name"}),
+               "pose": frozenset({"relative_to", "degrees", "rotation_format", "frame"}),
+               "mesh": frozenset({"optimization"})}
 
 
 def own_attributes(sdf_el) -> dict[str, str]:
@@ -36,10 +45,8 @@ def own_attributes(sdf_el) -> dict[str, str]:
             local = name[len(_URDF):]
             if local not in MARKUP:
                 found[local] = value
-        elif name[0] == "{":
-            found[name] = value
-        elif ":" in name:  # a prefix the SDF never declared (read leniently)
-            qualified = qualified_name(name, {})
+        else:
+            qualified = namespaced(name)
             if qualified is not None:
                 found[qualified] = value
     return found
@@ -59,9 +66,7 @@ def part_attributes(sdf_el) -> dict[str, dict[str, str]]:
         for name, value in child.items():
             if name == PART_PATH:
                 continue
-            if name[0] != "{" and ":" in name:
-                name = qualified_name(name, {}) or name
-            attributes[name] = value
+            attributes[namespaced(name) or name] = value
     return found
 
 

@@ -117,6 +117,14 @@ def qualified_name(name: str, declared: dict[str, str]) -> str | None:
     return f"{{{uri}}}{local}"
 
 
+def namespaced(name: str) -> str | None:
+    """``{uri}local`` of a namespaced attribute name (a prefix the file never declared, read
+    leniently, names ``urn:urdf-sdf:undeclared:PREFIX``); None for one in no namespace."""
+    if name[0] == "{":
+        return name
+    return qualified_name(name, {}) if ":" in name else None
+
+
 def prefixed_name(name: str, el) -> str:
     """``name`` (an element's tag or an attribute's name, ``{uri}local`` when namespaced)
     as the file writes it, ``prefix:local`` (``local`` in a default namespace), for

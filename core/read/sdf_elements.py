@@ -11,7 +11,7 @@ import sys
 
 from urdf_sdf.core.base.custom import FROM_GAZEBO, PART_ATTRIBUTES, markup_of, qname
 from urdf_sdf.core.base.diagnostics import Code
-from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.base.inertia import INERTIA_KEYS, inertia_problem, mass_problem
 from urdf_sdf.core.base.model import (
     MODEL_FRAME,
     Axis,
@@ -44,7 +44,6 @@ from urdf_sdf.core.read.xmlio import first_children
 
 SINGLE_AXIS_JOINTS = {"revolute", "prismatic", "continuous", "screw", "gearbox"}
 AXIS_JOINTS = SINGLE_AXIS_JOINTS | {"universal", "revolute2"}
-MOMENTS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # A link's children whose names must be unique among their kind, in the order checked.
 UNIQUE_NAMED = ("collision", "visual", "sensor", "light")
 TEXTURE = qname("texture")
@@ -269,7 +268,7 @@ def read_inertial(el, state: ReadState) -> Inertial:
     inertial.mass = read_double(parts.get("mass"), state, 1.0)
     inertia = parts.get("inertia")
     if inertia is not None:
-        moments = first_children(inertia, MOMENTS)
+        moments = first_children(inertia, INERTIA_KEYS)
         get = moments.get
         inertial.ixx = read_double(get("ixx"), state, 1.0)
         inertial.ixy = read_double(get("ixy"), state, 0.0)

@@ -25,7 +25,8 @@ from itertools import islice
 from typing import Any
 
 from urdf_sdf.core.base.custom import URDF_NS
-from urdf_sdf.core.read.prefixes import qualified_name
+from urdf_sdf.core.read.carried_attributes import SDF_DEFINED
+from urdf_sdf.core.read.prefixes import namespaced
 from urdf_sdf.core.read.sdf_elements import PRIMITIVES
 
 # The children walked below each element of a URDF-stated shape.
@@ -43,10 +44,6 @@ WALKED = {
 URDF_ELEMENT = {"pose": "origin", "geometry": "geometry", "box": "box",
                 "cylinder": "cylinder", "sphere": "sphere", "mesh": "mesh",
                 "material": "material"}
-# The attributes SDFormat (1.5 to 1.11) defines on the walked elements.
-SDF_DEFINED = {"visual": frozenset({"name"}), "collision": frozenset({"name"}),
-               "pose": frozenset({"relative_to", "degrees", "rotation_format", "frame"}),
-               "mesh": frozenset({"optimization"})}
 _NONE: frozenset[str] = frozenset()
 _URDF = f"{{{URDF_NS}}}"
 
@@ -115,14 +112,6 @@ def joined(path: str | None, step: str | None) -> str | None:
     if path is None or step is None:
         return None
     return f"{path}/{step}" if path and step else path or step
-
-
-def namespaced(name: str) -> str | None:
-    """``{uri}local`` of a namespaced attribute name (a prefix the SDF never declared, read
-    leniently, names ``urn:urdf-sdf:undeclared:PREFIX``); None for one in no namespace."""
-    if name[0] == "{":
-        return name
-    return qualified_name(name, {}) if ":" in name else None
 
 
 def link_shape_parts(link) -> dict[str, dict[str, str]]:

@@ -248,9 +248,9 @@ def read_link(el, name: str, state: UrdfState, model: Model) -> Link:
         link.carried = carry(carried, "link", state, f"link [{name}]")
     materials = model.materials
     if visuals:
-        link.visuals = [read_shape(v, state, materials) for v in visuals]
+        link.visuals = [read_shape(v, state, materials, name) for v in visuals]
     if collisions:
-        link.collisions = [read_shape(c, state, materials) for c in collisions]
+        link.collisions = [read_shape(c, state, materials, name) for c in collisions]
     return link
 
 

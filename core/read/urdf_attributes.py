@@ -19,6 +19,7 @@ are no attributes to lxml, so ``xmlns:xacro`` is never one.
 from __future__ import annotations
 
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.read.prefixes import prefixed_name
 
 _ORIGIN = frozenset({"xyz", "rpy"})
@@ -33,7 +34,7 @@ KNOWN_ATTRIBUTES = {
     "origin": _ORIGIN,
     "inertial": frozenset(),
     "mass": frozenset({"value"}),
-    "inertia": frozenset({"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}),
+    "inertia": frozenset(INERTIA_KEYS),
     "visual": _NAME,
     "collision": _NAME,
     "geometry": frozenset(),
@@ -92,10 +93,9 @@ def unknown_attributes(el, kind: str, state, what: str, fate: str = CARRIED
                        ) -> dict[str, str] | None:
     """The attributes of ``el`` (a ``kind`` element, ``what`` in messages) URDF does not
     define, by name (``{uri}local`` when namespaced), each named in a warning of
-    ``state`` (None: none); None when there is none (the common case, found from the
-    number of attributes alone)."""
+    ``state`` (None: none); None when there is none (the common case)."""
     known = KNOWN_ATTRIBUTES[kind]
-    if len(el.attrib) <= len(known) and all(name in known for name in el.keys()):
+    if known.issuperset(el.keys()):
         return None
     found = {name: value for name, value in el.items() if name not in known}
     for name in found:
@@ -136,7 +136,7 @@ def collect_parts(el, tags: tuple[str, ...], path: str, found: dict, state, what
             continue  # only the first is read
         where = f"{path}{tag}[{count}]" if tag in REPEATED else path + tag
         known = KNOWN_ATTRIBUTES[tag]
-        if len(child.attrib) > len(known) or not all(name in known for name in child.keys()):
+        if not known.issuperset(child.keys()):
             attributes = found[where] = {name: value for name, value in child.items()
                                          if name not in known}
             for name in attributes:

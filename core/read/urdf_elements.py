@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal, overload
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.inertia import inertia_problem, mass_problem
+from urdf_sdf.core.base.inertia import INERTIA_KEYS, inertia_problem, mass_problem
 from urdf_sdf.core.base.model import Geometry, Inertial, Limit, Material, PoseSpec, Shape, Source
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.read.consume import Consumer
@@ -22,7 +22,6 @@ from urdf_sdf.core.read.urdf_attributes import unknown_attributes
 from urdf_sdf.core.read.xmlio import first_children
 
 ZERO3 = (0.0, 0.0, 0.0)
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 INERTIAL_PARTS = ("origin", "mass", "inertia")
 MATERIAL_PARTS = ("color", "texture")
 # ``Source(file, line)`` without the named tuple's ``__new__`` (a Python function): the
@@ -290,9 +289,10 @@ def carry(carried: list, kind: str, state: UrdfState, where: str) -> list:
     return carried
 
 
-def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
-    """A ``<visual>`` or ``<collision>`` (``materials``: the robot-level ones); what URDF
-    does not define in it (Drake's ``<drake:proximity_properties>``) is carried."""
+def read_shape(el, state: UrdfState, materials: dict[str, Material], link_name: str) -> Shape:
+    """A ``<visual>`` or ``<collision>`` of link ``link_name`` (``materials``: the
+    robot-level ones); what URDF does not define in it (Drake's
+    ``<drake:proximity_properties>``) is carried."""
     origin = geometry = material = None
     carried = []
     for child in el:  # the first of each (first_children, written out: one for each shape)
@@ -309,7 +309,7 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
                   source=state.src(el), xml=el)
     if carried:
         kind = tag_of(el)
-        shape.carried = carry(carried, kind, state, f"{kind} [{el.get('name') or ''}]")
+        shape.carried = carry(carried, kind, state, shape_place(kind, el.get("name"), link_name))
     if geometry is None:
         state.error(Code.ELEMENT_MISSING, f"<{tag_of(el)}> needs a <geometry>", el)
     else:
@@ -317,6 +317,12 @@ def read_shape(el, state: UrdfState, materials: dict[str, Material]) -> Shape:
     if material is not None:
         shape.material = read_material(material, state, materials)
     return shape
+
+
+def shape_place(kind: str, name: str | None, link_name: str) -> str:
+    """How a message names a shape: ``collision [c] of link [a]``, or ``a collision of link
+    [a]`` when it has no name."""
+    return f"{kind} [{name}] of link [{link_name}]" if name else f"a {kind} of link [{link_name}]"
 
 
 def read_geometry(el, state: UrdfState) -> Geometry | None:

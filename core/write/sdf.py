@@ -14,12 +14,12 @@ from typing import overload
 from lxml import etree
 
 from urdf_sdf.core.base.custom import PREFIX, URDF_NS, qname
+from urdf_sdf.core.base.inertia import INERTIA_KEYS
 from urdf_sdf.core.base.model import Geometry, Inertial, Material, Mimic, PoseSpec
 from urdf_sdf.core.write.common import new_document, number_text, to_bytes
 from urdf_sdf.core.write.document import Document
 from urdf_sdf.core.write.text import Node
 
-INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 PRIMITIVES = ("box", "cylinder", "sphere", "mesh")
 ORIGIN, XYZ, RPY = qname("origin"), qname("xyz"), qname("rpy")
 IMPLICIT, TEXTURE = qname("implicit"), qname("texture")

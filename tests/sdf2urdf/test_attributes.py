@@ -168,3 +168,37 @@ def test_an_identity_pose_with_an_attribute_gets_an_origin_to_hold_it():
     assert conversion.ok, conversion.diagnostics
     origin = etree.fromstring(conversion.xml).find("link/collision/origin")
     assert dict(origin.attrib) == {"{http://drake.mit.edu}x": "1"}
+
+
+def hostile_conversion(carried: bytes):
+    sdf = b"""<sdf version="1.9" xmlns:urdf="urn:urdf-sdf:urdf"><model name="m">
+      <link name="a"><visual name="v"><geometry><box><size>1 1 1</size></box></geometry>
+      </visual></link><link name="b"/>
+      <joint name="j" type="revolute" urdf:type="fixed"><parent>a</parent><child>b</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis>
+        %s</joint>
+    </model></sdf>""" % carried
+    conversion = convert_sdf(load_string(sdf, "m.sdf", Context()), ToUrdf())
+    assert conversion.ok, conversion.diagnostics
+    return conversion, etree.fromstring(conversion.xml)
+
+
+def test_a_malformed_or_out_of_range_path_is_named_not_followed():
+    """An edited or hostile ``urdf:of`` (a step ``tag[n]`` whose n is no positive number,
+    an unclosed bracket, an XPath) names no element: left out with a warning, never a
+    crash and never put on another element."""
+    for path in (b"axis[x]", b"axis[0]", b"axis[-1]", b"axis[1", b"axis[" + b"9" * 5000 + b"]",
+                 b"axis/..", b"axis[1]/*", b"[1]", b"axis//xyz"):
+        conversion, robot = hostile_conversion(
+            b'<urdf:attributes urdf:of="%s" bad="1"/>' % path)
+        dropped = [d for d in conversion.diagnostics if d.code is Code.SDF_ATTRIBUTE_DROPPED]
+        assert len(dropped) == 1 and dropped[0].line == 4, (path, dropped)
+        assert b'bad="1"' not in conversion.xml, path
+
+
+def test_a_carried_attribute_never_overrides_what_the_sdf_says():
+    conversion, robot = hostile_conversion(b'<urdf:attributes urdf:of="parent" link="b"/>'
+                                           b'<urdf:attributes urdf:of="axis" xyz="1 0 0"/>')
+    joint = robot.find("joint")
+    assert (joint.get("type"), joint.find("parent").get("link"),
+            joint.find("axis").get("xyz")) == ("revolute", "a", "0 0 1")

@@ -882,8 +882,8 @@ def test_a_shapes_unknown_urdf_element_survives_the_round_trip(tmp_path, relativ
     source = HERE / "fixtures" / "urdf" / "shape_unknown_element_carried_peg.urdf"
     to_sdf = convert_urdf(load(source, Context()), ToSdf(relative=relative))
     [unknown] = [d for d in to_sdf.diagnostics if d.code is Code.URDF_ELEMENT_UNKNOWN]
-    assert "<drake:proximity_properties> is not a URDF element of <collision>" \
-        in unknown.message
+    assert "<drake:proximity_properties> is not a URDF element of <collision> " \
+        "(in a collision of link [peg])" in unknown.message
     sdf = tmp_path / "peg.sdf"
     sdf.write_bytes(to_sdf.xml)
     back = convert_sdf(load(sdf, Context()), ToUrdf())
@@ -891,3 +891,27 @@ def test_a_shapes_unknown_urdf_element_survives_the_round_trip(tmp_path, relativ
     assert [(etree.QName(c).localname, c.get("value")) for c in properties] == [
         ("mu_dynamic", "0.5"), ("compliant_hydroelastic", None),
         ("hydroelastic_modulus", "90000000")]
+
+
+def test_a_robot_level_elements_prefixed_attributes_keep_their_prefix(tmp_path):
+    """A robot-level <material>'s and <transmission>'s drake: attributes travel as
+    urdf: content and come back written drake:, never under an invented ns0: prefix."""
+    source = tmp_path / "r.urdf"
+    source.write_text(
+        '<robot name="r" xmlns:drake="http://drake.mit.edu">'
+        '<material name="red" drake:foo="1"><color rgba="1 0 0 1"/></material>'
+        '<link name="a"/><link name="b"/>'
+        '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>'
+        '<transmission name="t" drake:bar="2"><type>x</type>'
+        '<joint name="j"><hardwareInterface>h</hardwareInterface></joint></transmission>'
+        '</robot>')
+    to_sdf = convert_urdf(load(source, Context()), ToSdf())
+    assert b"ns0" not in to_sdf.xml
+    assert b'drake:foo="1"' in to_sdf.xml and b'drake:bar="2"' in to_sdf.xml
+    sdf = tmp_path / "r.sdf"
+    sdf.write_bytes(to_sdf.xml)
+    back = convert_sdf(load(sdf, Context()), ToUrdf())
+    assert b"ns0" not in back.xml
+    robot = etree.fromstring(back.xml)
+    assert robot.find("material").get(f"{DRAKE}foo") == "1"
+    assert robot.find("transmission").get(f"{DRAKE}bar") == "2"

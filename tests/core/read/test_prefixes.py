@@ -6,7 +6,13 @@ from lxml import etree
 
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.loader import load
-from urdf_sdf.core.read.prefixes import ignore_default_namespace, prefixed_name, tag_of
+from urdf_sdf.core.read.prefixes import (
+    UNDECLARED_URI,
+    ignore_default_namespace,
+    namespaced,
+    prefixed_name,
+    tag_of,
+)
 
 
 def test_tag_of_a_prefixed_element_is_prefix_colon_local():
@@ -64,3 +70,9 @@ def test_a_robot_without_a_default_namespace_is_left_as_it_is():
     ignore_default_namespace(root, None, diagnostics)
     ignore_default_namespace(other, None, diagnostics)
     assert (root.tag, other.tag, diagnostics) == ("robot", "{urn:x}robot", [])
+
+
+def test_namespaced_names_a_prefix_never_declared_by_a_placeholder_uri():
+    assert namespaced("{http://drake.mit.edu}foo") == "{http://drake.mit.edu}foo"
+    assert namespaced("gz:other") == f"{{{UNDECLARED_URI}gz}}other"
+    assert [namespaced(name) for name in ("plain", "a:b:c", "xmlfoo:x")] == [None, None, None]
