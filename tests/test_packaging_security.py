@@ -594,3 +594,28 @@ def test_package_dir_name_from_the_output_folder_escapes_control_characters(tmp_
                                                str(tmp_path / "pk\x1b]0;x\x07")])
     assert result.exit_code == 2, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output, result.output
+
+
+def test_an_empty_output_folder_swapped_for_a_link_while_filled_takes_nothing_out(
+        tmp_path, monkeypatch):
+    """--model-dir into an empty folder, which someone replaces by a link to a victim
+    folder once it was found empty: the files are refused there, never moved through the
+    link."""
+    from urdf_sdf.cli import directory
+    target, victim = tmp_path / "out", tmp_path / "victim"
+    target.mkdir()
+    victim.mkdir()
+    found_empty = directory._is_empty
+
+    def empty_then_swapped(folder):
+        empty = found_empty(folder)
+        if folder == target and empty and not target.is_symlink():
+            target.rename(tmp_path / "out.was")
+            target.symlink_to(victim, target_is_directory=True)
+        return empty
+
+    monkeypatch.setattr(directory, "_is_empty", empty_then_swapped)
+    with pytest.raises(OSError, match="symbolic link"):
+        directory.write_directory(target, {"model.config": b"<model/>\n",
+                                           "model.sdf": b"<sdf/>\n"}, Bundle())
+    assert list(victim.iterdir()) == []

@@ -22,6 +22,7 @@ never seen half-written and never replaces what is not ours.
 SIGTERM, SIGINT and SIGHUP remove the temporary folder (``urdf_sdf.cli.output``)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -31,7 +32,7 @@ from pathlib import Path
 from urdf_sdf.cli.output import Input, OutputError, input_path, removed_on_signal
 from urdf_sdf.core.read.files import read_head
 from urdf_sdf.core.write.atomic import temporary_name
-from urdf_sdf.core.write.folders import new_file_in
+from urdf_sdf.core.write.folders import new_file_in, opened_folder
 
 MARKED_FILES = ("model.config", "package.xml")
 MARKER_FILE = ".urdf-sdf-output"
@@ -185,18 +186,33 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
 
 def _fill(target: Path, tmp: Path) -> None:
     """Move what ``tmp`` holds into the empty directory ``target`` (each entry renamed,
-    the marked files last, so that the folder is known as ours only once complete); on a
-    failure the entries moved are removed and the folder is empty again."""
+    the marked files last, so that the folder is known as ours only once complete),
+    relative to the two folders opened with no link followed (one swapped for a link
+    meanwhile is refused: nothing lands outside); on a failure the entries moved go back
+    and the folder is empty again."""
     entries = sorted(os.listdir(tmp), key=lambda name: (name in MARKED_FILES, name))
-    moved: list[Path] = []
-    try:
-        for name in entries:
-            (tmp / name).rename(target / name)
-            moved.append(target / name)
-    except OSError:
-        for path in moved:
-            _remove_tree(str(path)) if path.is_dir() else path.unlink(missing_ok=True)
-        raise
+    with opened_folder(tmp, Path(), create=False, root_link=False) as source, \
+            opened_folder(target, Path(), create=False, root_link=False) as into:
+        moved: list[str] = []
+        try:
+            for name in entries:
+                _rename(name, (source, tmp), (into, target))
+                moved.append(name)
+        except OSError:
+            for name in reversed(moved):
+                with contextlib.suppress(OSError):
+                    _rename(name, (into, target), (source, tmp))
+            raise
+
+
+def _rename(name: str, origin: tuple[int | None, Path], to: tuple[int | None, Path]) -> None:
+    """Rename the entry ``name`` from one folder to another, each given as its open
+    descriptor (None where the system has none) and its path."""
+    (origin_fd, origin_path), (to_fd, to_path) = origin, to
+    if origin_fd is None or to_fd is None:
+        os.rename(origin_path / name, to_path / name)
+    else:
+        os.rename(name, name, src_dir_fd=origin_fd, dst_dir_fd=to_fd)
 
 
 def _is_empty(folder: Path) -> bool:
