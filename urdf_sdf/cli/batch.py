@@ -238,7 +238,7 @@ def batch_output_problem(output: Path | None) -> str | None:
     output, not a file), or None when it can."""
     if output is None or is_stdin(output):
         return "converting a directory needs -o OUTDIR (a directory)"
-    if output.exists() and not output.is_dir():
+    if os.path.exists(output) and not os.path.isdir(output):
         return f"{output} is a file; converting a directory needs -o OUTDIR"
     return None
 
