@@ -29,16 +29,17 @@ def hook(hook_id: str) -> dict:
     return next(h for h in HOOKS if h["id"] == hook_id)
 
 
-def run_hook(hook_id: str, files: list[Path]) -> subprocess.CompletedProcess:
-    """Run a hook's entry as pre-commit does: the entry, then the matching file names."""
+def run_hook(hook_id: str, files: list[Path], cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run a hook's entry as pre-commit does: the entry, its args, then the matching file
+    names."""
     entry = shlex.split(hook(hook_id)["entry"])
     beside_python = Path(sys.executable).parent / entry[0]  # the venv running the tests
     program = str(beside_python) if beside_python.exists() else shutil.which(entry[0])
     assert program, f"{entry[0]} is not installed"
     pattern = re.compile(hook(hook_id)["files"])
     names = [str(f) for f in files if pattern.search(str(f))]
-    return subprocess.run([program, *entry[1:], *names], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+    return subprocess.run([program, *entry[1:], *hook(hook_id).get("args", []), *names],
+                          capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
 # ---- the hooks ---------------------------------------------------------------------------------
@@ -73,6 +74,19 @@ def test_check_hook_passes_the_samples_and_fails_on_a_bad_file():
     bad = run_hook("urdf-sdf-check", [SAMPLES / "pendulum.urdf", BAD_URDF])
     assert bad.returncode == 1
     assert "error[DUPLICATE_NAME]" in bad.stdout and "pendulum.urdf: valid" in bad.stdout
+
+
+@pytest.mark.parametrize("hook_id", ["urdf-sdf-check", "urdf-sdf-roundtrip"])
+def test_a_committed_file_named_like_an_option_is_read_as_a_file(tmp_path, hook_id):
+    """pre-commit appends the file names after the hook's args: ``--help.urdf`` is a file
+    to check, not an option (it was "No such option", exit 2)."""
+    names = [Path("--help.urdf"), Path("-o.urdf"), Path("--out=x.urdf"), Path("-.urdf")]
+    for name in names:
+        shutil.copy(SAMPLES / "pendulum.urdf", tmp_path / name)
+    result = run_hook(hook_id, names, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{len(names)} of {len(names)} files" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(str(n) for n in names)
 
 
 def test_roundtrip_hook_passes_the_sample_urdfs_and_fails_on_a_bad_file():

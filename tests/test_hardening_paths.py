@@ -139,3 +139,176 @@ def test_an_included_file_is_never_the_output(tmp_path, command):
     assert result.exit_code == 1, result.output
     assert "OUTPUT_IS_INPUT" in result.output
     assert part.read_bytes() == before
+
+
+# ---- a folder swapped for a link between an include's check and its opening ---------------
+
+def swappable_include(tmp_path: Path) -> tuple[Path, Path, object]:
+    """``pkg/robot.sdf`` including ``parts/part.sdf`` and, outside the package, a file of
+    the same name holding the model ``secret``: (the input, the folder, the swap)."""
+    package = tmp_path / "pkg"
+    (package / "parts").mkdir(parents=True)
+    (package / "package.xml").write_text("<package/>")
+    (package / "parts" / "part.sdf").write_text(PART.format(name="part"))
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "part.sdf").write_text(PART.format(name="secret"))
+    (tmp_path / "outside" / "model.config").write_text(
+        '<?xml version="1.0"?>\n<model><sdf version="1.9">secret_name.sdf</sdf></model>\n')
+
+    def swap(folder: Path = package / "parts") -> None:
+        if not folder.is_symlink():
+            folder.rename(folder.with_name(folder.name + ".was"))
+            folder.symlink_to(tmp_path / "outside", target_is_directory=True)
+
+    return including(package, "parts/part.sdf"), package / "parts", swap
+
+
+def swapped_after(monkeypatch, module, name: str, swap) -> None:
+    """``module.name`` (a check) answers, then the folder is swapped for a link."""
+    checked = getattr(module, name)
+
+    def checked_then_swapped(*args, **kwargs):
+        answer = checked(*args, **kwargs)
+        swap()
+        return answer
+
+    monkeypatch.setattr(module, name, checked_then_swapped)
+
+
+def test_an_include_whose_folder_is_swapped_after_its_check_is_not_read(tmp_path, monkeypatch):
+    """The include confined by its real path, then its folder replaced by a link out of
+    the package before the file is opened: the file outside is never read."""
+    from urdf_sdf.core.compose import included
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, included, "resolve_uri", swap)
+    result = load(source, Context())
+    assert Code.FILE_READ in [e.code for e in errors(result)]
+    assert any(f"resolves to {tmp_path / 'outside' / 'part.sdf'}, outside the input's "
+               "package" in e.message for e in errors(result))
+    assert all(m.name != "secret" for m in result.document.model.models)
+
+
+def test_printing_reads_no_include_whose_folder_is_swapped_after_its_check(tmp_path,
+                                                                         monkeypatch):
+    from urdf_sdf.core.compose import included
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, included, "resolve_uri", swap)
+    result = runner.invoke(umbrella, ["print", str(source)])
+    assert result.exit_code == 1, result.output
+    assert "error[FILE_READ]" in result.output and "secret" not in result.output
+
+
+def test_an_include_whose_folder_is_swapped_in_the_narrowest_window_is_refused(tmp_path,
+                                                                            monkeypatch):
+    """Swapped after the real path is checked inside the package, before it is opened:
+    the real path is opened one folder at a time, no link followed."""
+    from urdf_sdf.core.read import xmlio
+    source, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, xmlio, "is_within", swap)
+    result = load(source, Context())
+    assert any("a symbolic link on its path" in e.message for e in errors(result))
+    assert all(m.name != "secret" for m in result.document.model.models)
+
+
+def test_a_model_config_whose_folder_is_swapped_after_its_check_is_not_read(tmp_path,
+                                                                          monkeypatch):
+    from urdf_sdf.core.compose import uri
+    models = tmp_path / "models"
+    (models / "arm").mkdir(parents=True)
+    (models / "arm" / "model.config").write_text(
+        '<?xml version="1.0"?>\n<model><sdf version="1.9">model.sdf</sdf></model>\n')
+    (models / "arm" / "model.sdf").write_text(PART.format(name="arm"))
+    _, _, swap = swappable_include(tmp_path)
+    swapped_after(monkeypatch, uri, "readable_here", lambda: swap(models / "arm"))
+    (tmp_path / "top").mkdir()
+    result = load(including(tmp_path / "top", "model://arm"),
+                  Context(model_paths=[str(models)]))
+    messages = " ".join(e.message for e in errors(result))
+    assert f"resolves to {tmp_path / 'outside' / 'model.config'}, outside" in messages
+    assert "secret_name" not in messages
+
+
+# ---- -o never replaces a file the input references ------------------------------------------
+
+STL = b"solid m\nendsolid m\n"
+MESH_URDF = ('<?xml version="1.0"?>\n<robot name="r">\n  <link name="base">\n'
+             '    <visual><geometry><mesh filename="meshes/base.stl"/></geometry></visual>\n'
+             '  </link>\n</robot>\n')
+
+
+def robot_with_mesh(tmp_path: Path, name: str = "base.stl") -> tuple[Path, Path]:
+    """``robot.urdf`` naming ``meshes/NAME`` at line 4: (the URDF, the mesh)."""
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / name).write_bytes(STL)
+    (tmp_path / "robot.urdf").write_text(MESH_URDF.replace("base.stl", name))
+    return tmp_path / "robot.urdf", tmp_path / "meshes" / name
+
+
+@pytest.mark.parametrize("command", [["urdf2sdf"], ["urdf2sdf", "--relative"], ["graph"]])
+def test_an_output_never_replaces_a_mesh_the_input_names(tmp_path, command):
+    """(graph: a mesh file named as a graph may be, since graph knows its outputs by
+    their suffix.)"""
+    from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+    name = "base.gv" if command == ["graph"] else "base.stl"
+    urdf, mesh = robot_with_mesh(tmp_path, name)
+    app, args = (umbrella, command) if command == ["graph"] else (urdf2sdf, command[1:])
+    result = runner.invoke(app, [*args, str(urdf), "-o", str(mesh)])
+    assert result.exit_code == 1, result.output
+    assert "error[OUTPUT_IS_INPUT]" in result.output
+    assert f"the mesh [meshes/{name}] at {urdf}:4 references it" in result.output
+    assert mesh.read_bytes() == STL
+
+
+def test_an_output_never_replaces_a_texture_or_an_included_model_config(tmp_path):
+    """sdf2urdf and print: a texture of a URDF the SDF includes, the model.config of an
+    included model directory."""
+    models = tmp_path / "models"
+    (models / "arm").mkdir(parents=True)
+    config = models / "arm" / "model.config"
+    config.write_text('<?xml version="1.0"?>\n<model><sdf version="1.9">model.sdf</sdf>'
+                      "</model>\n")
+    (models / "arm" / "model.sdf").write_text(PART.format(name="arm"))
+    (tmp_path / "top").mkdir()
+    source = tmp_path / "top" / "top.sdf"
+    source.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="top">'
+                      '<link name="b"/><include><uri>model://arm</uri></include>'
+                      '<joint name="j" type="fixed"><parent>b</parent><child>arm::a</child>'
+                      '</joint></model></sdf>\n')
+    before = config.read_bytes()
+    for app, args in ((sdf2urdf, []), (umbrella, ["print"])):
+        result = runner.invoke(app, [*args, str(source), "-p", str(models), "-o", str(config)])
+        assert result.exit_code == 1, result.output
+        assert "error[OUTPUT_IS_INPUT]" in result.output
+        assert f"the <include> of the model directory {models / 'arm'}" in result.output
+        assert config.read_bytes() == before
+
+
+def test_an_output_never_replaces_a_urdf_texture(tmp_path):
+    from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+    (tmp_path / "wood.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text('<?xml version="1.0"?>\n<robot name="r">\n  <link name="base">\n'
+                    '    <visual><geometry><box size="1 1 1"/></geometry>\n'
+                    '      <material name="m"><texture filename="wood.png"/></material>\n'
+                    '    </visual>\n  </link>\n</robot>\n')
+    result = runner.invoke(urdf2sdf, [str(urdf), "-o", str(tmp_path / "wood.png")])
+    assert result.exit_code == 1, result.output
+    assert f"the texture [wood.png] at {urdf}:5 references it" in result.output
+    assert (tmp_path / "wood.png").read_bytes() == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_model_dir_holding_a_mesh_the_input_names_is_never_replaced(tmp_path):
+    """--model-dir --force over an earlier output of ours that holds the very mesh the
+    input names: OUTPUT_EXISTS, the mesh intact."""
+    from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
+    urdf, mesh = robot_with_mesh(tmp_path)
+    out = tmp_path / "out"
+    first = runner.invoke(urdf2sdf, [str(urdf), "--model-dir", str(out)])
+    assert first.exit_code == 0, first.output
+    urdf.write_text(MESH_URDF.replace("meshes/base.stl", "out/meshes/base.stl"))
+    result = runner.invoke(urdf2sdf, [str(urdf), "--model-dir", str(out), "--force"])
+    assert result.exit_code == 1, result.output
+    assert "error[OUTPUT_EXISTS]" in result.output
+    assert f"it holds {out / 'meshes' / 'base.stl'}, which the mesh " \
+        f"[out/meshes/base.stl] at {urdf}:4 references" in result.output
+    assert (out / "meshes" / "base.stl").read_bytes() == STL

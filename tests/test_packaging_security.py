@@ -477,21 +477,71 @@ def test_package_dir_place_never_leaves_the_output(tmp_path):
         (out / "urdf" / "robot_pkg.urdf").read_text()
 
 
-def test_bundle_copy_refuses_a_place_outside_its_root(tmp_path):
+def bundle_of(tmp_path: Path, *places: str) -> tuple[Bundle, Path]:
+    """A bundle copying ``tmp_path/base.stl`` (checked) to ``places``, and the new folder
+    ``out/bundle`` to copy it into."""
     source = tmp_path / "base.stl"
     source.write_bytes(ASCII_STL)
     bundle = Bundle()
     checked = copy_check(source, copy_roots(str(tmp_path / "robot.urdf")))
     assert not isinstance(checked, Refusal)
     bundle.identity[str(source)] = checked
-    bundle.source_of["meshes/ok.stl"] = str(source)
-    bundle.source_of["meshes/../../escaped.stl"] = str(source)
+    for place in places:
+        bundle.source_of[place] = str(source)
     root = tmp_path / "out" / "bundle"
     root.mkdir(parents=True)
+    return bundle, root
+
+
+def test_bundle_copy_refuses_a_place_outside_its_root(tmp_path):
+    bundle, root = bundle_of(tmp_path, "meshes/ok.stl", "meshes/../../escaped.stl")
     with pytest.raises(OSError, match="not a place inside"):
         bundle.copy_into(root)
     assert not (tmp_path / "escaped.stl").exists()
     assert list(root.iterdir()) == []  # refused before anything is copied
+
+
+def test_bundle_copy_never_goes_through_a_folder_that_is_a_link(tmp_path):
+    """A folder of the tree being written replaced by a link (to a victim folder) before
+    the copy: the copy is refused, nothing lands in the victim folder."""
+    bundle, root = bundle_of(tmp_path, "meshes/base.stl")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (root / "meshes").symlink_to(victim, target_is_directory=True)
+    with pytest.raises(OSError, match="symbolic link in the output tree"):
+        bundle.copy_into(root)
+    assert list(victim.iterdir()) == []
+
+
+class SwappedMidWrite(dict):
+    """The files of a directory being written: after the first is written, its folder
+    in the temporary tree is swapped for a link to ``victim``."""
+
+    def __init__(self, files: dict[str, bytes], parent: Path, victim: Path):
+        super().__init__(files)
+        self.parent, self.victim = parent, victim
+
+    def items(self):  # type: ignore[override]
+        for index, item in enumerate(super().items()):
+            if index == 1:
+                (tmp,) = self.parent.glob(".out.urdf-sdf-*.tmp")
+                (tmp / "urdf").rename(tmp / "urdf.was")
+                (tmp / "urdf").symlink_to(self.victim, target_is_directory=True)
+            yield item
+
+
+def test_write_directory_never_follows_a_folder_swapped_for_a_link_mid_write(tmp_path,
+                                                                            monkeypatch):
+    from urdf_sdf.cli import directory
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    files = {"urdf/a.urdf": b"<robot/>", "urdf/b.urdf": b"<robot/>"}
+    monkeypatch.setattr(directory, "marked", lambda files, writer: SwappedMidWrite(
+        files, tmp_path, victim))
+    with pytest.raises(OSError, match="symbolic link in the output tree"):
+        directory.write_directory(tmp_path / "out", files, Bundle())
+    assert list(victim.iterdir()) == []
+    assert not (tmp_path / "out").exists() and list(tmp_path.glob(".out*")) == []
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -544,3 +594,28 @@ def test_package_dir_name_from_the_output_folder_escapes_control_characters(tmp_
                                                str(tmp_path / "pk\x1b]0;x\x07")])
     assert result.exit_code == 2, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output, result.output
+
+
+def test_an_empty_output_folder_swapped_for_a_link_while_filled_takes_nothing_out(
+        tmp_path, monkeypatch):
+    """--model-dir into an empty folder, which someone replaces by a link to a victim
+    folder once it was found empty: the files are refused there, never moved through the
+    link."""
+    from urdf_sdf.cli import directory
+    target, victim = tmp_path / "out", tmp_path / "victim"
+    target.mkdir()
+    victim.mkdir()
+    found_empty = directory._is_empty
+
+    def empty_then_swapped(folder):
+        empty = found_empty(folder)
+        if folder == target and empty and not target.is_symlink():
+            target.rename(tmp_path / "out.was")
+            target.symlink_to(victim, target_is_directory=True)
+        return empty
+
+    monkeypatch.setattr(directory, "_is_empty", empty_then_swapped)
+    with pytest.raises(OSError, match="symbolic link"):
+        directory.write_directory(target, {"model.config": b"<model/>\n",
+                                           "model.sdf": b"<sdf/>\n"}, Bundle())
+    assert list(victim.iterdir()) == []

@@ -508,3 +508,20 @@ def test_find_never_follows_a_package_linked_out_of_its_search_path(tree):
                      env={"ROS_PACKAGE_PATH": str(workspace)})
     assert result.returncode == 1, result.stdout
     assert "root:" not in result.stdout + result.stderr
+
+
+# ---- an output never replaces a file the expansion read -----------------------------------
+
+@pytest.mark.parametrize("command", [("urdf-sdf", "expand"), ("urdf2sdf", "--xacro")])
+def test_an_output_never_replaces_a_file_the_expansion_included(tree, command):
+    """``-o`` naming the xacro file the input includes: OUTPUT_IS_INPUT, the file
+    intact (it was overwritten with the expansion)."""
+    source = robot(tree, "xacro_benign_robot")
+    part = tree / PACKAGE / "urdf" / "parts" / "wheel.xacro"
+    before = part.read_bytes()
+    script, option = command
+    arguments = [option, source] if script == "urdf-sdf" else [source, option]
+    result = console(script, *arguments, "-o", part, cwd=tree)
+    assert result.returncode == 1, result.stderr
+    assert first_error(result.stderr)[2] == "OUTPUT_IS_INPUT"
+    assert part.read_bytes() == before

@@ -216,6 +216,8 @@ class Code(str, enum.Enum):
     MODEL_URI_KEPT = "MODEL_URI_KEPT"
     # A URDF whose <robot> declares a default namespace, read as URDF (core.read.prefixes).
     URDF_DEFAULT_NAMESPACE = "URDF_DEFAULT_NAMESPACE"
+    # Two <transmission>s naming one actuator, which Drake refuses (core.read.urdf).
+    URDF_TRANSMISSION_ACTUATOR_REPEATED = "URDF_TRANSMISSION_ACTUATOR_REPEATED"
     # sdf2urdf: a URDF inertia as written that urdf2sdf kept beside its repair, dropped as
     # the SDF's inertia was changed since (sdf2urdf.inertia).
     LINK_INERTIA_RECORD_DROPPED = "LINK_INERTIA_RECORD_DROPPED"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.compose.budget import admit_document, admit_elements
 from urdf_sdf.core.compose.rules import TOP_LEVEL
-from urdf_sdf.core.compose.uri import resolve_uri, shown
+from urdf_sdf.core.compose.uri import include_roots, resolve_uri, shown
 from urdf_sdf.core.read.prefixes import tag_of
 from urdf_sdf.core.read.sdf_state import child, child_text
 from urdf_sdf.core.read.version import Version, supported_version
@@ -67,10 +67,12 @@ def locate_include(el, state) -> Located | None:
 
 
 def open_included(located: Located, el, state, sub: Diagnostics):
-    """The parsed root of the included file, SDFormat (``<sdf>``) or URDF (``<robot>``);
+    """The parsed root of the included file, SDFormat (``<sdf>``) or URDF (``<robot>``),
+    read only from where it was confined to (:func:`~urdf_sdf.core.compose.uri.include_roots`:
+    a folder swapped for a link since is refused, never followed);
     None when it cannot be read (the reason in ``sub``), passes the budget of included
     elements, or is neither format (an error at the include)."""
-    data = read_bytes(located.path, sub)
+    data = read_bytes(located.path, sub, within=include_roots(state, located.uri))
     if data is None:
         return None
     root = parse_xml(data, located.path, sub)

@@ -30,7 +30,7 @@ from pathlib import Path
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.path_components import is_within, own_directory
 from urdf_sdf.core.read.version import NEWEST_VERSION, parse_version
-from urdf_sdf.core.read.xmlio import parse_xml, read_bytes
+from urdf_sdf.core.read.xmlio import Within, parse_xml, read_bytes
 
 # A URI is cut to this many characters in messages (a hostile one may be megabytes).
 MAX_SHOWN_URI = 200
@@ -98,18 +98,26 @@ def own_package_root(state, uri: str) -> str | None:
     return os.path.realpath(own) if own is not None else None
 
 
-def readable_here(path: str, uri: str, state, el) -> bool:
-    """Whether the file an include names lies inside :func:`read_roots`; else
-    RESOURCE_OUTSIDE_PACKAGE at the include (the file is not opened)."""
-    real = os.path.realpath(path)
+def include_roots(state, uri: str) -> Within:
+    """Where the file an include ``uri`` names may lie: :func:`read_roots` and the top
+    input's own package of a ``package://`` URI (:func:`own_package_root`). The file is
+    read only from there, its real path opened with no link followed
+    (:func:`~urdf_sdf.core.read.xmlio.read_bytes` ``within``)."""
     package = own_package_root(state, uri.strip())
     roots = read_roots(state) + ([package] if package is not None else [])
-    if any(is_within(real, root) for root in roots):
+    return Within(tuple(roots), "the input's package or model directory "
+                  f"({roots[0] if roots else 'none'}) and every search path")
+
+
+def readable_here(path: str, uri: str, state, el) -> bool:
+    """Whether the file an include names lies inside :func:`include_roots`; else
+    RESOURCE_OUTSIDE_PACKAGE at the include (the file is not opened)."""
+    real = os.path.realpath(path)
+    within = include_roots(state, uri)
+    if any(is_within(real, root) for root in within.roots):
         return True
-    state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {real}, outside the "
-                f"input's package or model directory ({roots[0] if roots else 'none'}) and "
-                "every search path: not read; name its folder with -p/--path to include it",
-                el)
+    state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {real}, outside "
+                f"{within.named}: not read; name its folder with -p/--path to include it", el)
     return False
 
 
@@ -232,7 +240,7 @@ def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
                     f"[{directory}] has no model.config", el)
         return None
     sub = Diagnostics()
-    entries = model_config_entries(config, sub)
+    entries = model_config_entries(config, sub, include_roots(state, uri))
     if entries is None:
         state.diagnostics.extend(sub)
         state.error(Code.URI_LOOKUP, f"unable to read [{config}]", el)
@@ -253,12 +261,12 @@ def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
     return str(path)
 
 
-def model_config_entries(config: Path, diagnostics: Diagnostics
+def model_config_entries(config: Path, diagnostics: Diagnostics, within: Within | None = None
                          ) -> list[tuple[tuple[int, int], str]] | None:
     """The ``(version, file name)`` entries of a ``model.config`` that this reader can
     read, newest first (of equal versions, the first listed); None when the file cannot be
-    read (the reason in ``diagnostics``)."""
-    data = read_bytes(config, diagnostics)
+    read (the reason in ``diagnostics``). ``within``: where it must lie when opened."""
+    data = read_bytes(config, diagnostics, within=within)
     root = parse_xml(data, str(config), diagnostics) if data is not None else None
     if root is None:
         return None

@@ -266,6 +266,55 @@ def resources_of(result, kinds: tuple[str, ...] = ("mesh", "texture")) -> list[R
     return found
 
 
+@dataclass(frozen=True)
+class Referenced:
+    """A local file a description references and an output must never replace: a mesh or
+    texture (``kind``) named ``uri`` at ``source``, resolved from ``base`` with
+    ``context`` only when asked (:meth:`path`: an output that exists is checked against
+    it), or an included model directory's ``model.config`` (``kind`` "model.config",
+    ``uri`` its absolute path)."""
+    uri: str
+    kind: str
+    source: Source
+    base: Path
+    context: Context
+
+    def path(self) -> Path | None:
+        """The existing regular file it names, or None."""
+        return resolve_resource(Resource(self.uri, self.kind, self.source), self.base,
+                                self.context).path
+
+    def describe(self) -> str:
+        """What references the file, as a message names it ("the mesh [m.stl] at
+        robot.urdf:5")."""
+        if self.kind == "model.config":
+            return f"the <include> of the model directory {Path(self.uri).parent}"
+        where = f"{self.source.file}:{self.source.line}" if self.source.line is not None \
+            else str(self.source.file)
+        return f"the {self.kind} [{shown(self.uri)}] at {where}"
+
+
+def referenced_files(result) -> list[Referenced]:
+    """Every local file ``result``'s description references, unresolved (:class:`Referenced`):
+    its meshes and textures (:func:`resources_of`), and the ``model.config`` beside each
+    file it includes (a model directory's, when there is one)."""
+    context = result.context if result.context is not None else Context()
+    bases: dict[str | None, Path] = {}
+    found = []
+    for resource in resources_of(result):
+        file = resource.source.file
+        if file not in bases:
+            bases[file] = base_folder(resource.source, result)
+        found.append(Referenced(resource.uri, resource.kind, resource.source, bases[file],
+                                context))
+    top = result.document.file if result.document is not None else None
+    for file in sorted(result.source_files - {top}):
+        config = Path(file).absolute().parent / "model.config"
+        found.append(Referenced(str(config), "model.config", Source(file), config.parent,
+                                context))
+    return found
+
+
 def located(source: Source, shape) -> Source:
     """``source``, or its shape's when it has no line."""
     return source if source.line is not None else shape.source

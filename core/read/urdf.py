@@ -72,6 +72,7 @@ from urdf_sdf.core.read.urdf_elements import (
     read_xyz_rpy,
     text_numbers,
 )
+from urdf_sdf.core.read.urdf_transmissions import check_transmissions
 from urdf_sdf.core.read.urdf_world import add_implicit_world, world_link_content
 from urdf_sdf.core.read.version import NEWEST_VERSION, version_text
 from urdf_sdf.core.read.xmlio import detect_encoding, parse_xml
@@ -115,7 +116,7 @@ def read_urdf_root(root, file: str | None, diagnostics: Diagnostics,
         declare_undeclared_prefixes(root, file, diagnostics)
     name = root.get("name")
     if not name:
-        state.error(Code.ATTRIBUTE_MISSING, "<robot> needs a name", root)
+        state.error(Code.ATTRIBUTE_MISSING, name_missing("robot", name), root)
         name = "robot"
     model = Model(name=name, source=state.src(root), xml=root, version=NEWEST_VERSION)
     model.attributes = unknown_attributes(root, "robot", state, "the robot")
@@ -146,6 +147,11 @@ def was_recovered(diagnostics: Diagnostics) -> bool:
     keep a prefix no declaration gave (``drake:collision_filter_group``), which the tree
     gets declared (``core.read.prefixes``) before anything copies it."""
     return any(d.code is Code.XML_RECOVERED for d in diagnostics)
+
+
+def name_missing(tag: str, name: str | None) -> str:
+    """Why ``<tag name=name>`` has no name: none given, or an empty one."""
+    return f"<{tag}> needs a name" if name is None else f"<{tag}> has an empty name (name=\"\")"
 
 
 def robot_children(root, state: UrdfState) -> dict[str, list]:
@@ -210,7 +216,7 @@ def read_links(root, elements: list, state: UrdfState, model: Model) -> dict[str
         elements[i] = None  # no reference may keep a consumed element alive
         name = el.get("name")
         if not name:
-            state.error(Code.ATTRIBUTE_MISSING, "<link> needs a name", el)
+            state.error(Code.ATTRIBUTE_MISSING, name_missing("link", name), el)
         elif name in links:
             state.error(Code.DUPLICATE_NAME, f"link with name[{name}] already exists", el)
         else:
@@ -306,22 +312,6 @@ def report_carried(state: UrdfState) -> None:
                       "gives back", first)
 
 
-def check_transmissions(transmissions: list, joints: dict[str, Joint], state: UrdfState) -> None:
-    """A ``<transmission>`` whose ``<joint name>`` is no joint of the robot: urdfdom and
-    libsdformat never look, Drake refuses the file. Carried as written, with a warning."""
-    if not transmissions:
-        return
-    names = {joint.urdf_name or joint.name for joint in joints.values()}
-    for transmission in transmissions:
-        for joint_el in transmission.iter("joint"):
-            name = joint_el.get("name")
-            if name not in names:
-                state.warning(Code.URDF_TRANSMISSION_JOINT_UNKNOWN,
-                              f"transmission [{transmission.get('name')}] names joint [{name}], "
-                              "which is not a joint of the robot (Drake refuses the file)",
-                              joint_el)
-
-
 def read_drake_frames(elements: list, state: UrdfState, links: dict[str, Link]) -> list[Frame]:
     """Drake's URDF extension ``<frame name link xyz rpy/>``: a frame fixed in a link, which
     becomes an SDF ``//frame`` (marked ``drake_frame`` for sdf2urdf)."""
@@ -392,7 +382,7 @@ def read_joint(el, parts: dict, carried: list, state: UrdfState,
     """The joint ``el`` (``parts``, ``carried``: its children, :func:`joint_children`)."""
     name = el.get("name")
     if not name:
-        state.error(Code.ATTRIBUTE_MISSING, "<joint> needs a name", el)
+        state.error(Code.ATTRIBUTE_MISSING, name_missing("joint", name), el)
         return None
     joint_type = el.get("type")
     if joint_type not in JOINT_TYPES:

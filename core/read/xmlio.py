@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -71,23 +72,30 @@ def _lenient(parser: etree.XMLParser, exc: etree.XMLSyntaxError) -> bool:
     return all(any(m in message for m in LENIENT_MESSAGES) for message in messages)
 
 
+@dataclass(frozen=True)
+class Within:
+    """Where a file must lie to be read: the real paths of the folders it may resolve
+    inside, and how a message names them ("the input directory /src")."""
+    roots: tuple[str, ...]
+    named: str
+
+
 def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
-               within: str | None = None) -> bytes | None:
+               within: str | Within | None = None) -> bytes | None:
     """The bytes of the file at ``path``, or None with a FILE_READ diagnostic.
 
     Only a regular file is read (:func:`~urdf_sdf.core.read.files.read_regular`), unless
     ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a
     FILE argument the
-    user named. Never more than :data:`MAX_BYTES`. ``within`` (a real path: a batch's
-    input directory): the file must resolve inside it when it is opened, and its real
-    path is opened with no link followed after that check (``resolved``), so that a
-    folder swapped for a link out of the tree after the batch listed it is refused."""
+    user named. Never more than :data:`MAX_BYTES`. ``within`` (:class:`Within`, or the
+    real path of a batch's input directory): the file must resolve inside it when it is
+    opened, and its real path is opened with no link followed after that check
+    (``resolved``), so that a folder swapped for a link out of the tree after the caller
+    checked it (a batch's listing, an include's confinement) is refused."""
     try:
         if within is not None:
-            real = os.path.realpath(path)
-            if not is_within(real, within):
-                diagnostics.error(Code.FILE_READ, f"resolves to {real}, outside the input "
-                                  f"directory {within}: not read", str(path))
+            real = _resolved_within(path, within, diagnostics)
+            if real is None:
                 return None
             data = read_regular(real, MAX_BYTES, resolved=True)
         else:
@@ -101,6 +109,19 @@ def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
     if data is None:
         diagnostics.error(Code.FILE_READ, f"file is larger than {MAX_BYTES} bytes", str(path))
     return data
+
+
+def _resolved_within(path: str | Path, within: str | Within,
+                     diagnostics: Diagnostics) -> str | None:
+    """The real path of ``path`` when it lies inside ``within``, else None with FILE_READ."""
+    if isinstance(within, str):
+        within = Within((within,), f"the input directory {within}")
+    real = os.path.realpath(path)
+    if any(is_within(real, root) for root in within.roots):
+        return real
+    diagnostics.error(Code.FILE_READ, f"resolves to {real}, outside {within.named}: not read",
+                      str(path))
+    return None
 
 
 _CDATA = "<![CDATA["

@@ -6,7 +6,8 @@ the API's ``Conversion.write``. A batch writes each file in its folder opened as
 descriptor (:func:`write_atomically_in`), so that no folder swapped for a link after it
 was checked takes the file elsewhere.
 
-The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp``; a later write of the same target
+The temporary file is ``.NAME.urdf-sdf-PID-TOKEN.tmp`` (NAME cut to fit the system's
+limit on a file name: :func:`temporary_stem`); a later write of the same target
 removes the stale ones whose process is gone (:func:`remove_stale_temporaries`). A new
 file gets 0666 less the umask, which is read, never set (:func:`new_file_mode`); a
 replaced file keeps its mode. Nothing here changes the process: no umask, no signal
@@ -18,6 +19,7 @@ import contextlib
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,6 +30,11 @@ from urdf_sdf.core.read.files import CLOEXEC, NO_FOLLOW
 NEW_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | CLOEXEC
 
 TEMPORARY = re.compile(r"^\.(?P<name>.+)\.urdf-sdf-(?P<pid>\d+)-[0-9a-f]+\.tmp$")
+NAME_MAX = 255  # bytes in a file name (Linux, macOS, Windows' NTFS in characters)
+# What a temporary name adds to NAME: ".", ".urdf-sdf-", a pid (at most 7 digits on
+# Linux, 10 in any 32-bit pid), "-", 8 hexadecimal digits, ".tmp"; and ".old" (a model
+# directory set aside).
+MAX_STEM_BYTES = NAME_MAX - len(".." + "urdf-sdf-" + "9" * 10 + "-" + "0" * 8 + ".tmp.old")
 
 # What protects a temporary file while it exists (the command line: removal on a signal);
 # entered before the file is made, with its path.
@@ -68,7 +75,18 @@ def temporary_beside(target: Path, stale_removed: bool = False,
 def temporary_name(target: Path) -> str:
     """A new name of a temporary file of ``target``'s, in its directory (see the module)."""
     token = f"{os.getpid()}-{os.urandom(4).hex()}"
-    return str(directory_of(target) / f".{target.name}.urdf-sdf-{token}.tmp")
+    return str(directory_of(target) / f".{temporary_stem(target.name)}.urdf-sdf-{token}.tmp")
+
+
+def temporary_stem(name: str) -> str:
+    """The NAME of ``name``'s temporary files: ``name``, cut (by bytes, whole characters
+    kept) so that the temporary name, and a ``.old`` after it, fit in :data:`NAME_MAX`
+    bytes (an output named with 225 bytes or more is still written beside itself)."""
+    encoded = os.fsencode(name)
+    if len(encoded) <= MAX_STEM_BYTES:
+        return name
+    # a character cut in two is left out (and a byte no character holds)
+    return encoded[:MAX_STEM_BYTES].decode(sys.getfilesystemencoding(), "ignore")
 
 
 def directory_of(target: Path) -> Path:
@@ -85,7 +103,7 @@ def remove_stale_temporaries(directory: Path, name: str | None = None) -> None:
         return
     for entry in entries:
         match = TEMPORARY.match(entry.name)
-        if match is None or name not in (None, match.group("name")) or \
+        if match is None or (name is not None and match.group("name") != temporary_stem(name)) or \
                 _alive(int(match.group("pid"))):
             continue
         with contextlib.suppress(OSError):

@@ -152,16 +152,15 @@ class Bundle:
 
     def copy_into(self, root: Path) -> None:
         """Copy every file into the new folder ``root`` (each a new file, from the file
-        that was checked: OSError when one changed meanwhile, or when a place is not a
-        :func:`safe_place`, before anything is copied)."""
+        that was checked, its folders below ``root`` opened one at a time with no link
+        followed: OSError when one changed meanwhile, when a folder is a link, or when a
+        place is not a :func:`safe_place`, before anything is copied)."""
         for dest in self.source_of:
             if not safe_place(dest):
                 raise OSError(errno.EINVAL, f"[{escape(dest)}] is not a place inside "
                               "the output")
         for dest, source in self.source_of.items():
-            target = root / dest
-            target.parent.mkdir(parents=True, exist_ok=True)
-            copy_checked(source, self.identity[source], target)
+            copy_checked(source, self.identity[source], root / dest, root)
 
 
 TOKEN_SCHEME = "urdf-sdf-resource://"

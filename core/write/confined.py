@@ -25,7 +25,9 @@ Otherwise the file is refused (:class:`Refusal`, RESOURCE_OUTSIDE_PACKAGE,
 RESOURCE_NOT_REGULAR or MESH_TOO_LARGE; MESH_UNREADABLE with the system's reason when it
 cannot be read). A copy is a new file (mode 0o666 less the umask, never the source's
 mode), written from the file that was checked (same device and inode, never more than
-the size checked: a file that changed meanwhile is an OSError), never through a symlink.
+the size checked: a file that changed meanwhile is an OSError), never through a symlink:
+its folders in the tree being written are opened one at a time, no link followed
+(:mod:`urdf_sdf.core.write.folders`).
 """
 from __future__ import annotations
 
@@ -38,12 +40,11 @@ from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.path_components import is_within, own_directory
 from urdf_sdf.core.compose.uri import package_ancestor
 from urdf_sdf.core.read.files import NotRegular, open_regular, os_reason
-from urdf_sdf.core.write.atomic import NEW_FILE_FLAGS
+from urdf_sdf.core.write.folders import new_file_in
 
 PSEUDO_FILESYSTEMS = ("/proc", "/sys", "/dev")
 CHUNK = 1024 * 1024
 MAX_COPY_BYTES = 512 * 1024 * 1024  # a larger mesh or texture is not copied
-NEW_FILE_MODE = 0o666  # less the umask, as for any new file
 
 
 @dataclass(frozen=True)
@@ -123,17 +124,20 @@ def copy_check(path: str | Path, roots: CopyRoots) -> FileId | Refusal:
     return info.st_dev, info.st_ino, info.st_size
 
 
-def copy_checked(source: str, identity: FileId, target: Path) -> None:
+def copy_checked(source: str, identity: FileId, target: Path, root: Path | None = None) -> None:
     """Copy the regular file ``source``, which must still be the file ``identity``
     (device, inode, size) names, to the new file ``target`` (OSError otherwise: never
-    more than the size checked is copied)."""
+    more than the size checked is copied). ``root``: the folder of the tree being written
+    that ``target`` lies in (default its own folder); each folder between them is opened
+    without following a link (:func:`urdf_sdf.core.write.folders.new_file_in`)."""
     size = identity[2]
+    within = root if root is not None else target.parent
     fd = open_regular(source, follow_links=False, resolved=True)
     with os.fdopen(fd, "rb") as reader:
         info = os.fstat(reader.fileno())
         if (info.st_dev, info.st_ino, info.st_size) != identity:
             raise _changed(source)
-        with os.fdopen(os.open(target, NEW_FILE_FLAGS, NEW_FILE_MODE), "wb") as writer:
+        with new_file_in(within, target.relative_to(within)) as writer:
             left = size
             while left > 0 and (chunk := reader.read(min(CHUNK, left))):
                 writer.write(chunk)

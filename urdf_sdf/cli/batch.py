@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import OutputError
+from urdf_sdf.cli.output import OutputError, OutputIsInput
 from urdf_sdf.cli.output_tree import opened_output_folder, output_folder, write_output_in
 from urdf_sdf.cli.pool import in_workers
 from urdf_sdf.cli.render import (
@@ -130,6 +130,9 @@ class FileConverter:
 OUTSIDE_TREE = "a symlink to {target}, outside the input directory: not read"
 OUTSIDE_TREE_DIRECTORY = "a symlink to {target}, outside the input directory: not followed"
 SAME_FILE = "a symlink to {target}, which is converted as itself: not read twice"
+PATH_TOO_LONG = ("its path is {length} bytes long, longer than the system opens "
+                 "({limit}): not read")
+DEFAULT_PATH_MAX = 4096  # Linux's PATH_MAX, where the system does not say
 
 
 class Listing(list):
@@ -153,8 +156,16 @@ def walk(root: Path, exclude: Path | None = None) -> Listing:
     tree = root.resolve()
     listing = Listing()
     found: list[Path] = []
+    offset, limit = _path_limit(root)
     for directory, dirs, files in os.walk(root):
         here = Path(directory)
+        for names in (dirs, files):
+            for name in list(names):
+                length = offset + len(os.fsencode(os.path.join(directory, name)))
+                if length >= limit:
+                    listing.skipped[here / name] = PATH_TOO_LONG.format(length=length,
+                                                                        limit=limit)
+                    names.remove(name)
         for name in sorted(d for d in dirs if (here / d).is_symlink()):
             target = Path(os.path.realpath(here / name))
             if not target.is_relative_to(tree):
@@ -192,13 +203,34 @@ def _list_files(found: list[Path], listing: Listing, tree: Path) -> None:
             listing.append(path)
 
 
+def _path_limit(root: Path) -> tuple[int, int]:
+    """``(offset, limit)``: an entry of a walk of ``root`` whose path as walked, plus
+    ``offset`` (what the root's absolute path adds), reaches ``limit`` (``PATH_MAX``,
+    counting the terminating NUL) cannot be opened: it is skipped, never opened (it was
+    an INTERNAL_ERROR, "File name too long")."""
+    try:
+        limit = os.pathconf(root, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = DEFAULT_PATH_MAX
+    offset = len(os.fsencode(os.path.abspath(root))) - len(os.fsencode(str(root)))
+    return offset, limit if limit > 0 else DEFAULT_PATH_MAX
+
+
 def skipped_items(listing: Listing, root: Path, suffixes: tuple[str, ...]) -> list[BatchItem]:
     """Skipped items (listed in the summary with the reason) for what ``listing`` skipped
     that the batch would have converted: the files whose names end in one of ``suffixes``
     (any case) and the directories."""
     return [BatchItem(path, path.relative_to(root), path.relative_to(root), reason)
             for path, reason in listing.skipped.items()
-            if path.name.lower().endswith(suffixes) or path.is_dir()]
+            if path.name.lower().endswith(suffixes) or _directory_or_unseen(path)]
+
+
+def _directory_or_unseen(path: Path) -> bool:
+    """Whether ``path`` is a directory, or cannot even be examined (its path too long)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return True
 
 
 def batch_output_problem(output: Path | None) -> str | None:
@@ -206,7 +238,7 @@ def batch_output_problem(output: Path | None) -> str | None:
     output, not a file), or None when it can."""
     if output is None or is_stdin(output):
         return "converting a directory needs -o OUTDIR (a directory)"
-    if output.exists() and not output.is_dir():
+    if os.path.exists(output) and not os.path.isdir(output):
         return f"{output} is a file; converting a directory needs -o OUTDIR"
     return None
 
@@ -330,11 +362,12 @@ def finish(item: BatchItem, data: bytes | None, diagnostics: list[Diagnostic],
         target = out_dir / item.output
         try:
             with opened_output_folder(out_dir, item.output.parent) as folder:
-                write_output_in(data, folder, target, str(item.source))
+                write_output_in(data, folder, target, [str(item.source), *sources.protected()])
             return Outcome(item, "converted", diagnostics, target, sources)
         except (OutputError, OSError) as exc:
-            diagnostics.append(Diagnostic(Code.FILE_WRITE, Severity.ERROR,
-                                          f"cannot write {target}: {exc}", str(item.source)))
+            code = Code.OUTPUT_IS_INPUT if isinstance(exc, OutputIsInput) else Code.FILE_WRITE
+            diagnostics.append(Diagnostic(code, Severity.ERROR, f"cannot write {target}: {exc}",
+                                          str(item.source)))
             return Outcome(item, "failed", diagnostics, None, sources)
     if not any(d.is_error for d in diagnostics):
         diagnostics.append(Diagnostic(Code.INTERNAL_ERROR, Severity.ERROR,

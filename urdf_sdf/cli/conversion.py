@@ -24,6 +24,7 @@ from urdf_sdf.cli.batch import BatchItem, batch_output_problem
 from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.output import (
+    Input,
     OutputError,
     StdoutError,
     flush_stdout,
@@ -152,7 +153,7 @@ def finish_conversion(prog: str, source: Path, data: bytes | None,
     elif ok and data is not None:
         try:
             code, failure = _write(data, None if to_stdout else str(output),
-                                   [str(source), *sorted(sources.read)])
+                                   [str(source), *sources.protected()])
         except BrokenPipeError:  # `| head`: the reader went away, quietly
             return stdout_closed()
         except StdoutError as exc:  # `> /dev/full`, a closed stdout
@@ -194,10 +195,10 @@ def print_report(report: ConversionReport) -> None:
 
 
 def _write(data: bytes, destination: str | None,
-           inputs: list[str]) -> tuple[int, Diagnostic | None]:
+           inputs: list[Input]) -> tuple[int, Diagnostic | None]:
     """Write the document; ``(exit code, None)``, or the exit code and the diagnostic of a
     refused or failed write (the old file is intact). ``inputs``: the files it was read
-    from, which it never replaces."""
+    from and the files they reference, which it never replaces."""
     try:
         write_output(data, destination, inputs, through_links=True)
     except OutputError as exc:  # -o names the input, a directory...

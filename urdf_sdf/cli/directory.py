@@ -2,6 +2,9 @@
 never seen half-written and never replaces what is not ours.
 
 * Everything goes into a temporary sibling folder, which then takes the target's place.
+  Each file is made in its folder opened one folder at a time from the temporary one,
+  no link followed (:func:`urdf_sdf.core.write.folders.new_file_in`): a folder swapped
+  for a link mid-write takes no file outside.
 * A target that does not exist, or an empty directory, is simply filled.
 * An existing non-empty directory is replaced only when it is one we wrote **and**
   ``force`` (``--force``) is given; otherwise :class:`OutputExists` (OUTPUT_EXISTS) and
@@ -19,13 +22,17 @@ never seen half-written and never replaces what is not ours.
 SIGTERM, SIGINT and SIGHUP remove the temporary folder (``urdf_sdf.cli.output``)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.output import OutputError, removed_on_signal
+from urdf_sdf.cli.output import Input, OutputError, input_path, removed_on_signal
 from urdf_sdf.core.read.files import read_head
+from urdf_sdf.core.write.atomic import temporary_name
+from urdf_sdf.core.write.folders import new_file_in, opened_folder
 
 MARKED_FILES = ("model.config", "package.xml")
 MARKER_FILE = ".urdf-sdf-output"
@@ -71,7 +78,8 @@ def _after_instructions(data: bytes) -> int:
     return cut
 
 
-def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
+def write_directory(target: Path, files: dict[str, bytes], bundle,
+                    inputs: Sequence[Input] = (), *,
                     writer: str = "urdf-sdf", force: bool = False,
                     container: Path | None = None) -> Path:
     """``target/`` with ``files`` (relative path -> content), ``bundle``'s copies and the
@@ -80,13 +88,13 @@ def write_directory(target: Path, files: dict[str, bytes], bundle, inputs=(), *,
     _check_target(target, inputs, force)
     parent = target.parent if str(target.parent) else Path(".")
     parent.mkdir(parents=True, exist_ok=True)
-    tmp = parent / f".{target.name}.urdf-sdf-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    tmp = Path(temporary_name(parent / target.name))
     tmp.mkdir()
     try:
         with removed_on_signal(str(tmp), _remove_tree):
             for relative, data in marked(files, writer).items():
-                (tmp / relative).parent.mkdir(parents=True, exist_ok=True)
-                (tmp / relative).write_bytes(data)
+                with new_file_in(tmp, Path(relative)) as stream:
+                    stream.write(data)
             bundle.copy_into(tmp)
             _swap_into_place(tmp, target)
     finally:
@@ -104,7 +112,7 @@ def _writable_target(target: Path, container: Path | None) -> Path:
     return Path(os.path.realpath(target))
 
 
-def _check_target(target: Path, inputs, force: bool) -> None:
+def _check_target(target: Path, inputs: Sequence[Input], force: bool) -> None:
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
@@ -120,10 +128,20 @@ def _check_target(target: Path, inputs, force: bool) -> None:
     if not force:
         raise OutputExists(f"{target} holds an earlier output of urdf-sdf: give --force to "
                            "replace it")
+    held = _held_input(target, inputs)
+    if held is not None:
+        raise OutputExists(f"{target} is not replaced: it holds {held}")
+
+
+def _held_input(target: Path, inputs: Sequence[Input]) -> str | None:
+    """The input (or file an input references) inside ``target``, as a message names it."""
     for source in inputs:
-        if source not in (None, "-") and Path(source).resolve().is_relative_to(
-                target.resolve()):
-            raise OutputExists(f"{target} is not replaced: it holds the input {source}")
+        path = input_path(source) if source not in (None, "-") else None
+        if path is None or not Path(path).resolve().is_relative_to(target.resolve()):
+            continue
+        return f"the input {path}" if isinstance(source, str) else \
+            f"{path}, which {source.describe()} references"
+    return None
 
 
 def is_our_output(folder: Path) -> bool:
@@ -168,18 +186,33 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
 
 def _fill(target: Path, tmp: Path) -> None:
     """Move what ``tmp`` holds into the empty directory ``target`` (each entry renamed,
-    the marked files last, so that the folder is known as ours only once complete); on a
-    failure the entries moved are removed and the folder is empty again."""
+    the marked files last, so that the folder is known as ours only once complete),
+    relative to the two folders opened with no link followed (one swapped for a link
+    meanwhile is refused: nothing lands outside); on a failure the entries moved go back
+    and the folder is empty again."""
     entries = sorted(os.listdir(tmp), key=lambda name: (name in MARKED_FILES, name))
-    moved: list[Path] = []
-    try:
-        for name in entries:
-            (tmp / name).rename(target / name)
-            moved.append(target / name)
-    except OSError:
-        for path in moved:
-            _remove_tree(str(path)) if path.is_dir() else path.unlink(missing_ok=True)
-        raise
+    with opened_folder(tmp, Path(), create=False, root_link=False) as source, \
+            opened_folder(target, Path(), create=False, root_link=False) as into:
+        moved: list[str] = []
+        try:
+            for name in entries:
+                _rename(name, (source, tmp), (into, target))
+                moved.append(name)
+        except OSError:
+            for name in reversed(moved):
+                with contextlib.suppress(OSError):
+                    _rename(name, (into, target), (source, tmp))
+            raise
+
+
+def _rename(name: str, origin: tuple[int | None, Path], to: tuple[int | None, Path]) -> None:
+    """Rename the entry ``name`` from one folder to another, each given as its open
+    descriptor (None where the system has none) and its path."""
+    (origin_fd, origin_path), (to_fd, to_path) = origin, to
+    if origin_fd is None or to_fd is None:
+        os.rename(origin_path / name, to_path / name)
+    else:
+        os.rename(name, name, src_dir_fd=origin_fd, dst_dir_fd=to_fd)
 
 
 def _is_empty(folder: Path) -> bool:

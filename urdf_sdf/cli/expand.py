@@ -27,13 +27,14 @@ def expand_code(file: Path, output: Path | None, xacro: XacroOptions) -> int:
     """Expand ``file`` and write the URDF to ``output`` (stdout for None); the exit code."""
     diagnostics = Diagnostics()
     raw = read_bytes(file, diagnostics)
-    data = expanded(file, raw, xacro, diagnostics) if raw is not None else None
+    read: set[str] = set()  # the files the expansion read: never the output
+    data = expanded(file, raw, xacro, diagnostics, read) if raw is not None else None
     if data is None:
         sources = SourceLines()
         sources.trust(str(file))  # the user's own file, shown even where malformed
         emit(diagnostics, sys.stderr, sources)
         return 1
-    return write_reported(data, output, [str(file)])
+    return write_reported(data, output, [str(file), *sorted(read)])
 
 
 def run(params: dict) -> int:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from urdf_sdf.cli.output import (
+    Input,
     OutputError,
     StdoutError,
     follow_links,
@@ -39,6 +40,7 @@ from urdf_sdf.cli.output import (
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
+from urdf_sdf.core.inspect.resources import referenced_files
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
@@ -145,7 +147,7 @@ def check_output(output: str | os.PathLike | None) -> None:
 
 
 def render(dot_text: str, output: str | os.PathLike | None = None,
-           inputs: Sequence[str] = ()) -> str:
+           inputs: Sequence[Input] = ()) -> str:
     """Write ``dot_text`` to ``output`` by its suffix: DOT text for None, ``-``, ``.dot``
     or ``.gv``; an image made by Graphviz ``dot -T<format>`` for ``.svg``, ``.png``,
     ``.pdf``. Either is written as :func:`~urdf_sdf.cli.output.write_output` writes
@@ -243,7 +245,7 @@ def graph_command(file: FileT, kind: str | GraphKind = GraphKind.tree,
 
 
 def write_graph(result: LoadResult, kind: str | GraphKind = GraphKind.tree,
-                output: str | os.PathLike | None = None, inputs: Sequence[str] = (),
+                output: str | os.PathLike | None = None, inputs: Sequence[Input] = (),
                 stderr: TextIO | None = None, file: str | None = None) -> int:
     """Draw an already loaded ``result`` (diagnostics already shown) and write it to
     ``output``; returns the exit code as :func:`graph_command` does."""
@@ -267,7 +269,8 @@ def write_graph(result: LoadResult, kind: str | GraphKind = GraphKind.tree,
     else:
         text = frame_graph_dot(result, kind_value)
     try:
-        warnings = render(text, output, [*inputs, *sorted(result.source_files)])
+        warnings = render(text, output, [*inputs, *sorted(result.source_files),
+                                         *referenced_files(result)])
     except RenderError as exc:
         print(exc.format(), file=stderr)
         return exc.exit_code

@@ -118,11 +118,11 @@ def load_input(path: Path, context: Context, sources: SourceLines,
         if raw is not None and (xacro is None or not xacro.expand):
             refuse_unexpanded(path, diagnostics)
         elif raw is not None and xacro is not None:
-            data = expanded(Path(path), raw, xacro, diagnostics)
+            data = expanded(Path(path), raw, xacro, diagnostics, sources.read)
         if data is None:
             return LoadResult(None, None, diagnostics)
         sources.add(str(path), data, expanded=True)
-        return load_string(data, file=str(path), context=context)
+        return _remembered(load_string(data, file=str(path), context=context), sources)
     sources.trust(str(path))
     if pipes and is_pipe(path):
         return load_pipe(path, context, sources)
@@ -130,20 +130,21 @@ def load_input(path: Path, context: Context, sources: SourceLines,
 
 
 def _remembered(result: LoadResult, sources: SourceLines) -> LoadResult:
-    """``result``, the files it was read from noted in ``sources.read`` (an output
-    naming one of them is refused: OUTPUT_IS_INPUT)."""
-    sources.read.update(result.source_files)
+    """``result``, the files it was read from and those it references remembered in
+    ``sources`` (an output naming one of them is refused: OUTPUT_IS_INPUT)."""
+    sources.remember(result)
     return result
 
 
-def expanded(path: Path, raw: bytes, xacro: XacroOptions,
-             diagnostics: Diagnostics) -> bytes | None:
+def expanded(path: Path, raw: bytes, xacro: XacroOptions, diagnostics: Diagnostics,
+             read: set[str] | None = None) -> bytes | None:
     """The URDF the xacro file ``path`` (whose bytes are ``raw``) expands to in the sandbox,
     or None with the reason in ``diagnostics`` (a DTD is refused first, as in any XML
-    input: xacro's parser would expand its entities or read it)."""
+    input: xacro's parser would expand its entities or read it). ``read``, when given,
+    receives the files the expansion read (its includes: never an output)."""
     if refuse_unsafe_doctype(raw, str(path), diagnostics):
         return None
-    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics)
+    return _SANDBOX.expand_in_sandbox(path, xacro, diagnostics, read=read)
 
 
 def is_pipe(path: str | Path) -> bool:
@@ -160,4 +161,4 @@ def load_pipe(path: Path, context: Context, sources: SourceLines) -> LoadResult:
     if data is None:
         return LoadResult(None, None, diagnostics)
     sources.add(str(path), data)
-    return load_string(data, file=str(path), context=context)
+    return _remembered(load_string(data, file=str(path), context=context), sources)

@@ -83,13 +83,13 @@ def print_code(file: Path, output: Path | None, preserve_includes: bool,
                context: Context) -> int:
     """``print``: write the composed document (stdout, or ``output`` atomically) and its
     diagnostics (stderr); the exit code."""
-    read: set[str] = set()
+    read = SourceLines()
     data, diagnostics = print_document(file, context, preserve_includes, read)
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)
     if data is None:
         return 1
-    return write_reported(data, output, [str(file), *sorted(read)])
+    return write_reported(data, output, [str(file), *read.protected()])
 
 
 def graph_code(file: Path, kind: str, output: Path | None, quiet: bool, context: Context,

@@ -18,8 +18,11 @@
 * A regular file or a new path is written to a temporary file beside it (beside the
   link's target, for a link) and renamed into place, so a reader never sees half a file.
 * Never the destination: an input file, also the file standard input reads when an input
-  is ``-`` (:class:`OutputIsInput`, OUTPUT_IS_INPUT, exit 1); a directory, a block device,
-  a path whose directory is missing (:class:`OutputError`, OUTPUT_INVALID, a usage error).
+  is ``-``, or a file an input references (a mesh, a texture, an included model's
+  ``model.config``: :class:`~urdf_sdf.core.inspect.resources.Referenced`, resolved only
+  when the destination exists) (:class:`OutputIsInput`, OUTPUT_IS_INPUT, exit 1); a
+  directory, a block device, a path whose directory is missing (:class:`OutputError`,
+  OUTPUT_INVALID, a usage error).
   A write that fails (disk full, read-only file system, permissions) is an ``OSError``:
   :func:`write_failed` makes it the FILE_WRITE diagnostic the commands print, and the
   previous file is intact.
@@ -50,6 +53,7 @@ from pathlib import Path
 from urdf_sdf.cli.streams import ClosedStreamError, StdoutError
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
+from urdf_sdf.core.inspect.resources import Referenced
 from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write import atomic
 
@@ -57,6 +61,9 @@ CHUNK = 64 * 1024
 BROKEN_PIPE_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports for `yes | head`
 CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
                         if hasattr(signal, name))
+# What an output never replaces: an input file's name (``-``: the file on standard input),
+# or a file the input references (a mesh, a texture, an included model.config).
+Input = str | Referenced
 # stdout_checked decorates typer commands: typer is loaded whenever it is used.
 _TYPER = Later({"Exit": ("typer", "Exit")})
 
@@ -183,7 +190,7 @@ def _exit_code(command: Callable, args, kwargs) -> int:
 
 # ---- files -------------------------------------------------------------------------------
 
-def write_output(data: bytes, destination: str | None, inputs: Sequence[str] = (),
+def write_output(data: bytes, destination: str | None, inputs: Sequence[Input] = (),
                  stale_removed: bool = False, through_links: bool = False) -> None:
     """Write ``data`` to ``destination`` (stdout for None or ``-``); see the module.
     ``inputs`` are the command's input files (``-``: the file on standard input), never
@@ -218,7 +225,7 @@ MAX_LINKS = 40  # as the kernel's limit of symbolic links followed in one lookup
 _DESCRIPTOR_DIRECTORY = re.compile(r"^/proc/(?:self|thread-self|\d+)(?:/task/\d+)?/fd$")
 
 
-def write_reported(data: bytes, output: Path | None, inputs: Sequence[str]) -> int:
+def write_reported(data: bytes, output: Path | None, inputs: Sequence[Input]) -> int:
     """:func:`write_output` of a command's document to ``output`` (stdout for None), a
     link to a file written through; the exit code, a refusal or failed write printed as
     its diagnostic (a closed stdout is the caller's stdout check's to report)."""
@@ -236,7 +243,7 @@ def write_reported(data: bytes, output: Path | None, inputs: Sequence[str]) -> i
     return 0
 
 
-def check_destination(target: Path, inputs: Sequence[str] = (),
+def check_destination(target: Path, inputs: Sequence[Input] = (),
                       through_links: bool = False) -> str:
     """``"file"`` (a regular file or a new path: written atomically) or ``"special"`` (a
     character device, FIFO, socket or descriptor name: written directly; also standard
@@ -245,7 +252,7 @@ def check_destination(target: Path, inputs: Sequence[str] = (),
     return FILE if kind == FILE else SPECIAL
 
 
-def resolve_destination(target: Path, inputs: Sequence[str] = (),
+def resolve_destination(target: Path, inputs: Sequence[Input] = (),
                         through_links: bool = False) -> tuple[str, Path]:
     """How and where ``target`` is written: ``(STDOUT, target)`` for a name of the
     process's standard output (``/dev/stdout``), ``(SPECIAL, path)`` for a device, FIFO,
@@ -273,7 +280,7 @@ def _names_descriptor(target: Path) -> bool:
 
 
 def _resolved(target: Path, path: str, descriptor: bool,
-              inputs: Sequence[str]) -> tuple[str, Path]:
+              inputs: Sequence[Input]) -> tuple[str, Path]:
     try:
         status: os.stat_result | None = os.stat(path)
     except FileNotFoundError:
@@ -351,7 +358,7 @@ def follow_links(target: Path) -> tuple[str, bool]:
     raise OutputError(f"cannot write {target}: too many levels of symbolic links")
 
 
-def _refuse_inputs(target: Path, status: os.stat_result, inputs: Sequence[str]) -> None:
+def _refuse_inputs(target: Path, status: os.stat_result, inputs: Sequence[Input]) -> None:
     for source in inputs:
         if source is None:
             continue
@@ -362,12 +369,30 @@ def _refuse_inputs(target: Path, status: os.stat_result, inputs: Sequence[str]) 
                 raise OutputIsInput(f"refusing to overwrite the input: {target} is the file "
                                     "standard input reads")
             continue
+        path = input_path(source)
         try:
-            same = os.path.samestat(os.stat(source), status)
+            same = path is not None and os.path.samestat(os.stat(path), status)
         except OSError:
             continue
         if same:
-            raise OutputIsInput(f"refusing to overwrite the input file {source}")
+            raise OutputIsInput(refusal(target, source))
+
+
+def input_path(source: Input) -> str | None:
+    """The file ``source`` names: an input file's name, or the file a
+    :class:`~urdf_sdf.core.inspect.resources.Referenced` resolves to now (None when it
+    resolves to none)."""
+    if not isinstance(source, Referenced):
+        return source
+    path = source.path()
+    return str(path) if path is not None else None
+
+
+def refusal(target: Path, source: Input) -> str:
+    """Why ``target`` is not written: it is the input ``source`` (or a file it names)."""
+    if isinstance(source, Referenced):
+        return f"refusing to overwrite {target}: {source.describe()} references it"
+    return f"refusing to overwrite the input file {source}"
 
 
 def _descriptor_status(fd: int) -> os.stat_result | None:

@@ -164,7 +164,8 @@ def _finish(prog: str, source: Path, target: Target,
     if ok and directory is not None:
         try:
             write_directory(out_dir, directory.files, directory.bundle,
-                            [] if is_stdin(source) else [str(source)],
+                            [*([] if is_stdin(source) else [str(source)]),
+                             *sources.protected()],
                             writer=version_line(prog),
                             force=target.force, container=target.container)
         except OutputExists as exc:
@@ -285,7 +286,7 @@ def model_dir_command(prog: str, urdf: Path, output: Path | None, model_dir: Pat
     context = Context.from_environment([], policy(strict), package_paths, packages)
     package_paths = package_paths + list((packages or {}).values())  # copy roots too
     reports: list[ConversionReport] | None = [] if report else None
-    if not is_stdin(urdf) and urdf.is_dir():  # side by side, where model:// finds them
+    if not is_stdin(urdf) and os.path.isdir(urdf):  # side by side, where model:// finds them
         items = discover_urdf(urdf, model_dir, xacro.expand)
         context.inputs_within = os.path.realpath(urdf)
         search = package_paths + [str(urdf)]
@@ -325,7 +326,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
     if output is not None:
         raise UsageError("--package-dir writes the package; -o is not used with it")
     given = package_paths + list((packages or {}).values())  # copy roots
-    if not is_stdin(sdf) and sdf.is_dir() and not (sdf / "model.config").is_file():
+    if not is_stdin(sdf) and os.path.isdir(sdf) and not os.path.isfile(sdf / "model.config"):
         if package_name is not None:
             raise UsageError("--package-name names one package: convert one model")
         items, model_parents = discover_sdf(sdf, package_dir)
@@ -346,7 +347,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                  "letters, digits, underscores; a letter first): give "
                                  "--package-name")
     source = sdf
-    if not is_stdin(sdf) and sdf.is_dir():
+    if not is_stdin(sdf) and os.path.isdir(sdf):
         files = model_config_files(sdf / "model.config")
         if not files:
             raise UsageError(f"{escape(str(sdf))} is not a model directory (no "
@@ -357,7 +358,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                        packages)
     # A model directory's parent holds the models it includes (model://): a copy root.
     search = paths + given + \
-        (parents if parents and (Path(source).parent / "model.config").is_file() else [])
+        (parents if parents and os.path.isfile(Path(source).parent / "model.config") else [])
     return convert_to_package_dir(prog, source, Target(package_dir, force), name, build_type,
                                   options, context, search, quiet, as_json, xacro,
                                   reports=reports)
@@ -377,7 +378,7 @@ def model_name_problem(model_dir: Path) -> None:
 
 def model_name(source: Path) -> str:
     """A model's name for its package: its model directory's, else its file's stem."""
-    return source.parent.name if (source.parent / "model.config").is_file() else source.stem
+    return source.parent.name if os.path.isfile(source.parent / "model.config") else source.stem
 
 
 # ---- the commands --------------------------------------------------------------------------

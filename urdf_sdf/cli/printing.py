@@ -19,6 +19,7 @@ import gc
 from dataclasses import replace
 from pathlib import Path
 
+from urdf_sdf.cli.render import SourceLines
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.compose.inline import inline_includes
@@ -46,16 +47,17 @@ def compose_xml(path: str | Path, context: Context, diagnostics: Diagnostics,
 
 
 def print_document(path: str | Path, context: Context, preserve_includes: bool = False,
-                   read: set[str] | None = None) -> tuple[bytes | None, Diagnostics]:
+                   read: SourceLines | None = None) -> tuple[bytes | None, Diagnostics]:
     """``urdf-sdf print``: the composed document as bytes (None when the input is
     invalid) and every diagnostic. The file is also loaded by the core, so that what
     is printed has been validated the way ``urdf-sdf check`` validates. ``read``, when
-    given, receives the files the model was read from (the output never replaces one)."""
+    given, remembers the files the model was read from and those it references (the
+    output never replaces one)."""
     # Loaded first, without its XML, and only its findings kept: the loaded model is gone
     # before the printed tree is made (its frame graph has cycles: collected now).
     result = load(path, replace(context, keep_xml=False))
     if read is not None:
-        read.update(result.source_files)
+        read.remember(result)
     loaded = result.diagnostics
     del result
     gc.collect()

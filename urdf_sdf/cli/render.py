@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from urdf_sdf.core.base.diagnostics import Diagnostic, Diagnostics
 from urdf_sdf.core.base.safe_text import escape, escape_json, json_strings
+from urdf_sdf.core.inspect.resources import Referenced, referenced_files
 from urdf_sdf.core.read.files import read_regular
 from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
 
@@ -76,13 +77,30 @@ class SourceLines:
         self._lines: dict[str, list[str] | None] = {}
         self._expanded: set[str] = set()
         self._trusted: set[str] = set()
-        # Every file the command read a model from (its includes too): never an output.
+        # Every file the command read a model from (its includes too), and every file
+        # those models reference (meshes, textures): never an output (:meth:`remember`).
         self.read: set[str] = set()
+        self.referenced: list[Referenced] = []
 
     def add(self, label: str, data: bytes, expanded: bool = False) -> None:
         self._lines[label] = _split(data) if looks_like_xml(data) else None
         if expanded:
             self._expanded.add(label)
+
+    def remember(self, result) -> None:
+        """The files the loaded ``result`` was read from and those it references are
+        never an output (:meth:`protected`)."""
+        self.read.update(result.source_files)
+        self.referenced.extend(referenced_files(result))
+
+    def protected(self) -> list[str | Referenced]:
+        """What an output of the command never replaces, besides its input files."""
+        return [*sorted(self.read), *self.referenced]
+
+    def __getstate__(self) -> dict:
+        """Sent to another process (a batch worker's outcome): the lines, not the files
+        its output was checked against (written already)."""
+        return {**self.__dict__, "referenced": []}
 
     def trust(self, file: str) -> None:
         """``file`` is the user's own input: its lines are shown even when it is not

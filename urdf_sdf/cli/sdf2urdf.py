@@ -120,7 +120,7 @@ def convert(sdf: Path, output: Path | None, options: ToUrdf, xacro: XacroOptions
     is read or written). ``paths``: ``--path`` directories; ``jobs`` 0: every core."""
     extra = [str(p) for p in paths or []]
     policy = Policy(warnings_as_errors=strict)
-    if not is_stdin(sdf) and sdf.is_dir():
+    if not is_stdin(sdf) and os.path.isdir(sdf):
         out_dir = batch_output(output)
         items, model_parents = discover(sdf, out_dir)
         context = Context.from_environment(extra + [str(p) for p in model_parents], policy)

@@ -106,7 +106,7 @@ def convert(urdf: Path, output: Path | None, options: ToSdf, xacro: XacroOptions
     # A URDF's XML is needed only where the model does not hold its content (the reader
     # keeps that), except by --lump-fixed, which reparents joints' XML.
     context = Context(policy=Policy(warnings_as_errors=strict), keep_xml=options.lump_fixed)
-    if not is_stdin(urdf) and urdf.is_dir():
+    if not is_stdin(urdf) and os.path.isdir(urdf):
         out_dir = batch_output(output)
         context.inputs_within = os.path.realpath(urdf)
         return run_batch(

@@ -45,6 +45,7 @@ from urdf_sdf.cli.options import (
     inspection_inputs,
 )
 from urdf_sdf.cli.output import (
+    Input,
     OutputError,
     StdoutError,
     check_destination,
@@ -134,7 +135,7 @@ def view_command(files: Sequence[Path], output: Path | None, png: Path | None,
     emit(scene.diagnostics, stderr, sources, quiet)
     if scene.diagnostics.has_errors:
         return _not_written(output, stderr)
-    return _write(scene, title, output, png, [*inputs, *sorted(sources.read)], stderr)
+    return _write(scene, title, output, png, [*inputs, *sources.protected()], stderr)
 
 
 def _not_written(output: Path | None, stderr) -> int:
@@ -155,7 +156,7 @@ def _viewable(result, name: str, stderr) -> bool:
     return True
 
 
-def _write(scene, title: str, output: Path | None, png: Path | None, inputs: list[str],
+def _write(scene, title: str, output: Path | None, png: Path | None, inputs: list[Input],
            stderr) -> int:
     try:
         if output is not None or png is None:
@@ -186,7 +187,7 @@ def _write(scene, title: str, output: Path | None, png: Path | None, inputs: lis
     return 0
 
 
-def _write_png(html: str, png: Path, inputs: list[str]) -> None:
+def _write_png(html: str, png: Path, inputs: list[Input]) -> None:
     """The picture of ``html`` written to ``png`` as every output is
     (:func:`~urdf_sdf.cli.output.write_output`: a regular file atomically, a device,
     FIFO, descriptor or standard output directly), never over one of ``inputs``."""

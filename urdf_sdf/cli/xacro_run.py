@@ -24,8 +24,10 @@ ANSWER_CODES = {Code.XACRO_UNSAFE, Code.XACRO_ERROR, Code.XACRO_UNAVAILABLE, Cod
 
 
 def expand_in_sandbox(path: Path, options: XacroOptions, diagnostics: Diagnostics,
-                      timeout: float = WALL_SECONDS) -> bytes | None:
-    """The expansion of ``path`` (UTF-8), or None with its diagnostic."""
+                      timeout: float = WALL_SECONDS, read: set[str] | None = None
+                      ) -> bytes | None:
+    """The expansion of ``path`` (UTF-8), or None with its diagnostic. ``read``, when
+    given, receives the files the expansion read (an output never replaces one)."""
     file = str(path)
     if not xacro_installed():
         diagnostics.error(Code.XACRO_UNAVAILABLE,
@@ -46,6 +48,8 @@ def expand_in_sandbox(path: Path, options: XacroOptions, diagnostics: Diagnostic
         diagnostics.error(Code.XACRO_ERROR, f"xacro: {problem}", file)
         return None
     if isinstance(answer.get("document"), str):
+        if read is not None and isinstance(answer.get("read"), list):
+            read.update(name for name in answer["read"] if isinstance(name, str))
         return answer["document"].encode("utf-8")
     _report(answer.get("error"), file, absolute, diagnostics)
     return None

@@ -7,7 +7,8 @@ directory, and one JSON request on standard input (closed once read)::
     {"input": ABSOLUTE PATH, "args": {NAME: VALUE}, "paths": [DIR...],
      "environment": {NAME: VALUE} or null, "max_bytes": N}
 
-and reads one JSON answer on its standard output: ``{"document": EXPANDED XML}`` or
+and reads one JSON answer on its standard output: ``{"document": EXPANDED XML, "read":
+[ABSOLUTE PATH...]}`` (the files the expansion read: an output never replaces one) or
 ``{"error": {"code", "message", "file", "line", "column"}}``.
 
 Before reading the request the process limits itself (:func:`limit_resources`: CPU time,
@@ -359,7 +360,8 @@ def expand(request: dict) -> dict:
     if len(text) > request["max_bytes"]:
         return _error("XACRO_ERROR", f"xacro: the expanded document is larger than "
                       f"{request['max_bytes']} bytes", input_file)
-    return {"document": text.decode("utf-8")}
+    return {"document": text.decode("utf-8"),
+            "read": sorted(os.path.abspath(path) for path in files.read)}
 
 
 def _failure(xacro: ModuleType, files: Files, input_file: str, exc: BaseException) -> dict:

@@ -155,6 +155,8 @@ CASES = {
     Code.URDF_ATTRIBUTE_UNKNOWN: ("urdf_attribute_unknown.urdf", loaded),
     Code.URDF_MIMIC_ON_FIXED_JOINT: ("urdf_mimic_on_fixed_joint.urdf", loaded),
     Code.URDF_TRANSMISSION_JOINT_UNKNOWN: ("urdf_transmission_joint_unknown.urdf", loaded),
+    Code.URDF_TRANSMISSION_ACTUATOR_REPEATED: ("urdf_transmission_actuator_repeated.urdf",
+                                               loaded),
     # the writers: a prefix the input never declared is read leniently (XML_RECOVERED),
     # in a plugin sdf2urdf keeps in a <gazebo> block
     Code.NAMESPACE_PREFIX_INVALID: ("namespace_prefix_invalid.sdf", to_urdf(),

@@ -129,3 +129,17 @@ def test_numbers_read_alike_before_and_after_the_number_caches_fill():
     state = UrdfState(None, Diagnostics())
     for i in range(2 * KNOWN_TEXTS + 5):
         assert state.numbers.value(str(i)) == (float(i),) and len(state.numbers) <= KNOWN_TEXTS
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ('<robot><link name="a"/></robot>', "<robot> needs a name"),
+    ('<robot name=""><link name="a"/></robot>', '<robot> has an empty name (name="")'),
+    ('<robot name="r"><link name=""/></robot>', '<link> has an empty name (name="")'),
+])
+def test_a_missing_name_and_an_empty_one_are_told_apart(tmp_path, given, said):
+    """jiminy's ant.urdf has <robot name="">: the message says the name is empty, not
+    that the robot needs one it seems to have."""
+    path = tmp_path / "r.urdf"
+    path.write_text(given)
+    [missing] = [d for d in load(path).diagnostics if d.code is Code.ATTRIBUTE_MISSING]
+    assert missing.message == said

@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 from typer.testing import CliRunner
 
-from urdf_sdf import Context, load, load_string
+from urdf_sdf import Context, load
 from urdf_sdf.cli.main import urdf2sdf_app
 from urdf_sdf.core.base.custom import qname
 from urdf_sdf.core.base.diagnostics import Code, Severity
@@ -111,24 +111,6 @@ def test_diff_sees_no_mimic_on_a_fixed_joint_either_side(tmp_path):
     without.write_text(source.replace(
         '<mimic joint="gripper_left_joint" multiplier="-1.0" offset="0.0"/>', ""))
     assert not diff_files(FIXTURES / "urdf_mimic_on_fixed_joint_ignored.urdf", without)
-
-
-# ---- item: a transmission naming no joint --------------------------------------------------
-
-def test_transmission_naming_a_missing_joint_is_named():
-    result = load(FIXTURES / "urdf_transmission_names_missing_joint.urdf", Context())
-    assert result.ok  # urdfdom and libsdformat read it; Drake refuses it
-    found = [d for d in result.diagnostics if d.code is Code.URDF_TRANSMISSION_JOINT_UNKNOWN]
-    assert [(d.severity, d.line) for d in found] == [(Severity.WARNING, 16)]
-    assert "[elbow]" in found[0].message
-
-
-def test_transmission_naming_a_renamed_joint_by_its_urdf_name_is_fine():
-    data = b"""<robot name="r"><link name="a"/><link name="b"/>
-      <joint name="b" type="continuous"><parent link="a"/><child link="b"/></joint>
-      <transmission name="t"><joint name="b"/></transmission></robot>"""
-    result = load_string(data, "renamed.urdf", Context())
-    assert Code.URDF_TRANSMISSION_JOINT_UNKNOWN not in codes(result.diagnostics)
 
 
 # ---- item: attributes URDF does not define -------------------------------------------------

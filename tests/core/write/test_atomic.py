@@ -62,3 +62,31 @@ def test_stale_temporaries_of_dead_processes_are_removed(tmp_path):
     mine.write_bytes(b"in progress")
     atomic.write_atomically(b"x", Path(tmp_path / "a.urdf"))
     assert not stale.exists() and mine.exists()
+
+
+def test_a_name_near_the_systems_limit_is_written_its_temporary_name_fitting(tmp_path):
+    """A 250-byte output name: the temporary name beside it (NAME cut) fits NAME_MAX, so
+    the file is written (it was "File name too long")."""
+    target = tmp_path / ("n" * 246 + ".sdf")
+    temporary = Path(atomic.temporary_name(target)).name
+    assert len(os.fsencode(temporary + ".old")) <= atomic.NAME_MAX
+    assert temporary.startswith("." + "n" * atomic.MAX_STEM_BYTES + ".urdf-sdf-")
+    atomic.write_atomically(b"<sdf/>", target)
+    assert target.read_bytes() == b"<sdf/>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_a_cut_name_keeps_whole_characters_of_a_multibyte_name(tmp_path):
+    name = "é" * 120 + ".sdf"  # 244 bytes
+    stem = atomic.temporary_stem(name)
+    assert stem == "é" * (atomic.MAX_STEM_BYTES // 2)
+    atomic.write_atomically(b"<sdf/>", tmp_path / name)
+    assert (tmp_path / name).read_bytes() == b"<sdf/>"
+
+
+def test_a_stale_temporary_of_a_long_name_is_removed_by_the_next_write(tmp_path):
+    target = tmp_path / ("n" * 246 + ".sdf")
+    stale = Path(atomic.temporary_name(target)).name.replace(f"-{os.getpid()}-", "-999999999-")
+    (tmp_path / stale).write_bytes(b"half")
+    atomic.write_atomically(b"<sdf/>", target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]

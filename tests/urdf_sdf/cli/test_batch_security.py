@@ -315,3 +315,67 @@ def test_a_folder_swapped_between_the_check_and_the_open_is_refused(tmp_path, ou
     assert result.exit_code == 1, result.output
     assert "not a regular file (a symbolic link on its path): not read" in result.stderr
     assert "root_leak" not in result.stdout + result.stderr
+
+
+# ---- a path longer than the system opens -----------------------------------------------------
+
+def too_long_to_open(tree: Path) -> Path:
+    """A robot under ``tree`` whose path passes PATH_MAX (4156 bytes: made relative to
+    its folder, of 3950 bytes)."""
+    deep = tree
+    while len(os.fsencode(str(deep))) + 201 < 3950:
+        deep = deep / ("d" * 200)
+    deep = deep / ("e" * (3950 - len(os.fsencode(str(deep))) - 1))
+    deep.mkdir(parents=True)
+    name = "r" * 200 + ".urdf"
+    folder = os.open(deep, os.O_RDONLY)
+    try:
+        os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=folder))
+    finally:
+        os.close(folder)
+    return deep / name
+
+
+def test_a_file_whose_path_is_too_long_to_open_is_skipped_with_the_reason(tmp_path):
+    """A file under the input directory whose path passes PATH_MAX: skipped, with the
+    reason, never an INTERNAL_ERROR; the others converted."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    name = too_long_to_open(tree).name
+    out = tmp_path / "out"
+    result = invoke(urdf2sdf, tree, "-o", out, "--json")
+    assert result.exit_code == 0, result.output
+    files = {Path(f["input"]).name: f for f in json.loads(result.stdout)["files"]}
+    assert files[name]["status"] == "skipped"
+    assert "longer than the system opens" in files[name]["reason"]
+    assert files["robot.urdf"]["status"] == "converted"
+    assert "INTERNAL_ERROR" not in result.output
+
+
+@pytest.mark.parametrize("app", [urdf2sdf, sdf2urdf])
+def test_a_file_argument_too_long_to_open_is_file_read(tmp_path, app):
+    """Named as FILE: FILE_READ with the system's reason (it was an INTERNAL_ERROR of
+    the check for a directory)."""
+    result = invoke(app, too_long_to_open(tmp_path))
+    assert result.exit_code == 1, result.output
+    assert "error[FILE_READ]: cannot read file: file name too long" in result.output
+
+
+# ---- a batch's output never replaces a file a conversion read -------------------------------
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_batch_output_never_replaces_a_file_its_input_includes(tmp_path, jobs):
+    """``sdf2urdf tree -o tree``: ``robot.sdf`` includes ``robot.urdf``, whose name its
+    output takes: OUTPUT_IS_INPUT, the included file intact (it was overwritten)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "robot.urdf").write_text(ROBOT)
+    (tree / "robot.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w">'
+                                    "<include><uri>robot.urdf</uri></include></world></sdf>\n")
+    result = invoke(sdf2urdf, tree, "-o", tree, "-j", jobs, "--json")
+    assert result.exit_code == 1, result.output
+    (outcome,) = json.loads(result.stdout)["files"]
+    assert outcome["status"] == "failed"
+    assert [d["code"] for d in outcome["diagnostics"]][-1] == "OUTPUT_IS_INPUT"
+    assert (tree / "robot.urdf").read_text() == ROBOT

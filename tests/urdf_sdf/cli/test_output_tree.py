@@ -10,7 +10,8 @@ import pytest
 
 from urdf_sdf.cli import output_tree
 from urdf_sdf.cli.batch import BatchItem, run_batch
-from urdf_sdf.cli.output_tree import LINKED_OUTPUT_FOLDER, OutsideOutputTree, output_folder
+from urdf_sdf.cli.output_tree import output_folder
+from urdf_sdf.core.write.folders import LINKED_OUTPUT_FOLDER, OutsideOutputTree
 
 
 def batch_of_one(tmp_path: Path) -> tuple[list[BatchItem], Path, Path]:
