@@ -32,12 +32,11 @@ from urdf_sdf.core.base.custom import (
     has_namespaced_children,
     markup,
     plain_copy,
-    qname,
 )
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.base.pose import IDENTITY, Pose
-from urdf_sdf.core.graph import Kind, relative_pose
+from urdf_sdf.core.graph import relative_pose
 from urdf_sdf.core.inspect.parity import check_parity, frame_parent, is_lumped_joint_frame
 from urdf_sdf.core.inspect.rules import document_mimic_targets
 from urdf_sdf.core.kinematics.tree import (
@@ -72,7 +71,6 @@ from urdf_sdf.sdf2urdf.approximate import (
     welded_trees_note,
 )
 from urdf_sdf.sdf2urdf.attributes import (
-    frame_given_back,
     given_back,
     limit_xml,
     robot_document_of,
@@ -81,6 +79,7 @@ from urdf_sdf.sdf2urdf.attributes import (
 )
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
+from urdf_sdf.sdf2urdf.frames import frame_nodes, scoped_frames, unplaceable, warn_dropped_frames
 from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
 from urdf_sdf.sdf2urdf.inertia import urdf_inertial
 from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
@@ -231,7 +230,7 @@ class UrdfWriter:
         if not self.options.drop_frames:
             self.write_frames(out)
         else:
-            self.warn_dropped_frames()
+            warn_dropped_frames(self.graph, self.scope.prefix, self.warn)
         out.extend(plain_copy(transmission)
                    for transmission in custom_children(self.model_el, "transmission"))
         out.extend(carried_copies(self.model_el))
@@ -534,46 +533,20 @@ class UrdfWriter:
 
     # ---- frames -----------------------------------------------------------------------
 
-    def frames(self):
-        prefix = self.scope.prefix
-        for vertex in self.graph.vertices:
-            if vertex.kind is Kind.FRAME and vertex.scope is not None and \
-                    vertex.scoped_name.startswith(prefix):
-                yield vertex, vertex.scoped_name[len(prefix):]
-
     def write_frames(self, out: Document) -> None:
-        """Each explicit frame: a massless link and a fixed joint to the frame it is
-        attached to (when that one becomes a link too) or to its link."""
-        for vertex, name in self.frames():
+        """Each explicit frame, as :func:`~urdf_sdf.sdf2urdf.frames.frame_nodes` writes it."""
+        for vertex, name in scoped_frames(self.graph, self.scope.prefix):
             if is_lumped_joint_frame(vertex):
                 continue  # a lumped joint: its link's frame (urdf:joint) brings it back
             parent = frame_parent(self.graph, vertex)
-            if parent is None:
-                self.warn(Code.FRAME_DROPPED, f"frame [{name}] is not attached to a link; it is "
-                          "left out", vertex.source)
+            problem = unplaceable(name, parent, self.link_names)
+            if problem is not None or parent is None:  # (None only with a problem)
+                self.warn(Code.FRAME_DROPPED, str(problem), vertex.source)
                 continue
             parent_name = self.graph.vertices[parent].scoped_name[len(self.scope.prefix):]
-            if name in self.link_names:
-                self.warn(Code.FRAME_DROPPED, f"frame [{name}] has the name of a link; it is left "
-                          "out", vertex.source)
-                continue
-            xml = vertex.element.xml
             origin = self.frame_origin(vertex, name, parent, parent_name)
-            if xml is not None and xml.get(qname("element")) == "frame":
-                # Drake's URDF <frame> extension, given back as it was written
-                out.add(given_back(("frame", {"name": self.name(name), "link": self.name(
-                    parent_name), **origin}, []), xml, self.warn))
-                continue
-            # the zero-mass inertial urdf2sdf kept, and what it carried
-            kept = [plain_copy(el) for el in custom_children(xml, "inertial")] + carried_copies(xml)
-            joint_name = (xml.get(qname("joint")) if xml is not None else None) or \
-                f"{self.name(name)}_joint"
-            joint_children: list[Node] = [("origin", origin, [])] if origin else []
-            joint_children += [("parent", {"link": self.name(parent_name)}, []),
-                               ("child", {"link": self.name(name)}, [])]
-            joint = ("joint", {"name": joint_name, "type": "fixed"}, joint_children)
-            out.extend(frame_given_back(("link", {"name": self.name(name)}, kept), joint, xml,
-                                        self.warn))
+            out.extend(frame_nodes(vertex.element.xml, name, parent_name, origin, self.name,
+                                   self.warn))
 
     def frame_origin(self, vertex, name: str, parent: int, parent_name: str) -> dict:
         """The ``xyz``/``rpy`` of a frame in its URDF parent: copied text when the parity
@@ -585,10 +558,6 @@ class UrdfWriter:
             assert X_PF is not None, "a loaded model's frames resolve"
             origin = self.finite_origin(X_UP * X_PF, vertex.source)
         return dict(origin[1]) if origin is not None else {}
-
-    def warn_dropped_frames(self) -> None:
-        for vertex, name in self.frames():
-            self.warn(Code.FRAME_DROPPED, f"frame [{name}] dropped (--drop-frames)", vertex.source)
 
 
 def urdf_joint_type(joint: KinematicJoint) -> str:
