@@ -84,7 +84,12 @@ from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
 from urdf_sdf.sdf2urdf.inertia import urdf_inertial
 from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
-from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
+from urdf_sdf.sdf2urdf.restore import (
+    carried_copies,
+    gazebo_blocks,
+    has_implicit_inertial,
+    model_carried,
+)
 from urdf_sdf.sdf2urdf.world import ModelChoice, choose_models, kept_world_pose, merge_robots
 from urdf_sdf.sdf2urdf.world_content import warn_world_content
 
@@ -233,7 +238,7 @@ class UrdfWriter:
             warn_dropped_frames(self.graph, self.scope.prefix, self.warn)
         out.extend(plain_copy(transmission)
                    for transmission in custom_children(self.model_el, "transmission"))
-        out.extend(carried_copies(self.model_el))
+        out.extend(model_carried(self.model_el, self.warn))
         if not world_link and self.placement is not None:
             out.extend(self.world_pose_kept())
         self.kept.model(out, self.model_el)

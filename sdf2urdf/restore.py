@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from urdf_sdf.core.base.custom import URDF_NS, custom_children, markup, plain_copy
+from urdf_sdf.core.base.custom import DRAKE_NS, URDF_NS, custom_children, markup, plain_copy
+from urdf_sdf.core.base.diagnostics import Code, Source
 from urdf_sdf.core.base.model import Link
 
 
@@ -36,6 +37,24 @@ def carried_copies(sdf_el) -> list:
     """Copies of what urdf2sdf carried in ``sdf_el``, unchanged, for the URDF element it
     came from."""
     return [plain_copy(child) for child in carried_children(sdf_el)]
+
+
+def model_carried(model_el, warn) -> list:
+    """:func:`carried_copies` of a model, but for Drake's ``<drake:joint>``: libsdformat,
+    whose reading the URDF follows, ignores it, and Drake's URDF parser refuses its
+    SDFormat form (``<drake:parent>``: "joint doesn't have a parent node"), so a copy
+    would make a file Drake cannot load. It is left out, named by ``warn``
+    (``JOINT_DROPPED``)."""
+    kept = []
+    for child in carried_children(model_el):
+        if child.tag == f"{{{DRAKE_NS}}}joint":
+            warn(Code.JOINT_DROPPED,
+                 f"<drake:joint> [{child.get('name')}] dropped: libsdformat ignores Drake's "
+                 "joint and Drake refuses its SDFormat form in a URDF",
+                 Source(None, child.sourceline))
+        else:
+            kept.append(plain_copy(child))
+    return kept
 
 
 def gazebo_blocks(sdf_el, reference: str | None) -> list:

@@ -16,6 +16,7 @@ import copy
 from lxml import etree
 
 URDF_NS = "urn:urdf-sdf:urdf"
+DRAKE_NS = "http://drake.mit.edu"  # Drake's extensions (drake:joint, drake:proximity_properties)
 PREFIX = "urdf"
 
 

@@ -915,3 +915,21 @@ def test_a_robot_level_elements_prefixed_attributes_keep_their_prefix(tmp_path):
     robot = etree.fromstring(back.xml)
     assert robot.find("material").get(f"{DRAKE}foo") == "1"
     assert robot.find("transmission").get(f"{DRAKE}bar") == "2"
+
+
+def test_a_drake_joint_is_dropped_with_a_warning_not_copied_in_a_form_drake_refuses():
+    """Drake refuses a URDF holding <drake:joint> in its SDFormat form ("joint doesn't
+    have a parent node"); under --approximate the two trees libsdformat reads are welded to
+    world, and the <drake:joint> is named by JOINT_DROPPED. Other Drake elements of the
+    model are still copied."""
+    source = HERE / "fixtures" / "sdf2urdf" / "drake_joint_dropped_planar_joint.sdf"
+    refused = convert_sdf(load(source, Context()), ToUrdf())
+    assert Code.URDF_SEVERAL_TREES in {d.code for d in refused.diagnostics if d.is_error}
+    conversion = convert_sdf(load(source, Context()), ToUrdf(approximate=True))
+    assert conversion.ok
+    [dropped] = [d for d in conversion.diagnostics if d.code is Code.JOINT_DROPPED]
+    assert (dropped.line, dropped.severity) == (12, Severity.WARNING)
+    assert "<drake:joint> [planar_joint] dropped" in dropped.message
+    robot = etree.fromstring(conversion.xml)
+    assert robot.find(f"{DRAKE}joint") is None
+    assert robot.find(f"{DRAKE}collision_filter_group") is not None
