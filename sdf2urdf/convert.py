@@ -33,7 +33,7 @@ from urdf_sdf.core.base.custom import (
     markup,
     plain_copy,
 )
-from urdf_sdf.core.base.diagnostics import Code, Diagnostics
+from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.base.model import Inertial, Link, PoseSpec, Shape
 from urdf_sdf.core.base.pose import IDENTITY, Pose
 from urdf_sdf.core.graph import relative_pose
@@ -62,7 +62,7 @@ from urdf_sdf.core.write.urdf import (
     mimic_node,
     to_bytes,
 )
-from urdf_sdf.core.write.uris import written_mesh_uri
+from urdf_sdf.core.write.uris import relocated_material, relocated_textures, written_mesh_uri
 from urdf_sdf.sdf2urdf.approximate import (
     APPROXIMABLE,
     approximated_chain,
@@ -209,7 +209,9 @@ class UrdfWriter:
         if not self.check_structure():
             return False
         owner = self.scope.owner
-        out.extend(plain_copy(material) for material in custom_children(self.model_el, "material"))
+        out.extend(relocated_textures(plain_copy(material), Source(self.file, material.sourceline),
+                                      self.options.output_dir, self.diagnostics)
+                   for material in custom_children(self.model_el, "material"))
         joints = self.urdf_joints(start)
         if joints is None:
             return False
@@ -389,7 +391,8 @@ class UrdfWriter:
         parts = [] if origin is None else [origin]
         parts.append(geometry_node(shape.geometry, self.mesh_uri(shape.geometry)))
         if kind == "visual" and shape.material is not None:
-            material = shape.material
+            material = relocated_material(shape.material, self.options.output_dir,
+                                          self.diagnostics)
             parts.append(material_node(material, material.name or
                                        f"{self.name(link_name)}_{shape.name}_material"))
         parts += carried_copies(shape.xml)

@@ -490,6 +490,24 @@ def test_relative_file_uri_is_relocated_like_a_relative_path_keeping_its_form(tm
         ".//mesh/uri") == "file:///abs/link0.dae"
 
 
+def test_a_texture_is_relocated_like_a_mesh_both_ways(tmp_path):
+    """airo-models' D435: a robot-level material's texture and a visual's own, relative to
+    the URDF, name the same files from an output in another folder, there and back (the
+    round trip's URDF was refused by Drake: 'URI d435.mtl ... does not exist')."""
+    source = FIXTURES / "texture_relocated_d435.urdf"
+    out = tmp_path / "out"
+    back = tmp_path / "back" / "deeper"
+    for folder in (out, back):
+        folder.mkdir(parents=True)
+    sdf = out / "d435.sdf"
+    sdf.write_bytes(to_sdf(source, output_dir=str(out)).xml)
+    urdf = etree.fromstring(to_urdf(sdf, output_dir=str(back)).xml)
+    textures = [urdf.find("material/texture"), urdf.find(".//visual/material/texture")]
+    assert [(back / t.get("filename")).resolve() for t in textures] == [
+        FIXTURES / "d435.mtl", FIXTURES / "textures" / "d435.png"]
+    assert (back / urdf.find(".//mesh").get("filename")).resolve() == FIXTURES / "d435.obj"
+
+
 def test_frames_model_option_reports_one_model_of_a_world_in_its_frame(tmp_path):
     world = tmp_path / "two.sdf"
     world.write_text('<sdf version="1.9"><world name="w"><model name="a"><pose>1 0 0 0 0 0'

@@ -55,7 +55,7 @@ from urdf_sdf.core.write.sdf import (
     pose_node,
 )
 from urdf_sdf.core.write.text import Node
-from urdf_sdf.core.write.uris import written_mesh_uri
+from urdf_sdf.core.write.uris import relocated_material, relocated_textures, written_mesh_uri
 from urdf_sdf.urdf2sdf.attributes import (
     carried_namespaces,
     frame_joint_parts,
@@ -362,7 +362,8 @@ class Writer:
             else:
                 self.put(self.joint_node(joint), joint.name)
         for material in self.model.materials.values():
-            out.add(namespaced_copy(material.xml))
+            out.add(relocated_textures(namespaced_copy(material.xml), material.source,
+                                       self.options.output_dir, self.diagnostics))
         for transmission in self.model.transmissions:
             out.add(namespaced_copy(transmission))
         if self.model.carried:
@@ -487,7 +488,8 @@ class Writer:
                           "custom element", geometry.source)
             parts.append(tree)
         if kind == "visual" and shape.material is not None:
-            parts.append(material_node(shape.material))
+            parts.append(material_node(relocated_material(
+                shape.material, self.options.output_dir, self.diagnostics)))
         if shape.carried:
             parts.append(carried_node(shape.carried))
         return (kind, attributes, parts)

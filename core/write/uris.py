@@ -1,4 +1,5 @@
-"""Mesh and texture URIs as the written file sees them.
+"""Mesh and texture URIs as the written file sees them (a robot-level material's texture
+included: :func:`relocated_textures`).
 
 A relative path (``meshes/base.stl``) is relative to the folder of the file that holds
 it, and so is a relative ``file://`` URI (``file://meshes/base.stl``, as gym-ignition and
@@ -10,8 +11,11 @@ there, keeping its form: :func:`relocated`. Other URIs with a scheme (``package:
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
+from urdf_sdf.core.base.custom import URDF_NS
 from urdf_sdf.core.base.diagnostics import Code
+from urdf_sdf.core.base.model import Material
 
 NOT_A_FILE = ("", "-", "<stdin>", "<input>")
 FILE_SCHEME = "file://"
@@ -42,10 +46,12 @@ def relocated(uri: str, source_file: str | None, output_dir: str | None) -> str:
     return scheme + moved.replace(os.sep, "/")
 
 
-def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str:
-    """:func:`relocated` for a mesh read at ``source`` (a ``Source``); a path that cannot be
-    expressed from the output's folder (another drive; a folder name between them whose
-    bytes are not UTF-8, which XML text cannot hold) is kept, with a warning."""
+def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics,
+                   kind: str = "mesh") -> str:
+    """:func:`relocated` for a mesh (or a texture: ``kind``) read at ``source`` (a
+    ``Source``); a path that cannot be expressed from the output's folder (another drive; a
+    folder name between them whose bytes are not UTF-8, which XML text cannot hold) is
+    kept, with a warning."""
     try:
         moved = relocated(uri, source.file, output_dir)
         moved.encode("utf-8")
@@ -54,7 +60,7 @@ def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics) -> str
         why = "" if not isinstance(exc, UnicodeEncodeError) else \
             ": the path from there names a folder whose name is not UTF-8 text"
         diagnostics.warning_at(Code.MESH_URI_NOT_RELATIVE,
-                               f"mesh [{uri}] cannot be given relative to the "
+                               f"{kind} [{uri}] cannot be given relative to the "
                                f"output's folder [{output_dir}]{why}; written as it is",
                                source)
         return uri
@@ -74,3 +80,25 @@ def written_mesh_uri(uri: str, scheme: str | None, source, output_dir: str | Non
     if other is not None and uri.startswith(other):
         return f"{scheme}://{uri[len(other):]}"
     return relocated_mesh(uri, source, output_dir, diagnostics)
+
+
+def relocated_material(material: Material, output_dir: str | None, diagnostics) -> Material:
+    """``material`` with its texture's file as the written file sees it (:func:`relocated`:
+    a relative path made relative to the output's folder)."""
+    if not material.texture:
+        return material
+    moved = relocated_mesh(material.texture, material.source, output_dir, diagnostics,
+                           "texture")
+    return material if moved == material.texture else replace(material, texture=moved)
+
+
+def relocated_textures(copied, source, output_dir: str | None, diagnostics):
+    """``copied`` (a copy of a robot-level ``<material>``, plain or in the ``urdf``
+    namespace, read at ``source``) with each ``<texture filename>`` as the written file
+    sees it; ``copied`` itself, changed in place."""
+    for texture in copied.iter("texture", f"{{{URDF_NS}}}texture"):
+        filename = texture.get("filename")
+        if filename:
+            texture.set("filename", relocated_mesh(filename, source, output_dir, diagnostics,
+                                                   "texture"))
+    return copied

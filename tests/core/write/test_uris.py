@@ -1,12 +1,20 @@
-"""A relative mesh path rewritten for an output in another folder: kept, with a warning,
+"""A relative mesh (or texture) path rewritten for an output in another folder: kept, with a warning,
 when the path from there cannot be written as text (a folder name between them whose
 bytes are not UTF-8: XML cannot hold it, and writing it was an INTERNAL_ERROR)."""
 from __future__ import annotations
 
 import os
 
+from lxml import etree
+
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
-from urdf_sdf.core.write.uris import relocated, relocated_mesh
+from urdf_sdf.core.base.model import Material
+from urdf_sdf.core.write.uris import (
+    relocated,
+    relocated_material,
+    relocated_mesh,
+    relocated_textures,
+)
 
 
 def test_a_relative_path_is_rewritten_for_the_output_folder():
@@ -33,3 +41,16 @@ def test_a_folder_not_named_in_utf_8_that_both_share_is_no_problem():
     output = os.fsdecode(b"/a/d\xff/out")
     assert relocated_mesh("m.stl", Source(source), output, diagnostics) == "../robot/m.stl"
     assert not list(diagnostics)
+
+
+def test_a_materials_texture_is_relocated_like_a_mesh(tmp_path):
+    source = Source(str(tmp_path / "robot" / "r.urdf"), 3)
+    out = str(tmp_path / "out")
+    material = Material(name="m", texture="tex/a.png", source=source)
+    assert relocated_material(material, out, Diagnostics()).texture == "../robot/tex/a.png"
+    assert relocated_material(material, None, Diagnostics()) is material  # stdout: as written
+    package = Material(name="m", texture="package://p/a.png", source=source)
+    assert relocated_material(package, out, Diagnostics()) is package
+    copied = etree.fromstring('<material name="m"><texture filename="a.mtl"/></material>')
+    relocated_textures(copied, source, out, Diagnostics())
+    assert copied.find("texture").get("filename") == "../robot/a.mtl"
