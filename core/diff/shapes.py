@@ -26,7 +26,7 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.pose import pose_gap
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
+from urdf_sdf.core.inspect.resources import Resource, resolve_read
 from urdf_sdf.core.kinematics.batch import batch_compose, batch_relative_rotation
 from urdf_sdf.core.read.mesh_files import SAMPLES, MeshFileError, describe_size, file_digest
 
@@ -60,9 +60,8 @@ def mesh_key(description, geometry) -> str:
     keys = description.mesh_keys
     if uri not in keys:
         result = description.result
-        resource = resolve_resource(Resource(uri, "mesh", geometry.source),
-                                    base_folder(geometry.source, result),
-                                    result.context or Context())
+        resource = resolve_read(Resource(uri, "mesh", geometry.source), result,
+                                result.context or Context())
         keys[uri] = _digest(resource.path, uri, geometry, description) \
             if resource.path is not None else None
     return keys[uri] or resource_path(uri)

@@ -32,7 +32,14 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Source
-from urdf_sdf.core.compose.uri import inside, package_candidates, package_roots, shown
+from urdf_sdf.core.compose.uri import (
+    inside,
+    outside,
+    package_candidates,
+    package_roots,
+    roots_for,
+    shown,
+)
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.read.files import (
     file_kind,
@@ -41,6 +48,7 @@ from urdf_sdf.core.read.files import (
     os_reason,
     read_upto,
 )
+from urdf_sdf.core.read.xmlio import Within
 
 SNIFF_BYTES = 4096
 OBJ_KEYWORDS = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mtllib", "usemtl",
@@ -89,8 +97,11 @@ def resource_candidates(uri: str, base: Path, context: Context):
     return [(None, None, Path(uri) if os.path.isabs(uri) else base / uri)]
 
 
-def resolve_resource(resource: Resource, base: Path, context: Context) -> Resource:
-    """Fill ``resource.path`` (and root, owner) or ``resource.problem``."""
+def resolve_resource(resource: Resource, base: Path, context: Context,
+                     within: Within | None = None) -> Resource:
+    """Fill ``resource.path`` (and root, owner) or ``resource.problem``. ``within``: where
+    the file may lie to be read (:func:`read_within`); one whose real path lies outside is
+    RESOURCE_OUTSIDE_PACKAGE, with no path."""
     uri = resource.uri.strip()
     candidates = resource_candidates(uri, base, context)
     if isinstance(candidates, str):
@@ -105,6 +116,11 @@ def resolve_resource(resource: Resource, base: Path, context: Context) -> Resour
         except (OSError, ValueError):
             continue
         if stat.S_ISREG(mode):
+            problem = outside(path, within) if within is not None else None
+            if problem is not None:
+                resource.problem = f"it names {problem}"
+                resource.problem_code = Code.RESOURCE_OUTSIDE_PACKAGE
+                return resource
             resource.path, resource.root, resource.owner = path, root, owner
             return resource
         if not stat.S_ISDIR(mode):
@@ -320,6 +336,21 @@ def located(source: Source, shape) -> Source:
     return source if source.line is not None else shape.source
 
 
+def read_within(result, uri: str, context: Context | None = None) -> Within:
+    """Where the file a mesh or texture ``uri`` of ``result`` names may be read from: where
+    an include of the same input may (:func:`urdf_sdf.core.compose.uri.roots_for`)."""
+    top = result.document.file if result.document is not None else None
+    return roots_for(top, context or result.context or Context(), uri)
+
+
+def resolve_read(resource: Resource, result, context: Context) -> Resource:
+    """:func:`resolve_resource` for a command that reads the file (``view``, ``diff``,
+    ``check --meshes``): from the folder of the file naming it, only
+    :func:`read_within` the input's roots."""
+    return resolve_resource(resource, base_folder(resource.source, result), context,
+                            read_within(result, resource.uri, context))
+
+
 def base_folder(source: Source, result) -> Path:
     """The folder relative URIs named at ``source`` start from."""
     file = source.file or result.document.file
@@ -335,7 +366,7 @@ def check_meshes(result, context: Context) -> list[Diagnostic]:
     or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
     read), at the line naming it."""
     diagnostics = Diagnostics()
-    resources = [resolve_resource(resource, base_folder(resource.source, result), context)
+    resources = [resolve_read(resource, result, context)
                  for resource in resources_of(result, ("mesh",))]
     uses = owner_uses(resources)
     for resource in resources:

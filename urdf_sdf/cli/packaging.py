@@ -348,7 +348,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                  "--package-name")
     source = sdf
     if not is_stdin(sdf) and os.path.isdir(sdf):
-        files = model_config_files(sdf / "model.config")
+        files = model_config_files(sdf / "model.config", os.path.realpath(sdf))
         if not files:
             raise UsageError(f"{escape(str(sdf))} is not a model directory (no "
                                      "model.config naming an SDFormat file)")
