@@ -331,6 +331,12 @@ def referenced_files(result) -> list[Referenced]:
     return found
 
 
+def never_written(result) -> list[str | Referenced]:
+    """What an output of ``result``'s conversion never replaces: the files it was read
+    from (sorted) and those it references (:func:`referenced_files`)."""
+    return [*sorted(result.source_files), *referenced_files(result)]
+
+
 def located(source: Source, shape) -> Source:
     """``source``, or its shape's when it has no line."""
     return source if source.line is not None else shape.source
