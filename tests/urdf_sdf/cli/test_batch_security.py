@@ -409,3 +409,23 @@ def test_a_model_config_swapped_after_the_listing_is_not_read(tmp_path, monkeypa
     items, _ = cli.discover(tmp_path / "tree", tmp_path / "out")
     assert [(item.source.name, item.skip) for item in items if item.source.suffix == ".sdf"] \
         == [("a.sdf", None), ("b.sdf", None)]
+
+
+def test_a_batch_file_swapped_after_loading_shows_no_line_outside_the_tree(tmp_path):
+    """A batch's own file is shown again only from inside its input tree: swapped for a
+    link out of it after it was read, its excerpt is not the outside file's."""
+    from urdf_sdf.core.base.context import Context
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    robot = tree / "robot.urdf"
+    robot.write_text("<robot name='r'>\n  <link/>\n</robot>\n")
+    (tmp_path / "outside.xml").write_text("<a>\n  <secret>TOP-SECRET</secret>\n</a>\n")
+    sources = SourceLines()
+    sources.confine(str(robot), Context(inputs_within=os.path.realpath(tree)))
+    sources.trust(str(robot))
+    robot.unlink()
+    robot.symlink_to(tmp_path / "outside.xml")
+    assert sources.line(str(robot), 2) is None
+    within = SourceLines()
+    within.trust(str(robot))  # the user named it: shown as named
+    assert within.line(str(robot), 2) == "  <secret>TOP-SECRET</secret>"
