@@ -76,6 +76,15 @@ class Resource:
     # The package or model a URI names when no folder of that name was found at all
     # (``("package", "PKG")``, ``("model", "NAME")``): every use of it fails alike.
     missing_owner: tuple[str, str] | None = None
+    # The real path of ``path``, checked inside the roots it may be read from
+    # (resolve_resource's ``within``): opened with no link followed (:meth:`opened`).
+    real: str | None = None
+
+    def opened(self) -> tuple[str | Path, bool]:
+        """What a reader opens: ``(real path, True)`` when it was checked (open it with no
+        link followed: a folder swapped for a link since is refused), else
+        ``(path, False)``."""
+        return (self.real, True) if self.real is not None else (str(self.path), False)
 
 
 def resource_candidates(uri: str, base: Path, context: Context):
@@ -122,6 +131,7 @@ def resolve_resource(resource: Resource, base: Path, context: Context,
                 resource.problem_code = Code.RESOURCE_OUTSIDE_PACKAGE
                 return resource
             resource.path, resource.root, resource.owner = path, root, owner
+            resource.real = os.path.realpath(path) if within is not None else None
             return resource
         if not stat.S_ISDIR(mode):
             resource.problem = f"{path} is {not_regular_message(file_kind(mode))}"
@@ -212,12 +222,12 @@ def mesh_format(path: Path) -> str | None:
     return sniff_mesh(path)[0]
 
 
-def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
+def sniff_mesh(path: str | Path, resolved: bool = False) -> tuple[str | None, str | None]:
     """``(format, None)`` by the file's content (:func:`mesh_format`), ``(None, None)`` for
     a readable file that is not a mesh, ``(None, reason)`` for one that cannot be read
     ("permission denied", "not a regular file (a FIFO)")."""
     try:
-        fd = open_regular(path)
+        fd = open_regular(path, resolved=resolved)
     except OSError as exc:  # NotRegular too: "not a regular file (a FIFO)"
         return None, os_reason(exc)
     try:
@@ -383,7 +393,7 @@ def check_meshes(result, context: Context) -> list[Diagnostic]:
                                      f"mesh [{shown(resource.uri)}] does not resolve: "
                                      f"{problem}", resource.source)
             continue
-        kind, unreadable = sniff_mesh(resource.path)
+        kind, unreadable = sniff_mesh(*resource.opened())
         if unreadable is not None:
             diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
                                  f"({resource.path}) cannot be read: {unreadable}",

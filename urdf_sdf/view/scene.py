@@ -261,7 +261,7 @@ def _geometry_mesh(result: LoadResult, context: Context, geometry: Geometry,
     key = (str(resource.path), tuple(geometry.scale or ()))
     if key not in meshes:
         try:
-            meshes[key] = read_mesh(resource.path, geometry.scale)
+            meshes[key] = read_mesh(resource.path, geometry.scale, resource.real)
         except MeshError as exc:
             meshes[key] = NotDrawn(exc.code, f"mesh [{shown(uri)}] ({resource.path}): {exc}")
     return meshes[key]
