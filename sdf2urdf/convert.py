@@ -59,7 +59,6 @@ from urdf_sdf.core.write.urdf import (
     copy_element,
     dynamics_node,
     geometry_node,
-    inertial_value_nodes,
     material_node,
     mimic_node,
     to_bytes,
@@ -83,6 +82,7 @@ from urdf_sdf.sdf2urdf.attributes import (
 from urdf_sdf.sdf2urdf.carried_poses import pose_element
 from urdf_sdf.sdf2urdf.extras import GazeboKeeper
 from urdf_sdf.sdf2urdf.gazebo_links import gazebo_link_blocks
+from urdf_sdf.sdf2urdf.inertia import urdf_inertial
 from urdf_sdf.sdf2urdf.loops import gazebo_loop_blocks
 from urdf_sdf.sdf2urdf.options import Conversion, ToUrdf
 from urdf_sdf.sdf2urdf.restore import carried_copies, gazebo_blocks, has_implicit_inertial
@@ -339,7 +339,7 @@ class UrdfWriter:
         blocks: list = []
         X_UL = self.urdf_frame.get(link_name, IDENTITY)
         if not has_implicit_inertial(link):
-            children.append(self.inertial(link.inertial or Inertial(), link_name, X_UL))
+            children.append(self.inertial(link, link_name, X_UL))
         for shape in link.visuals:
             self.write_shape(blocks, children, "visual", shape, link_name, X_UL)
         for shape in link.collisions:
@@ -364,12 +364,12 @@ class UrdfWriter:
             return copied_origin(spec)
         return self.finite_origin(X_UL * self.shape_pose(link_name, spec), spec.source)
 
-    def inertial(self, inertial: Inertial, link_name: str, X_UL: Pose) -> Node:
-        """``<inertial>``; for an SDF link without one, SDFormat's default (mass 1, unit
-        inertia at the link origin) written out, since URDF's default is no mass."""
-        origin = self.origin(X_UL, link_name, inertial.pose)
-        values = inertial_value_nodes(inertial, self.number_texts)
-        return ("inertial", {}, values if origin is None else [origin, *values])
+    def inertial(self, link: Link, link_name: str, X_UL: Pose) -> Node:
+        """``<inertial>`` (``sdf2urdf.inertia``); for an SDF link without one, SDFormat's
+        default (mass 1, unit inertia at the link origin), since URDF's default is no mass."""
+        inertial = link.inertial or Inertial()
+        return urdf_inertial(inertial, self.origin(X_UL, link_name, inertial.pose), link.xml,
+                             link_name, self.number_texts, self.warn)
 
     def write_shape(self, blocks: list, children: list[Node], kind: str, shape: Shape,
                     link_name: str, X_UL: Pose) -> None:

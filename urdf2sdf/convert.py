@@ -11,8 +11,9 @@ Two pose styles:
   relative to their child link, as URDF's child frame is the joint frame.
 
 What SDF cannot express is kept in the ``urdf`` custom namespace (see
-``core.base.custom``; attributes URDF does not define: ``urdf2sdf.attributes``) and
-reported as a warning where it changes behaviour.
+``core.base.custom``; attributes URDF does not define: ``urdf2sdf.attributes``; an inertia
+libsdformat refuses, repaired, as written: ``urdf2sdf.inertia``) and reported as a warning
+where it changes behaviour.
 
 The model's children are made as ``core.write.text`` nodes (or copied elements) and
 handed in order to ``core.write.sdf.model_document``, which decides how they become
@@ -27,7 +28,6 @@ from typing import Any, ClassVar
 
 from urdf_sdf.core.base.custom import namespaced_copy, qname
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
-from urdf_sdf.core.base.inertia import inertia_problem, mass_problem, repair_text, repaired
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.base.model import MODEL_FRAME, WORLD, Joint, Link, Model, Shape
 from urdf_sdf.core.base.pose import rotate
@@ -49,7 +49,6 @@ from urdf_sdf.core.write.sdf import (
     axis_mimic_node,
     axis_node,
     geometry_node,
-    inertial_node,
     massless_inertial_node,
     material_node,
     model_document,
@@ -63,6 +62,7 @@ from urdf_sdf.urdf2sdf.attributes import (
     part_attribute_nodes,
     sdf_attributes,
 )
+from urdf_sdf.urdf2sdf.inertia import link_inertial
 from urdf_sdf.urdf2sdf.lump import lump_fixed_joints
 from urdf_sdf.urdf2sdf.names import check_padded_names
 from urdf_sdf.urdf2sdf.scopes import (
@@ -403,8 +403,8 @@ class Writer:
                     children.append(("pose", {"relative_to": joint.name}, []))
             else:
                 children.append(("pose", {}, self.computed_pose(link.name)))
-        children.append(self.link_inertial(link) if link.inertial is not None else
-                        massless_inertial_node())
+        children.append(link_inertial(link, self.options.fix_inertia, self.diagnostics)
+                        if link.inertial is not None else massless_inertial_node())
         taken: dict[str, set[str]] = {"collision": set(), "visual": set()}  # names written
         for kind, shapes in (("collision", link.collisions), ("visual", link.visuals)):
             for shape in shapes:
@@ -415,38 +415,6 @@ class Writer:
         if link.part_attributes:
             children += part_attribute_nodes(link.part_attributes)
         return ("link", {"name": link.name, **sdf_attributes(link.attributes)}, children)
-
-    def link_inertial(self, link: Link) -> Node:
-        """The URDF inertial; one libsdformat refuses is repaired (``fix_inertia``, the
-        default) or kept as written and marked ``urdf:inertia="invalid"``. Either way one
-        warning says what was done, in place of the reader's."""
-        inertial = link.inertial
-        assert inertial is not None, "called for a link with an inertial"
-        problem = inertia_problem(inertial)
-        if problem is None or mass_problem(inertial) is not None:
-            return inertial_node(inertial)
-        self.drop_reader_warning(inertial)
-        if not self.options.fix_inertia:
-            self.warn(Code.LINK_INERTIA_INVALID,
-                      f"link [{link.name}]: inertia kept as written (--keep-inertia), which "
-                      f"libsdformat refuses: {problem}; Gazebo will not load this link",
-                      inertial.source)
-            tree = inertial_node(inertial)
-            tree[1][qname("inertia")] = "invalid"
-            return tree
-        fixed = repaired(inertial)
-        assert fixed is not None, "an inertia with a problem has a repair"
-        self.warn(Code.LINK_INERTIA_REPAIRED, f"link [{link.name}]: {repair_text(inertial, fixed)}"
-                  " (--keep-inertia keeps it as written)", inertial.source)
-        return inertial_node(fixed)
-
-    def drop_reader_warning(self, inertial) -> None:
-        """Remove the reader's LINK_INERTIA_INVALID warning about ``inertial``: the
-        conversion says what it did with that inertia instead."""
-        file, line = inertial.source.file, inertial.source.line
-        self.diagnostics[:] = [d for d in self.diagnostics
-                               if not (d.code is Code.LINK_INERTIA_INVALID and not d.is_error
-                                       and d.file == file and d.line == line)]
 
     def joint_parent_frame(self, joint: Joint) -> str:
         """The frame a joint's pose is relative to: its parent link, or the model frame

@@ -33,6 +33,14 @@ PART_PATH = qname("of")
 # On the SDF frame a massless URDF link and its fixed joint become, the joint's attributes
 # are at this path (its own) and below it (``joint/origin``).
 FRAME_JOINT = "joint"
+# <urdf:inertia ixx="..." .../> in an SDF <inertial>: a URDF inertia tensor as written (the
+# text of each of core.base.inertia.INERTIA_KEYS), kept beside the repair urdf2sdf writes for
+# libsdformat (urdf2sdf.inertia); sdf2urdf gives it back while the SDF's tensor is still that
+# repair (sdf2urdf.inertia).
+INERTIA_AS_WRITTEN = qname("inertia")
+# urdf:inertia="invalid" on an SDF <inertial>: a URDF tensor libsdformat refuses, kept as
+# written by urdf2sdf --keep-inertia (core.read.sdf_elements reads it with a warning).
+INERTIA_KEPT = qname("inertia")
 # urdf:gazebo="true" on an SDF joint urdf2sdf copied from a URDF <gazebo> block: sdf2urdf gives
 # one that closes a kinematic loop back to a block (sdf2urdf.loops).
 FROM_GAZEBO = qname("gazebo")

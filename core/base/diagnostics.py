@@ -218,6 +218,9 @@ class Code(str, enum.Enum):
     URDF_DEFAULT_NAMESPACE = "URDF_DEFAULT_NAMESPACE"
     # Two <transmission>s naming one actuator, which Drake refuses (core.read.urdf).
     URDF_TRANSMISSION_ACTUATOR_REPEATED = "URDF_TRANSMISSION_ACTUATOR_REPEATED"
+    # sdf2urdf: a URDF inertia as written that urdf2sdf kept beside its repair, dropped as
+    # the SDF's inertia was changed since (sdf2urdf.inertia).
+    LINK_INERTIA_RECORD_DROPPED = "LINK_INERTIA_RECORD_DROPPED"
 
 
 class Source(NamedTuple):

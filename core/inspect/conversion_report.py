@@ -218,7 +218,8 @@ def conversion_report(model_document, diagnostics: list[Diagnostic], xml: bytes 
     if target_format == "urdf" and model_document is not None:
         counted += [(Category.DEFAULTED, SDF_INERTIAL_DEFAULT,
                      links_without_inertial(model_document)),
-                    (Category.RESTORED, URDF_CONTENT_RESTORED, urdf_elements(model_document)),
+                    (Category.RESTORED, URDF_CONTENT_RESTORED, urdf_elements(model_document)
+                     - by_code[Code.LINK_INERTIA_RECORD_DROPPED]),
                     (Category.REEXPRESSED, WORLD_PLACEMENT,
                      world_placed(model_document) - by_code[Code.MODEL_POSE_KEPT_IN_GAZEBO])]
     report.changes += [Change(category, what, count) for category, what, count in counted
@@ -264,7 +265,8 @@ def links_without_inertial(model_document) -> int:
 
 def urdf_elements(model_document) -> int:
     """``urdf:`` elements (outermost) in the input's models as read: what urdf2sdf carried
-    and sdf2urdf gives back."""
+    and sdf2urdf gives back (but an inertia as written that sdf2urdf drops,
+    LINK_INERTIA_RECORD_DROPPED, which the caller takes off)."""
     count = 0
     for model in top_models(model_document):
         if model.xml is None:

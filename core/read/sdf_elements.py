@@ -9,7 +9,14 @@ from __future__ import annotations
 import math
 import sys
 
-from urdf_sdf.core.base.custom import FROM_GAZEBO, PART_ATTRIBUTES, markup_of, qname
+from urdf_sdf.core.base.custom import (
+    FROM_GAZEBO,
+    INERTIA_AS_WRITTEN,
+    INERTIA_KEPT,
+    PART_ATTRIBUTES,
+    markup_of,
+    qname,
+)
 from urdf_sdf.core.base.diagnostics import Code
 from urdf_sdf.core.base.inertia import INERTIA_KEYS, inertia_problem, mass_problem
 from urdf_sdf.core.base.model import (
@@ -261,8 +268,15 @@ def read_material(el, state: ReadState) -> Material:
     return material
 
 
+INERTIAL_PARTS = ("pose", "mass", "inertia", INERTIA_AS_WRITTEN)
+
+
 def read_inertial(el, state: ReadState) -> Inertial:
-    parts = first_children(el, ("pose", "mass", "inertia"))
+    """An ``<inertial>``. One holding a URDF's tensor as written (``<urdf:inertia>``,
+    urdf2sdf's record of a repair) is content sdf2urdf copies: its link's element is kept."""
+    parts = first_children(el, INERTIAL_PARTS)
+    if INERTIA_AS_WRITTEN in parts:
+        state.extra_content += 1
     inertial = Inertial(source=state.src(el), markup=markup_of(el))
     inertial.pose = pose_of(parts.get("pose"), el, state)
     inertial.mass = read_double(parts.get("mass"), state, 1.0)
@@ -288,7 +302,7 @@ def check_inertia(name: str, inertial: Inertial, el, state: ReadState) -> None:
     if not problem:
         return
     message = f"link [{name}] has invalid inertia: {problem}"
-    if el.get(qname("inertia")) == "invalid" and not mass_problem(inertial):
+    if el.get(INERTIA_KEPT) == "invalid" and not mass_problem(inertial):
         state.warning(Code.LINK_INERTIA_INVALID, message + " (kept from a URDF; libsdformat "
                       "refuses it)", el)
     else:

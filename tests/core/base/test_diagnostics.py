@@ -207,6 +207,8 @@ CASES = {
     Code.SDF_ATTRIBUTE_DROPPED: ("sdf_attribute_dropped.sdf", to_urdf()),
     Code.JOINT_LOOP_KEPT_IN_GAZEBO: ("joint_loop_kept_in_gazebo.sdf", to_urdf()),
     Code.MODEL_URI_KEPT: ("model_uri_kept.sdf", sdf2urdf_command),
+    Code.LINK_INERTIA_RECORD_DROPPED: ("link_inertia_record_dropped_edited_inertia.sdf",
+                                       to_urdf()),
     # urdf-sdf print
     Code.VERSION_REWRITTEN: ("version_rewritten.sdf", printed()),
     Code.INCLUDE_KEPT: ("include_kept_custom_parser.sdf", printed(parser=True)),
