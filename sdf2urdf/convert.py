@@ -101,7 +101,7 @@ def convert_sdf(result, options: ToUrdf) -> Conversion:
     """Convert a loaded SDF model; the result's policy (``--strict``) decides errors."""
     conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
-    conversion.source = result.document
+    conversion.read_from(result)
     return conversion
 
 

@@ -103,3 +103,23 @@ def test_lines_are_counted_as_xml_counts_them(tmp_path):
     sources = SourceLines()
     sources.trust(str(source))  # not well-formed (a form feed): shown as the user's own
     assert sources.line(str(source), 3) == "<x/>"
+
+
+def test_an_included_file_swapped_after_loading_shows_nothing_outside(tmp_path):
+    """An included file with an error, swapped for a link to an XML file outside the
+    input's package once loaded: the excerpt under its diagnostic is not that file's."""
+    from urdf_sdf.cli.inputs import load_input
+    from urdf_sdf.core.base.context import Context
+    (tmp_path / "robot").mkdir()
+    part = tmp_path / "robot" / "part.sdf"
+    part.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n  <model name="part">\n'
+                    '    <link name="a"/>\n    <joint name="j" type="fixed"><parent>a</parent>'
+                    '<child>nowhere</child></joint>\n  </model>\n</sdf>\n')
+    outside = tmp_path / "outside.xml"
+    outside.write_text("<a>\n<b/>\n<c/>\n<d/>\n" + f"<s>{SECRET}</s>\n" + "</a>\n")
+    sources = SourceLines()
+    result = load_input(including(tmp_path / "robot", "part.sdf"), Context(), sources)
+    error = next(d for d in result.diagnostics if d.file == str(part) and d.line == 5)
+    part.unlink()
+    part.symlink_to(outside)
+    assert f"{part}:5:" in render(error, sources) and SECRET not in render(error, sources)

@@ -76,7 +76,7 @@ def test_model_config_entry_climbing_out_is_refused(tmp_path):
     result = load(including(tmp_path, "model://arm"), Context(model_paths=[str(models)]))
     invalid = [d for d in errors(result) if d.code is Code.URI_INVALID]
     assert len(invalid) == 1 and "model://arm" in invalid[0].message
-    assert model_config_files(models / "arm" / "model.config") == []
+    assert model_config_files(models / "arm" / "model.config", str(tmp_path)) == []
 
 
 def test_relative_dotdot_inside_the_inputs_package_is_read(tmp_path):
@@ -312,3 +312,62 @@ def test_a_model_dir_holding_a_mesh_the_input_names_is_never_replaced(tmp_path):
     assert f"it holds {out / 'meshes' / 'base.stl'}, which the mesh " \
         f"[out/meshes/base.stl] at {urdf}:4 references" in result.output
     assert (out / "meshes" / "base.stl").read_bytes() == STL
+
+
+# Meshes are read only where includes are: the input's package or model directory and
+# the search paths (RESOURCE_OUTSIDE_PACKAGE, naming -p/--path).
+
+SECRET_STL = ("solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+       "vertex 0 1 0\nendloop\nendfacet\nendsolid s\n")
+
+
+def mesh_outside(tmp_path: Path, text: str = SECRET_STL) -> Path:
+    """``robot/r.urdf`` (no package.xml: its folder is its package) naming
+    ``../secret/s.stl``, which holds ``text``."""
+    (tmp_path / "secret").mkdir(exist_ok=True)
+    (tmp_path / "secret" / "s.stl").write_text(text)
+    (tmp_path / "robot").mkdir(exist_ok=True)
+    urdf = tmp_path / "robot" / "r.urdf"
+    urdf.write_text('<?xml version="1.0"?>\n<robot name="r">\n  <link name="a">\n    <visual>'
+                    '<geometry><mesh filename="../secret/s.stl"/></geometry></visual>\n'
+                    '  </link>\n</robot>\n')
+    return urdf
+
+
+def test_view_never_draws_a_mesh_outside_the_package(tmp_path):
+    from urdf_sdf.view.scene import build_scene
+    urdf = mesh_outside(tmp_path)
+    scene = build_scene(load(str(urdf), Context()), "r")
+    (shape,) = scene.sides[0].shapes
+    assert shape.missing is not None and len(shape.faces) == 0  # a marker box
+    (warning,) = scene.diagnostics
+    assert warning.code is Code.RESOURCE_OUTSIDE_PACKAGE and "-p/--path" in warning.message
+    admitted = Context(model_paths=[str(tmp_path / "secret")])
+    (drawn,) = build_scene(load(str(urdf), admitted), "r").sides[0].shapes
+    assert drawn.missing is None and len(drawn.faces) == 1
+
+
+def test_check_meshes_never_opens_a_mesh_outside_the_package(tmp_path, monkeypatch):
+    import urdf_sdf.core.inspect.resources as resources
+    opened: list = []
+    real_open = resources.open_regular
+    monkeypatch.setattr(resources, "open_regular",
+                        lambda path, *a, **k: opened.append(path) or real_open(path, *a, **k))
+    urdf = mesh_outside(tmp_path)
+    refused = runner.invoke(umbrella, ["check", "--meshes", str(urdf)])
+    assert refused.exit_code == 1 and "r.urdf:4: error[RESOURCE_OUTSIDE_PACKAGE]" in \
+        refused.output and "-p/--path" in refused.output and opened == []
+    admitted = runner.invoke(umbrella, ["check", "--meshes", "-p", str(tmp_path / "secret"),
+                                        str(urdf)])
+    assert admitted.exit_code == 0, admitted.output
+
+
+def test_diff_never_hashes_a_mesh_outside_the_package(tmp_path):
+    """Two robots naming ``../secret/s.stl``, whose secrets differ: compared by the URI,
+    never by the outside files' content."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = mesh_outside(tmp_path / "a")
+    second = mesh_outside(tmp_path / "b", SECRET_STL.replace("vertex 1 0 0", "vertex 2 0 0"))
+    result = runner.invoke(umbrella, ["diff", str(first), str(second)])
+    assert result.exit_code == 0 and "equivalent" in result.output, result.output

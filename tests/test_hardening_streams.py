@@ -241,7 +241,7 @@ def test_dev_stdout_is_standard_output(tmp_path):
     """/dev/stdout redirected to a regular file is standard output, never a file to
     replace (resolved only: nothing is written to it)."""
     probe = ("import sys; from pathlib import Path; "
-             "from urdf_sdf.cli.output import resolve_destination; "
+             "from urdf_sdf.core.write.destination import resolve_destination; "
              "print(resolve_destination(Path('/dev/stdout'), (), True)[0], file=sys.stderr)")
     with open(tmp_path / "redirected.out", "wb") as stdout:
         done = subprocess.run([sys.executable, "-c", probe], stdout=stdout,

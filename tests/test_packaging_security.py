@@ -619,3 +619,19 @@ def test_an_empty_output_folder_swapped_for_a_link_while_filled_takes_nothing_ou
         directory.write_directory(target, {"model.config": b"<model/>\n",
                                            "model.sdf": b"<sdf/>\n"}, Bundle())
     assert list(victim.iterdir()) == []
+
+
+def test_a_model_directorys_model_config_is_read_only_inside_it(tmp_path):
+    """``sdf2urdf MODEL_DIR --package-dir``: a model.config that is a link out of the
+    model directory is not read (it would name a file the directory holds)."""
+    model = tmp_path / "arm"
+    model.mkdir()
+    (model / "model.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model '
+                                     'name="arm"><link name="a"/></model></sdf>\n')
+    (tmp_path / "elsewhere.config").write_text('<?xml version="1.0"?>\n<model><sdf '
+                                               'version="1.9">model.sdf</sdf></model>\n')
+    (model / "model.config").symlink_to(tmp_path / "elsewhere.config")
+    out = tmp_path / "arm_pkg"
+    result = CliRunner().invoke(sdf2urdf_app, [str(model), "--package-dir", str(out)])
+    assert result.exit_code == 2 and "is not a model directory" in result.output
+    assert not out.exists()

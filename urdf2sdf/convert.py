@@ -148,7 +148,7 @@ def convert_urdf(result: LoadResult, options: ToSdf) -> Conversion:
     """Convert a loaded URDF; the result's policy (``--strict``) decides what is an error."""
     conversion = _convert(result, options)
     conversion.diagnostics = result.policy.apply(conversion.diagnostics)
-    conversion.source = result.document
+    conversion.read_from(result)
     return conversion
 
 

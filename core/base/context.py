@@ -28,7 +28,7 @@ class Context:
     packages: dict[str, str] = field(default_factory=dict)
     ament_prefixes: list[str] = field(default_factory=list)
     # Folders an include may read from besides the input's package and the search paths,
-    # never searched for a URI (a batch's input tree: core.compose.uri.read_roots).
+    # never searched for a URI (a batch's input tree: core.compose.uri.roots_of).
     read_roots: list[str] = field(default_factory=list)
     # A batch's input directory (a real path): each input file must still resolve inside
     # it when it is opened, and is opened with no link followed after that check

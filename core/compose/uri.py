@@ -73,23 +73,20 @@ def top_input(state) -> str | None:
     return state.include_stack[0] if state.include_stack else state.file
 
 
-def read_roots(state) -> list[str]:
-    """The real paths an included file must lie inside: the top input's own package or
-    model directory, every search path of the context (``--package`` folders too) and its
-    ``read_roots``."""
-    top = top_input(state)
+def roots_of(top: str | None, context) -> list[str]:
+    """The real paths a file read for the input ``top`` (None: standard input) must lie
+    inside: its own package or model directory (the working folder for standard input),
+    every search path of the context (``--package`` folders too) and its ``read_roots``."""
     own = own_directory(top) if top else own_directory(os.path.join(os.getcwd(), "input"))
-    context = state.context
     searched = [*context.model_paths, *context.package_paths, *context.packages.values(),
                 *context.read_roots,
                 *(os.path.join(prefix, "share") for prefix in context.ament_prefixes)]
     return [root for root in (own, *(os.path.realpath(p) for p in searched if p)) if root]
 
 
-def own_package_root(state, uri: str) -> str | None:
-    """The real path of the top input's own package ``PKG`` of a ``package://PKG/...``
+def own_package_of(top: str | None, uri: str) -> str | None:
+    """The real path of the input ``top``'s own package ``PKG`` of a ``package://PKG/...``
     URI as pip wheels lay it out (:func:`package_ancestor`), or None."""
-    top = top_input(state)
     package = package_name_of(uri[len("package://"):]) if uri.startswith("package://") \
         else None
     if not top or package is None:
@@ -99,12 +96,18 @@ def own_package_root(state, uri: str) -> str | None:
 
 
 def include_roots(state, uri: str) -> Within:
-    """Where the file an include ``uri`` names may lie: :func:`read_roots` and the top
-    input's own package of a ``package://`` URI (:func:`own_package_root`). The file is
-    read only from there, its real path opened with no link followed
+    """Where the file an include ``uri`` names may lie (:func:`roots_for` the top input).
+    The file is read only from there, its real path opened with no link followed
     (:func:`~urdf_sdf.core.read.xmlio.read_bytes` ``within``)."""
-    package = own_package_root(state, uri.strip())
-    roots = read_roots(state) + ([package] if package is not None else [])
+    return roots_for(top_input(state), state.context, uri)
+
+
+def roots_for(top: str | None, context, uri: str) -> Within:
+    """Where a file that ``uri`` names (an include, a mesh, a texture) may lie when the
+    input ``top`` is read: :func:`roots_of` and the input's own package of a
+    ``package://`` URI (:func:`own_package_of`)."""
+    package = own_package_of(top, uri.strip())
+    roots = roots_of(top, context) + ([package] if package is not None else [])
     return Within(tuple(roots), "the input's package or model directory "
                   f"({roots[0] if roots else 'none'}) and every search path")
 
@@ -112,13 +115,22 @@ def include_roots(state, uri: str) -> Within:
 def readable_here(path: str, uri: str, state, el) -> bool:
     """Whether the file an include names lies inside :func:`include_roots`; else
     RESOURCE_OUTSIDE_PACKAGE at the include (the file is not opened)."""
-    real = os.path.realpath(path)
     within = include_roots(state, uri)
-    if any(is_within(real, root) for root in within.roots):
+    problem = outside(path, within, "include it")
+    if problem is None:
         return True
-    state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {real}, outside "
-                f"{within.named}: not read; name its folder with -p/--path to include it", el)
+    state.error(Code.RESOURCE_OUTSIDE_PACKAGE, f"uri[{shown(uri)}] names {problem}", el)
     return False
+
+
+def outside(path: str | Path, within: Within, purpose: str = "read it") -> str | None:
+    """Why the file at ``path`` may not be read: its real path, outside ``within``, and
+    the option that admits its folder (to ``purpose``); None when it may be read."""
+    real = os.path.realpath(path)
+    if any(is_within(real, root) for root in within.roots):
+        return None
+    return (f"{real}, outside {within.named}: not read; name its folder with -p/--path to "
+            f"{purpose}")
 
 
 def _candidates(uri: str, base: Path, state, el) -> Sequence[tuple[Path | None, Path]] | None:
@@ -261,7 +273,8 @@ def _model_directory_file(directory: Path, uri: str, state, el) -> str | None:
     return str(path)
 
 
-def model_config_entries(config: Path, diagnostics: Diagnostics, within: Within | None = None
+def model_config_entries(config: Path, diagnostics: Diagnostics,
+                         within: str | Within | None = None
                          ) -> list[tuple[tuple[int, int], str]] | None:
     """The ``(version, file name)`` entries of a ``model.config`` that this reader can
     read, newest first (of equal versions, the first listed); None when the file cannot be
@@ -279,10 +292,12 @@ def model_config_entries(config: Path, diagnostics: Diagnostics, within: Within 
     return sorted(entries, key=lambda entry: entry[0], reverse=True)
 
 
-def model_config_files(config: Path) -> list[Path]:
+def model_config_files(config: Path, within: str | Within) -> list[Path]:
     """The SDFormat files a ``model.config`` lists that exist, newest version first;
-    empty when it lists none or cannot be read."""
-    entries = model_config_entries(config, Diagnostics()) or []
+    empty when it lists none or cannot be read. ``within``: where it must lie when it is
+    opened (a batch's input tree, the model directory named): read as an included file
+    is, its real path opened with no link followed."""
+    entries = model_config_entries(config, Diagnostics(), within) or []
     return [config.parent / name for _, name in entries
             if inside(config.parent / name, config.parent)
             and _kind(config.parent / name) == "file"]

@@ -17,7 +17,6 @@ reads; two such meshes that agree are the same for ``diff``, and the description
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.pose import pose_gap
 from urdf_sdf.core.compose.uri import shown
 from urdf_sdf.core.diff.difference import Difference
-from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
+from urdf_sdf.core.inspect.resources import Resource, resolve_read
 from urdf_sdf.core.kinematics.batch import batch_compose, batch_relative_rotation
 from urdf_sdf.core.read.mesh_files import SAMPLES, MeshFileError, describe_size, file_digest
 
@@ -60,27 +59,28 @@ def mesh_key(description, geometry) -> str:
     keys = description.mesh_keys
     if uri not in keys:
         result = description.result
-        resource = resolve_resource(Resource(uri, "mesh", geometry.source),
-                                    base_folder(geometry.source, result),
-                                    result.context or Context())
-        keys[uri] = _digest(resource.path, uri, geometry, description) \
+        resource = resolve_read(Resource(uri, "mesh", geometry.source), result,
+                                result.context or Context())
+        keys[uri] = _digest(resource, uri, geometry, description) \
             if resource.path is not None else None
     return keys[uri] or resource_path(uri)
 
 
-def _digest(path: Path, uri: str, geometry, description) -> str | None:
-    """The digest of the mesh file at ``path`` (None when it is not read); a sampled one
-    adds a ``MESH_SAMPLED`` warning to ``description.notes``."""
+def _digest(resource: Resource, uri: str, geometry, description) -> str | None:
+    """The digest of the mesh file ``resource`` resolved to (None when it is not read); a
+    sampled one adds a ``MESH_SAMPLED`` warning to ``description.notes``."""
     try:
-        digest, sampled = file_digest(path, MAX_HASHED_BYTES, SAMPLE_BYTES)
+        opened, resolved = resource.opened()
+        digest, sampled = file_digest(opened, MAX_HASHED_BYTES, SAMPLE_BYTES, resolved)
     except MeshFileError:
         return None
     if sampled:
         description.notes.append(Diagnostic(
             Code.MESH_SAMPLED, Severity.WARNING,
-            f"mesh [{shown(uri)}] ({path}) is larger than {describe_size(MAX_HASHED_BYTES)}: "
-            f"compared by its size and {SAMPLES} samples of {describe_size(SAMPLE_BYTES)} (start, "
-            "middle, end), not byte for byte", geometry.source.file, geometry.source.line))
+            f"mesh [{shown(uri)}] ({resource.path}) is larger than "
+            f"{describe_size(MAX_HASHED_BYTES)}: compared by its size and {SAMPLES} samples of "
+            f"{describe_size(SAMPLE_BYTES)} (start, middle, end), not byte for byte",
+            geometry.source.file, geometry.source.line))
     return digest
 
 

@@ -32,7 +32,14 @@ from pathlib import Path
 
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Diagnostics, Source
-from urdf_sdf.core.compose.uri import inside, package_candidates, package_roots, shown
+from urdf_sdf.core.compose.uri import (
+    inside,
+    outside,
+    package_candidates,
+    package_roots,
+    roots_for,
+    shown,
+)
 from urdf_sdf.core.graph import Kind
 from urdf_sdf.core.read.files import (
     file_kind,
@@ -41,6 +48,7 @@ from urdf_sdf.core.read.files import (
     os_reason,
     read_upto,
 )
+from urdf_sdf.core.read.xmlio import Within
 
 SNIFF_BYTES = 4096
 OBJ_KEYWORDS = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s", "mtllib", "usemtl",
@@ -68,6 +76,15 @@ class Resource:
     # The package or model a URI names when no folder of that name was found at all
     # (``("package", "PKG")``, ``("model", "NAME")``): every use of it fails alike.
     missing_owner: tuple[str, str] | None = None
+    # The real path of ``path``, checked inside the roots it may be read from
+    # (resolve_resource's ``within``): opened with no link followed (:meth:`opened`).
+    real: str | None = None
+
+    def opened(self) -> tuple[str | Path, bool]:
+        """What a reader opens: ``(real path, True)`` when it was checked (open it with no
+        link followed: a folder swapped for a link since is refused), else
+        ``(path, False)``."""
+        return (self.real, True) if self.real is not None else (str(self.path), False)
 
 
 def resource_candidates(uri: str, base: Path, context: Context):
@@ -89,8 +106,11 @@ def resource_candidates(uri: str, base: Path, context: Context):
     return [(None, None, Path(uri) if os.path.isabs(uri) else base / uri)]
 
 
-def resolve_resource(resource: Resource, base: Path, context: Context) -> Resource:
-    """Fill ``resource.path`` (and root, owner) or ``resource.problem``."""
+def resolve_resource(resource: Resource, base: Path, context: Context,
+                     within: Within | None = None) -> Resource:
+    """Fill ``resource.path`` (and root, owner) or ``resource.problem``. ``within``: where
+    the file may lie to be read (:func:`read_within`); one whose real path lies outside is
+    RESOURCE_OUTSIDE_PACKAGE, with no path."""
     uri = resource.uri.strip()
     candidates = resource_candidates(uri, base, context)
     if isinstance(candidates, str):
@@ -105,7 +125,13 @@ def resolve_resource(resource: Resource, base: Path, context: Context) -> Resour
         except (OSError, ValueError):
             continue
         if stat.S_ISREG(mode):
+            problem = outside(path, within) if within is not None else None
+            if problem is not None:
+                resource.problem = f"it names {problem}"
+                resource.problem_code = Code.RESOURCE_OUTSIDE_PACKAGE
+                return resource
             resource.path, resource.root, resource.owner = path, root, owner
+            resource.real = os.path.realpath(path) if within is not None else None
             return resource
         if not stat.S_ISDIR(mode):
             resource.problem = f"{path} is {not_regular_message(file_kind(mode))}"
@@ -196,12 +222,12 @@ def mesh_format(path: Path) -> str | None:
     return sniff_mesh(path)[0]
 
 
-def sniff_mesh(path: Path) -> tuple[str | None, str | None]:
+def sniff_mesh(path: str | Path, resolved: bool = False) -> tuple[str | None, str | None]:
     """``(format, None)`` by the file's content (:func:`mesh_format`), ``(None, None)`` for
     a readable file that is not a mesh, ``(None, reason)`` for one that cannot be read
     ("permission denied", "not a regular file (a FIFO)")."""
     try:
-        fd = open_regular(path)
+        fd = open_regular(path, resolved=resolved)
     except OSError as exc:  # NotRegular too: "not a regular file (a FIFO)"
         return None, os_reason(exc)
     try:
@@ -315,9 +341,30 @@ def referenced_files(result) -> list[Referenced]:
     return found
 
 
+def never_written(result) -> list[str | Referenced]:
+    """What an output of ``result``'s conversion never replaces: the files it was read
+    from (sorted) and those it references (:func:`referenced_files`)."""
+    return [*sorted(result.source_files), *referenced_files(result)]
+
+
 def located(source: Source, shape) -> Source:
     """``source``, or its shape's when it has no line."""
     return source if source.line is not None else shape.source
+
+
+def read_within(result, uri: str, context: Context | None = None) -> Within:
+    """Where the file a mesh or texture ``uri`` of ``result`` names may be read from: where
+    an include of the same input may (:func:`urdf_sdf.core.compose.uri.roots_for`)."""
+    top = result.document.file if result.document is not None else None
+    return roots_for(top, context or result.context or Context(), uri)
+
+
+def resolve_read(resource: Resource, result, context: Context) -> Resource:
+    """:func:`resolve_resource` for a command that reads the file (``view``, ``diff``,
+    ``check --meshes``): from the folder of the file naming it, only
+    :func:`read_within` the input's roots."""
+    return resolve_resource(resource, base_folder(resource.source, result), context,
+                            read_within(result, resource.uri, context))
 
 
 def base_folder(source: Source, result) -> Path:
@@ -335,7 +382,7 @@ def check_meshes(result, context: Context) -> list[Diagnostic]:
     or is not a mesh file (MESH_UNREADABLE, with the system's reason when it cannot be
     read), at the line naming it."""
     diagnostics = Diagnostics()
-    resources = [resolve_resource(resource, base_folder(resource.source, result), context)
+    resources = [resolve_read(resource, result, context)
                  for resource in resources_of(result, ("mesh",))]
     uses = owner_uses(resources)
     for resource in resources:
@@ -346,7 +393,7 @@ def check_meshes(result, context: Context) -> list[Diagnostic]:
                                      f"mesh [{shown(resource.uri)}] does not resolve: "
                                      f"{problem}", resource.source)
             continue
-        kind, unreadable = sniff_mesh(resource.path)
+        kind, unreadable = sniff_mesh(*resource.opened())
         if unreadable is not None:
             diagnostics.error_at(Code.MESH_UNREADABLE, f"mesh [{shown(resource.uri)}] "
                                  f"({resource.path}) cannot be read: {unreadable}",

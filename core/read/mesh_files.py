@@ -47,20 +47,22 @@ def describe_size(count: int) -> str:
     return f"{count >> 20} MiB" if count % (1 << 20) == 0 else f"{count:,} bytes"
 
 
-def _open_mesh_file(path: str | Path) -> int:
-    """A descriptor of the regular file at ``path`` (the caller closes it). Raises
+def _open_mesh_file(path: str | Path, resolved: bool = False) -> int:
+    """A descriptor of the regular file at ``path`` (the caller closes it; ``resolved``: a
+    real path checked by the caller, opened with no link followed). Raises
     :class:`MeshFileError` with :func:`~urdf_sdf.core.read.files.os_reason`'s words for
     anything else ("not a regular file (a FIFO)") or when it cannot be opened."""
     try:
-        return open_regular(path)
+        return open_regular(path, resolved=resolved)
     except OSError as exc:
         raise MeshFileError(os_reason(exc)) from exc
 
 
-def read_capped(path: str | Path, limit: int) -> bytes:
+def read_capped(path: str | Path, limit: int, resolved: bool = False) -> bytes:
     """The whole content of the regular file at ``path``, when it holds at most ``limit``
-    bytes. Raises :class:`MeshFileTooLarge` (before reading) or :class:`MeshFileError`."""
-    fd = _open_mesh_file(path)
+    bytes (``resolved``: see :func:`_open_mesh_file`). Raises :class:`MeshFileTooLarge`
+    (before reading) or :class:`MeshFileError`."""
+    fd = _open_mesh_file(path, resolved)
     try:
         size = os.fstat(fd).st_size
         if size > limit:
@@ -75,12 +77,13 @@ def read_capped(path: str | Path, limit: int) -> bytes:
     return data
 
 
-def file_digest(path: str | Path, limit: int, sample: int) -> tuple[str, bool]:
+def file_digest(path: str | Path, limit: int, sample: int,
+                resolved: bool = False) -> tuple[str, bool]:
     """``(digest, sampled)`` of the regular file at ``path``: ``sha256:HEX`` of its bytes
     when it holds at most ``limit`` of them, else ``sampled-sha256:SIZE:HEX`` of its size
     and :data:`SAMPLES` samples of ``sample`` bytes, and ``sampled`` True. Raises
-    :class:`MeshFileError`."""
-    fd = _open_mesh_file(path)
+    :class:`MeshFileError` (``resolved``: see :func:`_open_mesh_file`)."""
+    fd = _open_mesh_file(path, resolved)
     try:
         size = os.fstat(fd).st_size
         if size <= limit:

@@ -81,13 +81,13 @@ class Within:
 
 
 def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
-               within: str | Within | None = None) -> bytes | None:
+               within: str | Within | None = None, limit: int = MAX_BYTES) -> bytes | None:
     """The bytes of the file at ``path``, or None with a FILE_READ diagnostic.
 
     Only a regular file is read (:func:`~urdf_sdf.core.read.files.read_regular`), unless
     ``pipes``: then a pipe (``<(cat robot.urdf)``, a FIFO) is read too, as ``cat`` would, for a
     FILE argument the
-    user named. Never more than :data:`MAX_BYTES`. ``within`` (:class:`Within`, or the
+    user named. Never more than ``limit`` (:data:`MAX_BYTES`). ``within`` (:class:`Within`, or the
     real path of a batch's input directory): the file must resolve inside it when it is
     opened, and its real path is opened with no link followed after that check
     (``resolved``), so that a folder swapped for a link out of the tree after the caller
@@ -97,9 +97,9 @@ def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
             real = _resolved_within(path, within, diagnostics)
             if real is None:
                 return None
-            data = read_regular(real, MAX_BYTES, resolved=True)
+            data = read_regular(real, limit, resolved=True)
         else:
-            data = read_regular(path, MAX_BYTES, pipes)
+            data = read_regular(path, limit, pipes)
     except NotRegular as exc:
         diagnostics.error(Code.FILE_READ, f"{exc}: not read", str(path))
         return None
@@ -107,7 +107,7 @@ def read_bytes(path: str | Path, diagnostics: Diagnostics, pipes: bool = False,
         diagnostics.error(Code.FILE_READ, f"cannot read file: {os_reason(exc)}", str(path))
         return None
     if data is None:
-        diagnostics.error(Code.FILE_READ, f"file is larger than {MAX_BYTES} bytes", str(path))
+        diagnostics.error(Code.FILE_READ, f"file is larger than {limit} bytes", str(path))
     return data
 
 

@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 
 from urdf_sdf.cli.crash import debugging, internal_error
 from urdf_sdf.cli.inputs import is_stdin
-from urdf_sdf.cli.output import OutputError, OutputIsInput
 from urdf_sdf.cli.output_tree import opened_output_folder, output_folder, write_output_in
 from urdf_sdf.cli.pool import in_workers
 from urdf_sdf.cli.render import (
@@ -58,6 +57,7 @@ from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.inspect.conversion_report import ConversionReport, verdict_totals
 from urdf_sdf.core.read.files import file_kind, not_regular_message
 from urdf_sdf.core.write.atomic import remove_stale_temporaries
+from urdf_sdf.core.write.destination import OutputError, OutputIsInput
 
 if TYPE_CHECKING:  # rich comes with typer; imported when a bar is drawn
     from rich.progress import Progress, TaskID

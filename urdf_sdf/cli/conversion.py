@@ -24,8 +24,6 @@ from urdf_sdf.cli.batch import BatchItem, batch_output_problem
 from urdf_sdf.cli.declare import UsageError
 from urdf_sdf.cli.inputs import is_stdin
 from urdf_sdf.cli.output import (
-    Input,
-    OutputError,
     StdoutError,
     flush_stdout,
     stdout_closed,
@@ -47,6 +45,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Diagnostic
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.inspect.conversion_report import ConversionReport
+from urdf_sdf.core.write.destination import Input, OutputError
 
 
 class ConverterOptions(Protocol):

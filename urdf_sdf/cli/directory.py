@@ -29,9 +29,10 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.output import Input, OutputError, input_path, removed_on_signal
+from urdf_sdf.cli.output import removed_on_signal
 from urdf_sdf.core.read.files import read_head
 from urdf_sdf.core.write.atomic import temporary_name
+from urdf_sdf.core.write.destination import Input, OutputError, input_path
 from urdf_sdf.core.write.folders import new_file_in, opened_folder
 
 MARKED_FILES = ("model.config", "package.xml")

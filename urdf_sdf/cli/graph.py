@@ -28,20 +28,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from urdf_sdf.cli.output import (
-    Input,
-    OutputError,
-    StdoutError,
-    follow_links,
-    resolve_destination,
-    write_failed,
-    write_output,
-)
+from urdf_sdf.cli.output import StdoutError, write_failed, write_output
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
 from urdf_sdf.core.inspect.resources import referenced_files
 from urdf_sdf.core.loader import LoadResult, load
+from urdf_sdf.core.write.destination import Input, OutputError, follow_links, resolve_destination
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
 
 # ---- rendering --------------------------------------------------------------------------

@@ -103,6 +103,7 @@ def load_input(path: Path, context: Context, sources: SourceLines,
     the user named ``path``, so a pipe (``<(cat robot.urdf)``, a FIFO) is read as ``cat``
     would read it; a batch's files (``pipes=False``) and every included file are read only
     when they are regular files."""
+    sources.confine(None if is_stdin(path) else str(path), context)
     if is_stdin(path):
         diagnostics = Diagnostics()
         data = read_stdin(diagnostics)

@@ -19,14 +19,9 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from urdf_sdf.cli.output import (
-    FILE,
-    Input,
-    check_destination,
-    removed_on_signal,
-    write_output,
-)
+from urdf_sdf.cli.output import removed_on_signal, write_output
 from urdf_sdf.core.write import atomic
+from urdf_sdf.core.write.destination import FILE, Input, check_destination
 from urdf_sdf.core.write.folders import opened_folder
 
 

@@ -36,7 +36,6 @@ from urdf_sdf.cli.declare import UsageError, version_line
 from urdf_sdf.cli.directory import OutputExists, write_directory
 from urdf_sdf.cli.inputs import is_stdin, load_input
 from urdf_sdf.cli.options import package_mappings, policy
-from urdf_sdf.cli.output import OutputError
 from urdf_sdf.cli.path_names import (
     renamed_output,
     safe_name,
@@ -58,6 +57,7 @@ from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.core.read.files import system_reason
 from urdf_sdf.core.write.bundle import tokenize_resources
 from urdf_sdf.core.write.confined import copy_roots
+from urdf_sdf.core.write.destination import OutputError
 from urdf_sdf.core.write.ros_package import BUILD_TYPES, PACKAGE_NAME
 from urdf_sdf.sdf2urdf.convert import ToUrdf, convert_sdf
 from urdf_sdf.sdf2urdf.package_dir import PackageDirectory, ros_package
@@ -348,7 +348,7 @@ def package_dir_command(prog: str, sdf: Path, output: Path | None, package_dir: 
                                  "--package-name")
     source = sdf
     if not is_stdin(sdf) and os.path.isdir(sdf):
-        files = model_config_files(sdf / "model.config")
+        files = model_config_files(sdf / "model.config", os.path.realpath(sdf))
         if not files:
             raise UsageError(f"{escape(str(sdf))} is not a model directory (no "
                                      "model.config naming an SDFormat file)")

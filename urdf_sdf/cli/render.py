@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 from urdf_sdf.core.base.diagnostics import Diagnostic, Diagnostics
 from urdf_sdf.core.base.safe_text import escape, escape_json, json_strings
+from urdf_sdf.core.compose.uri import roots_for
 from urdf_sdf.core.inspect.resources import Referenced, referenced_files
-from urdf_sdf.core.read.files import read_regular
-from urdf_sdf.core.read.xmlio import decoded_head, detect_encoding, parse_xml
+from urdf_sdf.core.read.xmlio import Within, decoded_head, detect_encoding, parse_xml, read_bytes
 
 if TYPE_CHECKING:
     from urdf_sdf.core.inspect.conversion_report import ConversionReport
@@ -64,10 +64,13 @@ class SourceLines:
     expansions (registered with :meth:`add`), the files the user named and a batch's files
     (:meth:`trust`), and files that parse as XML (an included file is read and parsed on
     demand, so an ``<include>`` of ``/etc/shadow`` or ``/proc/self/environ`` shows nothing
-    of it). Whatever its origin, text that does not look like XML (:func:`looks_like_xml`:
+    of it) and lie where the inputs may read (:meth:`confine`): such a file is read again
+    only through the confined reader (its real path inside those roots, opened with no
+    link followed), so one swapped for a link out of them since it was loaded shows
+    nothing. Whatever its origin, text that does not look like XML (:func:`looks_like_xml`:
     its first character, after a BOM and blank space, is not ``<``) is never shown: a
     malformed-XML error in ``/etc/shadow`` shows no line of it. Only regular files are
-    read (:func:`~urdf_sdf.core.read.files.read_regular`). Binary text (NUL bytes,
+    read (:func:`~urdf_sdf.core.read.xmlio.read_bytes`). Binary text (NUL bytes,
     undecodable bytes) is never shown, and a shown line is cut at :data:`MAX_LINE`
     characters; control characters are escaped when the line is rendered. Each command
     has its own instance: nothing is global.
@@ -81,6 +84,10 @@ class SourceLines:
         # those models reference (meshes, textures): never an output (:meth:`remember`).
         self.read: set[str] = set()
         self.referenced: list[Referenced] = []
+        # Where the files the inputs included may lie, and a batch's input tree
+        # (:meth:`confine`).
+        self._roots: dict[str, None] = {}
+        self._tree: str | None = None
 
     def add(self, label: str, data: bytes, expanded: bool = False) -> None:
         self._lines[label] = _split(data) if looks_like_xml(data) else None
@@ -92,6 +99,13 @@ class SourceLines:
         never an output (:meth:`protected`)."""
         self.read.update(result.source_files)
         self.referenced.extend(referenced_files(result))
+
+    def confine(self, top: str | None, context) -> None:
+        """An input ``top`` (None: standard input) is read with ``context``: the files it
+        includes are shown only from where it may read them
+        (:func:`~urdf_sdf.core.compose.uri.roots_for`)."""
+        self._roots.update(dict.fromkeys(roots_for(top, context, "").roots))
+        self._tree = context.inputs_within
 
     def protected(self) -> list[str | Referenced]:
         """What an output of the command never replaces, besides its input files."""
@@ -114,17 +128,25 @@ class SourceLines:
         if file is None or number is None or number < 1:
             return None
         if file not in self._lines:
-            self._lines[file] = self._read(file, file in self._trusted)
+            self._lines[file] = self._read(file, file in self._trusted, tuple(self._roots),
+                                           self._tree)
         lines = self._lines[file]
         if lines is None or number > len(lines):
             return None
         return _capped(lines[number - 1])
 
     @staticmethod
-    def _read(file: str, trusted: bool) -> list[str] | None:
+    def _read(file: str, trusted: bool, roots: tuple[str, ...],
+              tree: str | None) -> list[str] | None:
+        """The lines of ``file``: the user's own file as named (a batch's only inside its
+        input ``tree``), any other only inside ``roots`` (none: not read)."""
+        within: str | Within | None = tree if trusted else \
+            Within(roots, "the inputs' packages and search paths")
+        if not trusted and not roots:
+            return None
         try:
-            data = read_regular(file, MAX_SNIPPET_FILE)
-        except (OSError, ValueError):
+            data = read_bytes(file, Diagnostics(), within=within, limit=MAX_SNIPPET_FILE)
+        except ValueError:  # a name the system refuses (a NUL byte)
             return None
         if data is None or not looks_like_xml(data):
             return None  # not XML: not a robot description, and maybe a secret

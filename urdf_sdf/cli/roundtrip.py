@@ -45,12 +45,20 @@ def roundtrip_files(files: list[Path], context: Context, quiet: bool = False,
         unloaded += not trip.loaded
         if trip.errors:
             print(trip.report().splitlines()[0])
-            emit(trip.errors, sys.stdout, SourceLines())
+            emit(trip.errors, sys.stdout, confined_to(file, context))
         else:
             print(trip.report())
     if len(files) > 1:
         print(f"{len(files) - failed} of {len(files)} files survive the round trip")
     return 0 if not failed else 1 if failed > unloaded else NOT_LOADED_EXIT
+
+
+def confined_to(file: Path, context: Context) -> SourceLines:
+    """The lines shown under the errors of ``file``'s round trip: of the files it may
+    read (:meth:`~urdf_sdf.cli.render.SourceLines.confine`)."""
+    sources = SourceLines()
+    sources.confine(str(file), context)
+    return sources
 
 
 def checked_round_trip(file: Path, context: Context,

@@ -90,11 +90,12 @@ def discover(root: Path, out_dir: Path) -> tuple[list[BatchItem], list[Path]]:
     chosen: dict[Path, Path] = {}
     others: set[Path] = set()
     model_parents: list[Path] = []
+    tree = os.path.realpath(root)
     for path in files:
         if path.name == "model.config":
             if path.parent.parent not in model_parents:
                 model_parents.append(path.parent.parent)
-            listed = model_config_files(path)
+            listed = model_config_files(path, tree)
             if listed:
                 chosen[path.parent] = listed[0]
                 others.update(listed[1:])

@@ -45,10 +45,7 @@ from urdf_sdf.cli.options import (
     inspection_inputs,
 )
 from urdf_sdf.cli.output import (
-    Input,
-    OutputError,
     StdoutError,
-    check_destination,
     handling_signals,
     stdout_checked_code,
     write_failed,
@@ -60,6 +57,7 @@ from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.lazy import Later
 from urdf_sdf.core.diff.report import summary
+from urdf_sdf.core.write.destination import Input, OutputError, check_destination
 
 PROG = "urdf-sdf view"
 VIEW_HINT = ("pip install plotly trimesh pycollada (urdf-sdf's [view] extra; in its clone: "

@@ -56,11 +56,13 @@ class MeshError(Exception):
         self.code = code
 
 
-def read_mesh(path: Path, scale=None) -> tuple[np.ndarray, np.ndarray]:
+def read_mesh(path: Path, scale=None, real: str | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
     """``(vertices, faces)`` of the mesh file at ``path``, scaled by ``scale`` and
-    thinned to at most about :data:`MAX_FACES` faces. Raises :class:`MeshError`."""
+    thinned to at most about :data:`MAX_FACES` faces; ``real``: its real path, checked
+    where it may be read, opened with no link followed. Raises :class:`MeshError`."""
     try:
-        data = read_capped(path, MAX_MESH_BYTES)
+        data = read_capped(real or path, MAX_MESH_BYTES, resolved=real is not None)
     except MeshFileTooLarge as exc:
         raise MeshError(f"not read: {exc.size:,} bytes, more than the "
                         f"{describe_size(exc.limit)} view reads of a mesh",

@@ -23,7 +23,7 @@ from urdf_sdf.core.diff.compare import joint_range
 from urdf_sdf.core.diff.difference import Difference
 from urdf_sdf.core.graph import FrameGraph, Kind, Vertex
 from urdf_sdf.core.inspect.report import frames_report
-from urdf_sdf.core.inspect.resources import Resource, base_folder, resolve_resource
+from urdf_sdf.core.inspect.resources import Resource, resolve_read
 from urdf_sdf.core.kinematics.tree import WORLD, KinematicJoint, KinematicTree, build_tree
 from urdf_sdf.core.loader import LoadResult
 from urdf_sdf.view.meshes import MeshError, read_mesh
@@ -251,18 +251,17 @@ def _geometry_mesh(result: LoadResult, context: Context, geometry: Geometry,
         return made if made is not None else \
             NotDrawn(Code.MESH_UNREADABLE, f"a {geometry.kind} without its sizes is not drawn")
     uri = (geometry.uri or "").strip()
-    resource = resolve_resource(Resource(uri, "mesh", geometry.source),
-                                base_folder(geometry.source, result), context)
+    resource = resolve_read(Resource(uri, "mesh", geometry.source), result, context)
     if resource.path is None:
         if resource.missing_owner is not None:  # one warning for all its shapes
             return NotDrawn(Code.MESH_UNRESOLVED, f"{resource.problem}",
                             resource.missing_owner)
-        return NotDrawn(Code.MESH_UNRESOLVED,
+        return NotDrawn(resource.problem_code or Code.MESH_UNRESOLVED,
                         f"mesh [{shown(uri)}] does not resolve: {resource.problem}")
     key = (str(resource.path), tuple(geometry.scale or ()))
     if key not in meshes:
         try:
-            meshes[key] = read_mesh(resource.path, geometry.scale)
+            meshes[key] = read_mesh(resource.path, geometry.scale, resource.real)
         except MeshError as exc:
             meshes[key] = NotDrawn(exc.code, f"mesh [{shown(uri)}] ({resource.path}): {exc}")
     return meshes[key]

@@ -164,3 +164,24 @@ def test_a_file_missing_from_a_found_package_is_reported_at_each_use(workspace):
     found = [(d.line, d.message) for d in check_meshes(load(urdf, context), context)]
     assert found == [(line, "mesh [package://my_robot/meshes/gone.stl] does not resolve: "
                             "no such file") for line in (4, 5)]
+
+
+def test_a_mesh_folder_swapped_for_a_link_after_the_check_is_not_read(tmp_path):
+    """A mesh checked inside the input's package is opened at its real path with no link
+    followed: its folder swapped for a link out of the package since is refused."""
+    from urdf_sdf.core.inspect.resources import resolve_read, resources_of, sniff_mesh
+    (tmp_path / "robot" / "meshes").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    for folder in ("robot/meshes", "outside"):
+        (tmp_path / folder / "s.stl").write_text("solid s\nfacet normal 0 0 1\nendsolid s\n")
+    urdf = tmp_path / "robot" / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="a"><visual><geometry>'
+                    '<mesh filename="meshes/s.stl"/></geometry></visual></link></robot>\n')
+    result = load(str(urdf), Context())
+    (resource,) = resources_of(result)
+    resource = resolve_read(resource, result, Context())
+    assert sniff_mesh(*resource.opened()) == ("stl", None)
+    (tmp_path / "robot" / "meshes").rename(tmp_path / "robot" / "old")
+    (tmp_path / "robot" / "meshes").symlink_to(tmp_path / "outside")
+    kind, reason = sniff_mesh(*resource.opened())
+    assert kind is None and "symbolic link" in reason

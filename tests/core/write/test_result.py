@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import urdf_sdf
+from urdf_sdf.core.write.destination import OutputError, OutputIsInput
 from urdf_sdf.core.write.result import NothingToWrite
 
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"
@@ -39,6 +40,39 @@ def test_a_failed_conversion_writes_nothing_and_says_why(tmp_path):
 
 
 def test_a_directory_is_not_replaced(tmp_path):
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="is a directory"):
         urdf_sdf.to_sdf(SAMPLES / "pendulum.urdf").write(tmp_path)
     assert tmp_path.is_dir()
+
+
+def test_the_input_is_never_overwritten(tmp_path):
+    urdf = tmp_path / "pendulum.urdf"
+    urdf.write_bytes((SAMPLES / "pendulum.urdf").read_bytes())
+    sdf = urdf_sdf.to_sdf(urdf)
+    with pytest.raises(OutputIsInput, match=f"refusing to overwrite the input file {urdf}"):
+        sdf.write(urdf)
+    assert urdf.read_bytes() == (SAMPLES / "pendulum.urdf").read_bytes()
+    link = tmp_path / "link.sdf"  # a link to it: the same file
+    link.symlink_to(urdf)
+    with pytest.raises(ValueError):
+        sdf.write(link)
+
+
+def test_a_mesh_the_input_references_is_never_overwritten(tmp_path):
+    (tmp_path / "meshes").mkdir()
+    mesh = tmp_path / "meshes" / "base.stl"
+    mesh.write_bytes(b"solid m\nendsolid m\n")
+    urdf = tmp_path / "robot.urdf"
+    urdf.write_text('<?xml version="1.0"?>\n<robot name="r">\n  <link name="base">\n'
+                    '    <visual><geometry><mesh filename="meshes/base.stl"/></geometry>'
+                    '</visual>\n  </link>\n</robot>\n')
+    sdf = urdf_sdf.to_sdf(urdf)
+    with pytest.raises(OutputIsInput) as refused:
+        sdf.write(mesh)
+    assert str(refused.value) == (f"refusing to overwrite {mesh}: the mesh [meshes/base.stl] "
+                                  f"at {urdf}:4 references it")
+    assert mesh.read_bytes() == b"solid m\nendsolid m\n"
+
+
+def test_a_device_is_written_as_it_is():
+    assert urdf_sdf.to_sdf(SAMPLES / "pendulum.urdf").write("/dev/null") == Path("/dev/null")

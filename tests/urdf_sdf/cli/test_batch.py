@@ -302,8 +302,9 @@ def test_model_tree(tmp_path):
 def test_model_config_files_newest_first():
     from urdf_sdf.core.compose.uri import model_config_files
     pendulum = MODEL_TREE / "models" / "pendulum"
-    assert model_config_files(pendulum / "model.config") == [pendulum / "model.sdf",
-                                                             pendulum / "model-1_6.sdf"]
+    assert model_config_files(pendulum / "model.config", str(MODEL_TREE)) == [
+        pendulum / "model.sdf",
+        pendulum / "model-1_6.sdf"]
 
 
 def test_a_broken_model_config_falls_back_to_every_sdf(tmp_path):

@@ -379,3 +379,53 @@ def test_a_batch_output_never_replaces_a_file_its_input_includes(tmp_path, jobs)
     assert outcome["status"] == "failed"
     assert [d["code"] for d in outcome["diagnostics"]][-1] == "OUTPUT_IS_INPUT"
     assert (tree / "robot.urdf").read_text() == ROBOT
+
+
+MODEL_CONFIG = ('<?xml version="1.0"?>\n<model><sdf version="1.9">{new}</sdf>'
+                '<sdf version="1.6">{old}</sdf></model>\n')
+PART_SDF = ('<?xml version="1.0"?>\n<sdf version="1.9"><model name="m"><link name="a"/>'
+            '</model></sdf>\n')
+
+
+def test_a_model_config_swapped_after_the_listing_is_not_read(tmp_path, monkeypatch):
+    """A batch reads a model directory's model.config as an included file is read: one
+    swapped for a link out of the tree after the listing is not read (the outside one
+    would pick b.sdf and skip a.sdf)."""
+    import urdf_sdf.cli.sdf2urdf as cli
+    arm = tmp_path / "tree" / "arm"
+    arm.mkdir(parents=True)
+    (arm / "model.config").write_text(MODEL_CONFIG.format(new="a.sdf", old="b.sdf"))
+    for name in ("a.sdf", "b.sdf"):
+        (arm / name).write_text(PART_SDF)
+    (tmp_path / "outside.config").write_text(MODEL_CONFIG.format(new="b.sdf", old="a.sdf"))
+    listed = walk(tmp_path / "tree")
+
+    def walk_then_swap(root, exclude=None):
+        (arm / "model.config").unlink()
+        (arm / "model.config").symlink_to(tmp_path / "outside.config")
+        return listed
+
+    monkeypatch.setattr(cli, "walk", walk_then_swap)
+    items, _ = cli.discover(tmp_path / "tree", tmp_path / "out")
+    assert [(item.source.name, item.skip) for item in items if item.source.suffix == ".sdf"] \
+        == [("a.sdf", None), ("b.sdf", None)]
+
+
+def test_a_batch_file_swapped_after_loading_shows_no_line_outside_the_tree(tmp_path):
+    """A batch's own file is shown again only from inside its input tree: swapped for a
+    link out of it after it was read, its excerpt is not the outside file's."""
+    from urdf_sdf.core.base.context import Context
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    robot = tree / "robot.urdf"
+    robot.write_text("<robot name='r'>\n  <link/>\n</robot>\n")
+    (tmp_path / "outside.xml").write_text("<a>\n  <secret>TOP-SECRET</secret>\n</a>\n")
+    sources = SourceLines()
+    sources.confine(str(robot), Context(inputs_within=os.path.realpath(tree)))
+    sources.trust(str(robot))
+    robot.unlink()
+    robot.symlink_to(tmp_path / "outside.xml")
+    assert sources.line(str(robot), 2) is None
+    within = SourceLines()
+    within.trust(str(robot))  # the user named it: shown as named
+    assert within.line(str(robot), 2) == "  <secret>TOP-SECRET</secret>"

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from tests.support import TIMEOUT
 from urdf_sdf.cli.main import urdf2sdf_app as urdf2sdf
-from urdf_sdf.cli.output import BROKEN_PIPE_STATUS, OutputError, check_destination, write_output
+from urdf_sdf.cli.output import BROKEN_PIPE_STATUS, write_output
+from urdf_sdf.core.write.destination import OutputError, check_destination
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = ROOT / "samples" / "arm6.urdf"
