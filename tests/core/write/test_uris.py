@@ -1,6 +1,6 @@
-"""A relative mesh (or texture) path rewritten for an output in another folder: kept, with a warning,
-when the path from there cannot be written as text (a folder name between them whose
-bytes are not UTF-8: XML cannot hold it, and writing it was an INTERNAL_ERROR)."""
+"""A relative mesh (or texture) path rewritten for an output in another folder: kept,
+with a warning, when the path from there cannot be written as text (a folder name between
+them whose bytes are not UTF-8: XML cannot hold it, and writing it was an INTERNAL_ERROR)."""
 from __future__ import annotations
 
 import os
