@@ -322,8 +322,8 @@ def test_include_bomb_stops_reading_as_it_expands(tmp_path, monkeypatch):
     reads = []
     real_read_bytes = included_module.read_bytes
     monkeypatch.setattr(included_module, "read_bytes",
-                        lambda path, diagnostics: reads.append(path) or
-                        real_read_bytes(path, diagnostics))
+                        lambda path, diagnostics, **options: reads.append(path) or
+                        real_read_bytes(path, diagnostics, **options))
     result = load(top, Context(max_included_documents=40))
     assert not result.ok
     assert [d.code for d in result.diagnostics if d.code is Code.INCLUDE_TOO_LARGE] == \

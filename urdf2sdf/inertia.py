@@ -19,6 +19,7 @@ from urdf_sdf.core.base.custom import INERTIA_AS_WRITTEN, INERTIA_KEPT
 from urdf_sdf.core.base.diagnostics import Code, Diagnostics
 from urdf_sdf.core.base.inertia import (
     INERTIA_KEYS,
+    has_no_repair,
     inertia_problem,
     mass_problem,
     repair_text,
@@ -39,14 +40,18 @@ def link_inertial(link: Link, fix_inertia: bool, diagnostics: Diagnostics) -> No
     if problem is None or mass_problem(inertial) is not None:
         return inertial_node(inertial)
     drop_reader_warning(diagnostics, inertial)
+    if fix_inertia and has_no_repair(inertial):
+        diagnostics.warning_at(Code.LINK_INERTIA_INVALID,
+                               f"link [{link.name}]: inertia kept as written, which libsdformat "
+                               f"refuses: {problem}; its values are too large to repair; "
+                               "Gazebo will not load this link", inertial.source)
+        return kept_invalid(inertial)
     if not fix_inertia:
         diagnostics.warning_at(Code.LINK_INERTIA_INVALID,
                                f"link [{link.name}]: inertia kept as written (--keep-inertia), "
                                f"which libsdformat refuses: {problem}; Gazebo will not load "
                                "this link", inertial.source)
-        tree = inertial_node(inertial)
-        tree[1][INERTIA_KEPT] = "invalid"
-        return tree
+        return kept_invalid(inertial)
     fixed = repaired(inertial)
     assert fixed is not None, "an inertia with a problem has a repair"
     diagnostics.warning_at(Code.LINK_INERTIA_REPAIRED, f"link [{link.name}]: "
@@ -54,6 +59,14 @@ def link_inertial(link: Link, fix_inertia: bool, diagnostics: Diagnostics) -> No
                            "written)", inertial.source)
     tag, attributes, children = inertial_node(fixed)
     return (tag, attributes, [*children, as_written_node(inertial)])
+
+
+def kept_invalid(inertial: Inertial) -> Node:
+    """The ``<inertial>`` of a tensor kept as written though libsdformat refuses it, marked
+    so (``urdf:inertia="invalid"``)."""
+    tree = inertial_node(inertial)
+    tree[1][INERTIA_KEPT] = "invalid"
+    return tree
 
 
 def as_written_node(inertial: Inertial) -> Node:

@@ -45,6 +45,8 @@ DIAGONAL_TOLERANCE = 1e-6
 # 1.5e-8, sqrt(machine epsilon)) and far below any physical meaning (a millionth).
 REPAIR_MARGIN = 1e-6
 INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+# The largest tensor value :func:`repaired` takes: its sums and rotations stay finite.
+MAX_REPAIRABLE = 1e300
 # clearly_valid's margin, relative to the tensor's size: the eigenvalues LAPACK computes
 # are within a few machine epsilons (1e-16) of the exact ones, and the 2x2 minor's
 # rounding is within sqrt(machine epsilon) (1e-8) of the smallest moment's square root.
@@ -189,8 +191,10 @@ def repaired(inertial: Inertial) -> Inertial | None:
     moving body), then the smallest until the two smaller ones exceed the largest by that
     margin of it. The products of inertia change only as the rotation back from the
     principal axes makes them. Should libsdformat's computation (:func:`inertia_problem`)
-    still refuse the result, the margin grows tenfold, a few times at most."""
-    if inertia_problem(inertial) is None:
+    still refuse the result, the margin grows tenfold, a few times at most. A tensor near
+    the largest float has no repair (it would not be finite): None too, which
+    :func:`has_no_repair` tells apart."""
+    if inertia_problem(inertial) is None or has_no_repair(inertial):
         return None
     moments, axes = _NUMPY.linalg.eigh(tensor(inertial))
     moments = _NUMPY.maximum(moments, 0.0)
@@ -208,6 +212,13 @@ def repaired(inertial: Inertial) -> Inertial | None:
             break
         margin *= 10
     return result
+
+
+def has_no_repair(inertial: Inertial) -> bool:
+    """Whether :func:`repaired` cannot repair ``inertial``: a value so large (or not
+    finite) that the repaired tensor would overflow; libsdformat refuses it as written."""
+    values = [abs(float(getattr(inertial, key))) for key in INERTIA_KEYS]
+    return not all(math.isfinite(v) for v in values) or max(values) > MAX_REPAIRABLE
 
 
 def _with_moments(inertial: Inertial, axes, moments) -> Inertial:

@@ -57,6 +57,19 @@ def test_keep_inertia_marks_the_tensor_invalid_and_records_nothing():
     assert [d.code for d in conversion.diagnostics] == [Code.LINK_INERTIA_INVALID]
 
 
+def test_a_tensor_too_large_to_repair_is_kept_as_written_with_a_warning():
+    """A moment of 1.8e308 (found by the fuzz test): its repair would overflow, so it is
+    kept as written and marked invalid, named by LINK_INERTIA_INVALID; never an internal
+    error from a numpy warning."""
+    huge = BROKEN.replace(b'izz="3"', b'izz="1.7976931348623157e308"')
+    conversion, inertial = converted(huge)
+    assert inertial.get(INERTIA_KEPT) == "invalid"
+    assert inertial.find(INERTIA_AS_WRITTEN) is None
+    assert inertial.findtext("inertia/izz") == "1.7976931348623157e308"
+    [warning] = conversion.diagnostics
+    assert warning.code is Code.LINK_INERTIA_INVALID and "too large to repair" in warning.message
+
+
 def test_a_computed_tensor_is_recorded_at_round_trip_precision():
     """--lump-fixed combines inertials into numbers no file wrote: their shortest text."""
     computed = Inertial(ixx=0.1 + 0.2, ixy=0.0, ixz=-1e-300, iyy=1.0, iyz=0.0, izz=3.0)

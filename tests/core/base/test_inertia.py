@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from tests.core.base.test_inertia_without_numpy import rotated as turned
 from tests.support import examples
 from urdf_sdf.core.base.inertia import (
+    MAX_REPAIRABLE,
     REPAIR_MARGIN,
+    has_no_repair,
     inertia_problem,
     libsdformat_moments,
     principal_moments,
@@ -89,3 +91,13 @@ def test_a_huge_tensor_is_refused_never_an_overflow_error():
     moments = libsdformat_moments(huge)
     assert len(moments) == 3
     assert inertia_problem(huge) is not None or all(math.isfinite(m) for m in moments)
+
+
+def test_a_tensor_near_the_largest_float_has_no_repair():
+    huge = Inertial(mass=1, ixx=1.7976931348623157e308, iyy=0.001, izz=0.084)
+    assert inertia_problem(huge) is not None
+    assert has_no_repair(huge) and repaired(huge) is None
+    largest = Inertial(mass=1, ixx=MAX_REPAIRABLE, iyy=1, izz=1)
+    fixed = repaired(largest)
+    assert not has_no_repair(largest) and fixed is not None
+    assert inertia_problem(fixed) is None
