@@ -12,7 +12,13 @@ from typer.testing import CliRunner
 
 from urdf_sdf import Code, Context, load
 from urdf_sdf.cli.main import app
-from urdf_sdf.core.inspect.resources import Resource, check_meshes, mesh_format, resolve_resource
+from urdf_sdf.core.inspect.resources import (
+    Resource,
+    check_meshes,
+    mesh_format,
+    referenced_files,
+    resolve_resource,
+)
 
 BINARY_STL = b"\0" * 80 + struct.pack("<I", 1) + b"\0" * 50
 MESHES = {
@@ -185,3 +191,19 @@ def test_a_mesh_folder_swapped_for_a_link_after_the_check_is_not_read(tmp_path):
     (tmp_path / "robot" / "meshes").symlink_to(tmp_path / "outside")
     kind, reason = sniff_mesh(*resource.opened())
     assert kind is None and "symbolic link" in reason
+
+
+def test_a_file_named_many_times_is_referenced_once_at_its_first_mention(tmp_path):
+    """What -o never replaces holds each mesh once (the stress robot names one mesh 46,250
+    times: holding each mention kept the freed model's memory pinned)."""
+    links = "".join(f'<link name="l{i}"><visual><geometry><mesh filename="m.stl"/></geometry>'
+                    f'</visual></link>' for i in range(3))
+    joints = "".join(f'<joint name="j{i}" type="fixed"><parent link="l0"/>'
+                     f'<child link="l{i}"/></joint>' for i in (1, 2))
+    robot = tmp_path / "r.urdf"
+    robot.write_text(f'<robot name="r">\n{links}\n<link name="t"><visual><geometry>'
+                     f'<mesh filename="other.stl"/></geometry></visual></link>{joints}'
+                     '<joint name="jt" type="fixed"><parent link="l0"/><child link="t"/>'
+                     '</joint></robot>')
+    found = referenced_files(load(robot, Context()))
+    assert [(r.uri, r.source.line) for r in found] == [("m.stl", 2), ("other.stl", 3)]
