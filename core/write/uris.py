@@ -46,7 +46,7 @@ def relocated(uri: str, source_file: str | None, output_dir: str | None) -> str:
     return scheme + moved.replace(os.sep, "/")
 
 
-def relocated_mesh(uri: str, source, output_dir: str | None, diagnostics,
+def relocated_file(uri: str, source, output_dir: str | None, diagnostics,
                    kind: str = "mesh") -> str:
     """:func:`relocated` for a mesh (or a texture: ``kind``) read at ``source`` (a
     ``Source``); a path that cannot be expressed from the output's folder (another drive; a
@@ -75,11 +75,11 @@ def written_mesh_uri(uri: str, scheme: str | None, source, output_dir: str | Non
                      diagnostics) -> str:
     """A mesh URI as a converter writes it: rewritten to ``scheme`` when given (``package``:
     ``model://`` becomes ``package://``; ``model``: the other way), else
-    :func:`relocated_mesh` (a relative path made relative to the output's folder)."""
+    :func:`relocated_file` (a relative path made relative to the output's folder)."""
     other = SCHEME_REWRITES.get(scheme or "")
     if other is not None and uri.startswith(other):
         return f"{scheme}://{uri[len(other):]}"
-    return relocated_mesh(uri, source, output_dir, diagnostics)
+    return relocated_file(uri, source, output_dir, diagnostics)
 
 
 def relocated_material(material: Material, output_dir: str | None, diagnostics) -> Material:
@@ -87,7 +87,7 @@ def relocated_material(material: Material, output_dir: str | None, diagnostics) 
     a relative path made relative to the output's folder)."""
     if not material.texture:
         return material
-    moved = relocated_mesh(material.texture, material.source, output_dir, diagnostics,
+    moved = relocated_file(material.texture, material.source, output_dir, diagnostics,
                            "texture")
     return material if moved == material.texture else replace(material, texture=moved)
 
@@ -99,6 +99,6 @@ def relocated_textures(copied, source, output_dir: str | None, diagnostics):
     for texture in copied.iter("texture", f"{{{URDF_NS}}}texture"):
         filename = texture.get("filename")
         if filename:
-            texture.set("filename", relocated_mesh(filename, source, output_dir, diagnostics,
+            texture.set("filename", relocated_file(filename, source, output_dir, diagnostics,
                                                    "texture"))
     return copied

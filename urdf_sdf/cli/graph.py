@@ -32,7 +32,7 @@ from urdf_sdf.cli.output import StdoutError, write_failed, write_output
 from urdf_sdf.core.base.context import Context
 from urdf_sdf.core.base.diagnostics import Code, Diagnostic, Severity
 from urdf_sdf.core.base.safe_text import escape
-from urdf_sdf.core.inspect.resources import referenced_files
+from urdf_sdf.core.inspect.resources import never_written
 from urdf_sdf.core.loader import LoadResult, load
 from urdf_sdf.core.write.destination import Input, OutputError, follow_links, resolve_destination
 from urdf_sdf.core.write.dot import GraphKind, frame_graph_dot, kinematic_tree_dot
@@ -262,8 +262,7 @@ def write_graph(result: LoadResult, kind: str | GraphKind = GraphKind.tree,
     else:
         text = frame_graph_dot(result, kind_value)
     try:
-        warnings = render(text, output, [*inputs, *sorted(result.source_files),
-                                         *referenced_files(result)])
+        warnings = render(text, output, [*inputs, *never_written(result)])
     except RenderError as exc:
         print(exc.format(), file=stderr)
         return exc.exit_code

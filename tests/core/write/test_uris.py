@@ -11,15 +11,15 @@ from urdf_sdf.core.base.diagnostics import Code, Diagnostics, Source
 from urdf_sdf.core.base.model import Material
 from urdf_sdf.core.write.uris import (
     relocated,
+    relocated_file,
     relocated_material,
-    relocated_mesh,
     relocated_textures,
 )
 
 
 def test_a_relative_path_is_rewritten_for_the_output_folder():
     diagnostics = Diagnostics()
-    moved = relocated_mesh("meshes/m.stl", Source("/a/robot/r.urdf", 3), "/a/out", diagnostics)
+    moved = relocated_file("meshes/m.stl", Source("/a/robot/r.urdf", 3), "/a/out", diagnostics)
     assert moved == "../robot/meshes/m.stl" and not list(diagnostics)
     assert relocated("file://meshes/m.stl", "/a/robot/r.urdf", "/a/out") == \
         "file://../robot/meshes/m.stl"
@@ -28,7 +28,7 @@ def test_a_relative_path_is_rewritten_for_the_output_folder():
 def test_a_path_through_a_folder_not_named_in_utf_8_is_kept_with_a_warning():
     source = os.fsdecode(b"/a/d\xff/robot/r.urdf")
     diagnostics = Diagnostics()
-    moved = relocated_mesh("meshes/m.stl", Source(source, 3), "/a/out", diagnostics)
+    moved = relocated_file("meshes/m.stl", Source(source, 3), "/a/out", diagnostics)
     assert moved == "meshes/m.stl"
     [warning] = list(diagnostics)
     assert warning.code == Code.MESH_URI_NOT_RELATIVE and warning.line == 3
@@ -39,7 +39,7 @@ def test_a_folder_not_named_in_utf_8_that_both_share_is_no_problem():
     source = os.fsdecode(b"/a/d\xff/robot/r.urdf")
     diagnostics = Diagnostics()
     output = os.fsdecode(b"/a/d\xff/out")
-    assert relocated_mesh("m.stl", Source(source), output, diagnostics) == "../robot/m.stl"
+    assert relocated_file("m.stl", Source(source), output, diagnostics) == "../robot/m.stl"
     assert not list(diagnostics)
 
 
